@@ -1,0 +1,1 @@
+//! Game information, normalised: results, dates, ranks and numbers, each kept beside its raw text.

@@ -1,0 +1,1 @@
+//! Quadrant digit notation.
