@@ -35,6 +35,11 @@ impl Color {
     }
 }
 
+/// A point value that is neither two coordinate letters nor a pass.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("malformed point: expected two letters a-z or A-Z")]
+pub struct MalformedPoint;
+
 /// A point on the board: column `x` from the left, row `y` from the top, 0-based.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Point {
@@ -79,14 +84,14 @@ impl Point {
     }
 
     /// Parses a move value on a board of `width`×`height`: `Ok(None)` is a pass (`[]`, or `[tt]` when both
-    /// sides are ≤ 19), `Ok(Some(p))` a point, `Err(())` anything malformed. Points off the board are
-    /// returned as they are; the engine decides what to do with them.
-    pub fn parse_move(s: &[u8], width: u8, height: u8) -> Result<Option<Point>, ()> {
+    /// sides are ≤ 19), `Ok(Some(p))` a point. Points off the board are returned as they are; the
+    /// engine decides what to do with them.
+    pub fn parse_move(s: &[u8], width: u8, height: u8) -> Result<Option<Point>, MalformedPoint> {
         let s = trim_ascii(s);
         if s.is_empty() || (s == b"tt" && width <= 19 && height <= 19) {
             return Ok(None);
         }
-        Point::parse_sgf(s).map(Some).ok_or(())
+        Point::parse_sgf(s).map(Some).ok_or(MalformedPoint)
     }
 
     /// The two SGF letters of this point.

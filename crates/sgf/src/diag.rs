@@ -1,0 +1,81 @@
+//! Diagnostics: what was wrong with a record and where, without stopping the run.
+//!
+//! Real archives are full of broken files; a problem in one game must never cost the others. Every
+//! problem is therefore a value with a byte offset into the file, collected beside the game it
+//! belongs to, rather than an error that unwinds.
+
+use std::fmt;
+
+/// One thing that was wrong with the input, and what the reader did about it.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Problem {
+    #[error("no game tree found")]
+    NoGame,
+    #[error("game tree holds no node")]
+    EmptyTree,
+    #[error("game tree is not closed: the file ends inside it")]
+    Unclosed,
+    #[error("property value is not closed: the file ends inside it")]
+    UnclosedValue,
+    #[error("unexpected {0:?} between properties, skipped")]
+    UnexpectedByte(char),
+    #[error("property {0} has no value, dropped")]
+    NoValue(String),
+    #[error("value without a property name, dropped")]
+    ValueWithoutProperty,
+    #[error("property {0} outside any node: an implicit node was made for it")]
+    PropertyOutsideNode(String),
+    #[error("a second root node in one game tree: attached below the first")]
+    ExtraRoot,
+    #[error("property identifier {0:?} has no upper-case letter")]
+    NoUpperCase(String),
+    #[error("unknown charset CA[{0}]")]
+    UnknownCharset(String),
+    #[error("CA[{declared}] does not fit the text: decoded as {used}")]
+    CharsetMismatch { declared: String, used: &'static str },
+    #[error("text is not valid {0}: decoded with replacement characters")]
+    Undecodable(&'static str),
+    #[error("bad {prop} value {value:?}: {why}")]
+    BadValue {
+        prop: String,
+        value: String,
+        why: &'static str,
+    },
+    #[error("too many problems in this game; further ones are not listed")]
+    TooMany,
+}
+
+/// A problem at a byte offset of the file being read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    /// Byte offset into the file (into its UTF-8 transcoding for UTF-16 files).
+    pub offset: usize,
+    pub problem: Problem,
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "byte {}: {}", self.offset, self.problem)
+    }
+}
+
+/// Diagnostics of one game, capped so that a file of garbage cannot make a list as large as itself.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct DiagList {
+    pub(crate) items: Vec<Diagnostic>,
+}
+
+const MAX_PER_GAME: usize = 64;
+
+impl DiagList {
+    pub(crate) fn push(&mut self, offset: usize, problem: Problem) {
+        match self.items.len() {
+            n if n < MAX_PER_GAME => self.items.push(Diagnostic { offset, problem }),
+            n if n == MAX_PER_GAME => self.items.push(Diagnostic {
+                offset,
+                problem: Problem::TooMany,
+            }),
+            _ => {}
+        }
+    }
+}

@@ -1,0 +1,314 @@
+//! Builds a [`GameTree`] from the bytes of one game tree, without recursion.
+//!
+//! The parser is a single forward pass over bytes with an explicit stack of variation starts, so a
+//! file of a million nested `(` costs a vector of a million entries, not a stack overflow. It never
+//! fails half-way: what does not fit the grammar is skipped with a diagnostic, and everything that
+//! was well-formed is kept.
+
+use std::sync::OnceLock;
+
+use crate::diag::{DiagList, Diagnostic, Problem};
+use crate::prop::PropId;
+use crate::scan::{value_end, GameSpan, Span};
+use crate::tree::{Dialect, GameTree, NodeData, PropData, NONE};
+
+/// Parses the game tree found at `game` in `src`.
+///
+/// Returns an error only when the tree holds no node at all; every other problem becomes a
+/// diagnostic on the returned tree.
+pub fn parse_game<'a>(
+    src: &'a [u8],
+    game: GameSpan,
+    dialect: Dialect,
+) -> Result<GameTree<'a>, Diagnostic> {
+    let mut p = Parser {
+        src: &src[..game.span.end],
+        pos: game.span.start,
+        escapes: dialect == Dialect::Sgf,
+        nodes: Vec::new(),
+        props: Vec::new(),
+        values: Vec::new(),
+        diags: DiagList::default(),
+    };
+    p.run();
+    if game.truncated {
+        p.diags.push(game.span.end, Problem::Unclosed);
+    }
+    if p.nodes.is_empty() {
+        return Err(Diagnostic {
+            offset: game.span.start,
+            problem: Problem::EmptyTree,
+        });
+    }
+    Ok(GameTree {
+        src,
+        span: game.span,
+        dialect,
+        nodes: p.nodes,
+        props: p.props,
+        values: p.values,
+        diagnostics: p.diags.items,
+        file_charset: None,
+        charset: OnceLock::new(),
+    })
+}
+
+struct Parser<'a> {
+    src: &'a [u8],
+    pos: usize,
+    escapes: bool,
+    nodes: Vec<NodeData>,
+    props: Vec<PropData>,
+    values: Vec<Span>,
+    diags: DiagList,
+}
+
+impl Parser<'_> {
+    fn run(&mut self) {
+        // `current` is the last node of the sequence being read: the parent of the next node.
+        let mut current = NONE;
+        let mut stack: Vec<u32> = Vec::new();
+        // Offset of the last unexpected byte reported, so that a run of junk gives one diagnostic.
+        let mut junk_run_end = usize::MAX;
+        let src = self.src;
+        while self.pos < src.len() {
+            let c = src[self.pos];
+            match c {
+                b'(' => {
+                    stack.push(current);
+                    self.pos += 1;
+                }
+                b')' => {
+                    self.pos += 1;
+                    match stack.pop() {
+                        Some(prev) => current = prev,
+                        None => break,
+                    }
+                    if stack.is_empty() {
+                        break;
+                    }
+                }
+                b';' => {
+                    current = self.new_node(current, self.pos);
+                    self.pos += 1;
+                }
+                b'A'..=b'Z' | b'a'..=b'z' => {
+                    if current == NONE {
+                        let name = self.peek_name();
+                        self.diags
+                            .push(self.pos, Problem::PropertyOutsideNode(name.clone()));
+                        current = self.new_node(current, self.pos);
+                    }
+                    if !self.property(current) {
+                        break;
+                    }
+                }
+                b'[' => {
+                    self.diags.push(self.pos, Problem::ValueWithoutProperty);
+                    match value_end(src, self.pos + 1, self.escapes) {
+                        Some(e) => self.pos = e + 1,
+                        None => {
+                            self.diags.push(self.pos, Problem::UnclosedValue);
+                            break;
+                        }
+                    }
+                }
+                c if c.is_ascii_whitespace() => self.pos += 1,
+                _ => {
+                    if junk_run_end != self.pos {
+                        self.diags.push(self.pos, Problem::UnexpectedByte(c as char));
+                    }
+                    self.pos += 1;
+                    junk_run_end = self.pos;
+                }
+            }
+        }
+    }
+
+    fn peek_name(&self) -> String {
+        let end = self.src[self.pos..]
+            .iter()
+            .position(|c| !c.is_ascii_alphabetic())
+            .map_or(self.src.len(), |i| self.pos + i);
+        String::from_utf8_lossy(&self.src[self.pos..end]).into_owned()
+    }
+
+    fn new_node(&mut self, parent: u32, offset: usize) -> u32 {
+        let id = self.nodes.len() as u32;
+        let mut parent = parent;
+        if parent == NONE && id != 0 {
+            self.diags.push(offset, Problem::ExtraRoot);
+            parent = 0;
+        }
+        let n = self.props.len() as u32;
+        self.nodes.push(NodeData {
+            props: (n, n),
+            parent,
+            first_child: NONE,
+            last_child: NONE,
+            next_sibling: NONE,
+            offset,
+        });
+        if parent != NONE {
+            let last = self.nodes[parent as usize].last_child;
+            if last == NONE {
+                self.nodes[parent as usize].first_child = id;
+            } else {
+                self.nodes[last as usize].next_sibling = id;
+            }
+            self.nodes[parent as usize].last_child = id;
+        }
+        id
+    }
+
+    /// Reads `Name[v][v]…` into node `node`. Returns false when the input ended inside a value.
+    fn property(&mut self, node: u32) -> bool {
+        let src = self.src;
+        let start = self.pos;
+        while self.pos < src.len() && src[self.pos].is_ascii_alphabetic() {
+            self.pos += 1;
+        }
+        let name = Span::new(start, self.pos);
+        let id = PropId::from_name(&src[start..self.pos]);
+        let first_value = self.values.len() as u32;
+        loop {
+            while self.pos < src.len() && src[self.pos].is_ascii_whitespace() {
+                self.pos += 1;
+            }
+            if self.pos >= src.len() || src[self.pos] != b'[' {
+                break;
+            }
+            match value_end(src, self.pos + 1, self.escapes) {
+                Some(e) => {
+                    self.values.push(Span::new(self.pos + 1, e));
+                    self.pos = e + 1;
+                }
+                None => {
+                    // Keep what there is of the value: it may be a long comment cut short.
+                    self.values.push(Span::new(self.pos + 1, src.len()));
+                    self.diags.push(self.pos, Problem::UnclosedValue);
+                    self.pos = src.len();
+                    self.finish_property(node, id, name, first_value);
+                    return false;
+                }
+            }
+        }
+        let raw_name = String::from_utf8_lossy(&src[start..name.end]).into_owned();
+        if self.values.len() as u32 == first_value {
+            self.diags.push(start, Problem::NoValue(raw_name));
+            return true;
+        }
+        if id.is_empty() {
+            self.diags.push(start, Problem::NoUpperCase(raw_name));
+        }
+        self.finish_property(node, id, name, first_value);
+        true
+    }
+
+    fn finish_property(&mut self, node: u32, id: PropId, name: Span, first_value: u32) {
+        // Properties of a node are contiguous because nodes are read in order, except when a
+        // property follows a variation that closed back to an earlier node (`(;A[] (;B[]) C[])`):
+        // such a property is moved into a node of its own below that node rather than lost.
+        let mut node = node;
+        if self.nodes[node as usize].props.1 != self.props.len() as u32 {
+            node = self.new_node(node, name.start);
+        }
+        self.props.push(PropData {
+            id,
+            name,
+            values: (first_value, self.values.len() as u32),
+        });
+        self.nodes[node as usize].props.1 = self.props.len() as u32;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::prop::ids;
+    use crate::scan::split_games;
+
+    fn parse(s: &str) -> GameTree<'_> {
+        let g = split_games(s.as_bytes())[0];
+        parse_game(s.as_bytes(), g, Dialect::Sgf).unwrap()
+    }
+
+    #[test]
+    fn sequence_and_variations() {
+        let t = parse("(;GM[1]FF[4];B[aa](;W[bb];B[cc])(;W[dd]))");
+        assert_eq!(t.node_count(), 5);
+        let main: Vec<_> = t.main_line().map(|n| n.props().count()).collect();
+        assert_eq!(main, vec![2, 1, 1, 1]);
+        let b = t.root().first_child().unwrap();
+        let kids: Vec<_> = b.children().map(|n| n.get(ids::W).unwrap().text()).collect();
+        assert_eq!(kids, vec!["bb", "dd"]);
+        assert!(t.diagnostics().is_empty());
+    }
+
+    #[test]
+    fn lower_case_ids_and_whitespace() {
+        let t = parse("( ; AddBlack [aa] [bb]\n CoPyright[x] ; B\n[cc] )");
+        let root = t.root();
+        assert_eq!(root.get(ids::AB).unwrap().len(), 2);
+        assert_eq!(root.get(ids::CP).unwrap().name(), "CP");
+        assert_eq!(root.first_child().unwrap().get(ids::B).unwrap().raw(), b"cc");
+    }
+
+    #[test]
+    fn escaped_brackets_stay_in_values() {
+        let t = parse(r"(;C[a \] b \\];B[aa])");
+        assert_eq!(t.root().get(ids::C).unwrap().text(), r"a ] b \");
+        assert_eq!(t.node_count(), 2);
+    }
+
+    #[test]
+    fn junk_is_reported_not_fatal() {
+        let t = parse("(;B[aa]%%;W[bb]X)");
+        assert_eq!(t.node_count(), 2);
+        let d = t.diagnostics();
+        assert!(matches!(d[0].problem, Problem::UnexpectedByte('%')), "{d:?}");
+        assert!(matches!(d[1].problem, Problem::NoValue(_)), "{d:?}");
+    }
+
+    #[test]
+    fn truncated_value_keeps_text() {
+        let t = parse("(;B[aa];C[long comment cut");
+        assert_eq!(t.node_count(), 2);
+        let c = t.nodes().nth(1).unwrap().get(ids::C).unwrap().text().into_owned();
+        assert_eq!(c, "long comment cut");
+        assert!(t.diagnostics().iter().any(|d| d.problem == Problem::Unclosed));
+    }
+
+    #[test]
+    fn property_outside_node_gets_one() {
+        let t = parse("(GM[1];B[aa])");
+        assert_eq!(t.node_count(), 2);
+        assert!(t.root().get(ids::GM).is_some());
+    }
+
+    #[test]
+    fn empty_tree_is_an_error() {
+        let s = "( )";
+        let g = split_games(s.as_bytes())[0];
+        assert!(parse_game(s.as_bytes(), g, Dialect::Sgf).is_err());
+    }
+
+    #[test]
+    fn deep_nesting_parses_without_recursion() {
+        let n = 1_000_000;
+        let mut s = String::with_capacity(3 * n + 10);
+        for _ in 0..n {
+            s.push_str("(;");
+        }
+        s.push_str(&")".repeat(n));
+        let t = parse(&s);
+        assert_eq!(t.node_count(), n);
+        assert_eq!(t.main_line().count(), n);
+    }
+
+    #[test]
+    fn property_after_variation_is_kept() {
+        let t = parse("(;A[1](;B[aa])C[x])");
+        assert!(t.nodes().any(|n| n.get(PropId::new("C")).is_some()));
+    }
+}

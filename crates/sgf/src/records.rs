@@ -1,0 +1,272 @@
+//! The entry point: the bytes of one file → its games, whatever the format.
+//!
+//! [`Records::read`] recognises the format from the content (never from the file name), splits a
+//! collection into game spans in one cheap pass, and leaves each game to be parsed on demand with
+//! [`Records::game`] — from any thread, so a 10,000-game file parses in parallel.
+
+use std::borrow::Cow;
+use std::sync::OnceLock;
+
+use encoding_rs::Encoding;
+
+use crate::charset;
+use crate::diag::{Diagnostic, Problem};
+use crate::parse::parse_game;
+use crate::quadrant;
+use crate::scan::{split_games, GameSpan};
+use crate::tree::{Dialect, GameTree};
+
+/// A record format qipu reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// SGF FF[1]–FF[4].
+    Sgf,
+    /// The Weiqi Text Format: SGF-like, gb18030, no escapes.
+    Wtf,
+    /// The quadrant digit notation (one game per file).
+    Quadrant,
+}
+
+impl Format {
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Sgf => "sgf",
+            Format::Wtf => "wtf",
+            Format::Quadrant => "quadrant",
+        }
+    }
+}
+
+/// The games of one file.
+pub struct Records<'a> {
+    bytes: Cow<'a, [u8]>,
+    format: Format,
+    file_charset: Option<&'static Encoding>,
+    games: Vec<GameSpan>,
+    diagnostics: Vec<Diagnostic>,
+}
+
+impl<'a> Records<'a> {
+    /// Recognises the format of `bytes` and finds its games. Never fails: a file with no game has
+    /// no games and a diagnostic saying so.
+    pub fn read(bytes: &'a [u8]) -> Records<'a> {
+        let mut diagnostics = Vec::new();
+        let (bytes, file_charset): (Cow<'a, [u8]>, _) = match charset::transcode_utf16(bytes) {
+            Some((text, enc)) => (Cow::Owned(text.into_bytes()), Some(enc)),
+            None => (Cow::Borrowed(bytes), None),
+        };
+        let mut format = detect_format(&bytes);
+        let bytes = if format == Format::Quadrant {
+            let text = decode_plain(&bytes);
+            match quadrant::parse(&text) {
+                Ok(rec) => Cow::Owned(quadrant_to_sgf(&rec).into_bytes()),
+                Err(e) => {
+                    diagnostics.push(Diagnostic {
+                        offset: 0,
+                        problem: Problem::BadValue {
+                            prop: "quadrant record".into(),
+                            value: text.chars().take(40).collect(),
+                            why: leak_reason(&e.to_string()),
+                        },
+                    });
+                    format = Format::Quadrant;
+                    Cow::Owned(Vec::new())
+                }
+            }
+        } else {
+            bytes
+        };
+        let games = split_games(&bytes);
+        if games.is_empty() && diagnostics.is_empty() {
+            diagnostics.push(Diagnostic {
+                offset: 0,
+                problem: Problem::NoGame,
+            });
+        }
+        Records {
+            bytes,
+            format,
+            file_charset,
+            games,
+            diagnostics,
+        }
+    }
+
+    /// The format the content was recognised as.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// Number of game trees in the file (broken ones included).
+    pub fn len(&self) -> usize {
+        self.games.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.games.is_empty()
+    }
+
+    /// Where each game lies.
+    pub fn spans(&self) -> &[GameSpan] {
+        &self.games
+    }
+
+    /// Problems of the file as a whole (no game found, undecodable quadrant record).
+    pub fn diagnostics(&self) -> &[Diagnostic] {
+        &self.diagnostics
+    }
+
+    /// The bytes games are parsed from (the file, or its UTF-8 transcoding).
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// Parses game `index` (0-based). An error means the tree held no node at all.
+    pub fn game(&self, index: usize) -> Result<GameTree<'_>, Diagnostic> {
+        let span = *self.games.get(index).ok_or(Diagnostic {
+            offset: self.bytes.len(),
+            problem: Problem::NoGame,
+        })?;
+        let dialect = match self.format {
+            Format::Wtf => Dialect::Wtf,
+            _ => Dialect::Sgf,
+        };
+        let mut tree = parse_game(&self.bytes, span, dialect)?;
+        tree.file_charset = self.file_charset;
+        tree.charset = OnceLock::new();
+        Ok(tree)
+    }
+}
+
+/// Text of a non-SGF file: UTF-8 when valid, otherwise GB18030 (the Chinese tools' default).
+fn decode_plain(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(s) => s.trim_start_matches('\u{feff}').to_string(),
+        Err(_) => encoding_rs::GB18030.decode_without_bom_handling(bytes).0.into_owned(),
+    }
+}
+
+/// Interns a reason string so diagnostics can keep `&'static str` reasons.
+fn leak_reason(s: &str) -> &'static str {
+    static SEEN: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
+    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(r) = seen.iter().find(|r| **r == s) {
+        return r;
+    }
+    if seen.len() > 1000 {
+        return "malformed quadrant record";
+    }
+    let r: &'static str = Box::leak(s.to_string().into_boxed_str());
+    seen.push(r);
+    r
+}
+
+/// Recognises the format from the first bytes that carry structure.
+///
+/// - A `(` followed by `;` (white space allowed between) makes a bracketed record: SGF, unless it
+///   looks like the Weiqi Text Format — no `CA`, no `GM`, no `FF[3]`/`FF[4]`, no `\` anywhere, and
+///   gb18030 text or a space-separated point list. (WTF and SGF read the same bytes the same way
+///   except for `\`, so a wrong guess costs little.)
+/// - Text that starts with a two-digit quadrant mark followed by `：` or `:`, or with a four-digit
+///   point, is the quadrant notation.
+/// - Anything else is read as SGF (and will most likely report that it holds no game).
+pub fn detect_format(bytes: &[u8]) -> Format {
+    if let Some(start) = find_tree_start(bytes) {
+        return if looks_like_wtf(&bytes[start..]) {
+            Format::Wtf
+        } else {
+            Format::Sgf
+        };
+    }
+    let text = decode_plain(&bytes[..bytes.len().min(256)]);
+    let t: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).take(6).collect();
+    let digit = |i: usize| t.get(i).is_some_and(|c| c.is_ascii_digit());
+    let colon = |i: usize| matches!(t.get(i), Some('：') | Some(':'));
+    if digit(0) && digit(1) && (colon(2) || (digit(2) && digit(3)) || t.len() == 2) {
+        return Format::Quadrant;
+    }
+    Format::Sgf
+}
+
+fn find_tree_start(bytes: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(b'(', &bytes[from..]) {
+        let at = from + i;
+        let next = bytes[at + 1..].iter().find(|b| !b.is_ascii_whitespace());
+        if next == Some(&b';') {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
+}
+
+fn looks_like_wtf(bytes: &[u8]) -> bool {
+    let head = &bytes[..bytes.len().min(64 * 1024)];
+    let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
+    if has(b"CA[") || has(b"GM[") || has(b"FF[3]") || has(b"FF[4]") || has(b"\\") {
+        return false;
+    }
+    let spaced_points = [b"AB[".as_slice(), b"AW[", b"AE["].iter().any(|p| {
+        memchr::memmem::find_iter(head, p).any(|i| {
+            let v = &head[i + 3..];
+            let end = memchr::memchr(b']', v).unwrap_or(v.len());
+            v[..end].contains(&b' ')
+        })
+    });
+    let gb_text = std::str::from_utf8(head).is_err()
+        && encoding_rs::GB18030
+            .decode_without_bom_handling_and_without_replacement(head)
+            .is_some();
+    spaced_points || gb_text
+}
+
+/// Writes a quadrant record as an SGF game so that it is read like every other game.
+fn quadrant_to_sgf(rec: &quadrant::QuadrantRecord) -> String {
+    let mut s = String::from("(;GM[1]FF[4]CA[UTF-8]SZ[19]");
+    if let Some(loser) = rec.resigned {
+        s.push_str(&format!("RE[{}+R]", loser.opponent().letter()));
+    }
+    for (color, p) in &rec.moves {
+        s.push_str(&format!(";{}[{}]", color.letter(), p.sgf_string()));
+    }
+    s.push(')');
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_are_recognised_from_content() {
+        assert_eq!(detect_format(b"(;GM[1]FF[4];B[aa])"), Format::Sgf);
+        assert_eq!(detect_format(b"junk\n(\n;FF[4])"), Format::Sgf);
+        let (wtf, _, _) = encoding_rs::GB18030.encode("(;PB[孙策]PW[吕范]AB[pd][dp];W[cn])");
+        assert_eq!(detect_format(&wtf), Format::Wtf);
+        assert_eq!(detect_format(b"(;AB[pd dp];W[cn])"), Format::Wtf);
+        assert_eq!(
+            detect_format("01：44、36，63、24，".as_bytes()),
+            Format::Quadrant
+        );
+        assert_eq!(detect_format(b"hello"), Format::Sgf);
+        assert_eq!(detect_format(b""), Format::Sgf);
+    }
+
+    #[test]
+    fn a_file_without_games_says_so() {
+        let r = Records::read(b"\0\0\0\0");
+        assert!(r.is_empty());
+        assert_eq!(r.diagnostics()[0].problem, Problem::NoGame);
+    }
+
+    #[test]
+    fn games_parse_independently() {
+        let r = Records::read(b"(;B[aa])(;W[bb]");
+        assert_eq!(r.len(), 2);
+        assert!(r.game(0).unwrap().diagnostics().is_empty());
+        let g1 = r.game(1).unwrap();
+        assert!(g1.diagnostics().iter().any(|d| d.problem == Problem::Unclosed));
+        assert!(r.game(2).is_err());
+    }
+}
