@@ -110,7 +110,10 @@ pub(crate) fn detect(
 
     if sample.contains(&0x1b) {
         let jis = encoding_rs::ISO_2022_JP;
-        if jis.decode_without_bom_handling_and_without_replacement(sample).is_some() {
+        if jis
+            .decode_without_bom_handling_and_without_replacement(sample)
+            .is_some()
+        {
             return (mk(jis, source_for(declared_enc, jis)), diags);
         }
     }
@@ -186,9 +189,17 @@ fn source_for(declared: Option<&'static Encoding>, used: &'static Encoding) -> C
 }
 
 fn is_multibyte(enc: &'static Encoding) -> bool {
-    [GB18030, GBK, BIG5, SHIFT_JIS, EUC_KR, UTF_8, encoding_rs::EUC_JP]
-        .iter()
-        .any(|e| *e == enc)
+    [
+        GB18030,
+        GBK,
+        BIG5,
+        SHIFT_JIS,
+        EUC_KR,
+        UTF_8,
+        encoding_rs::EUC_JP,
+    ]
+    .iter()
+    .any(|e| *e == enc)
 }
 
 /// Charset labels as SGF files write them, mapped to encodings. WHATWG labels cover most; a few

@@ -11,6 +11,8 @@ use std::fmt;
 pub enum Problem {
     #[error("no game tree found")]
     NoGame,
+    #[error("game tree does not start with '(': one is assumed before its first node")]
+    MissingOpen,
     #[error("game tree holds no node")]
     EmptyTree,
     #[error("game tree is not closed: the file ends inside it")]
@@ -32,7 +34,10 @@ pub enum Problem {
     #[error("unknown charset CA[{0}]")]
     UnknownCharset(String),
     #[error("CA[{declared}] does not fit the text: decoded as {used}")]
-    CharsetMismatch { declared: String, used: &'static str },
+    CharsetMismatch {
+        declared: String,
+        used: &'static str,
+    },
     #[error("text is not valid {0}: decoded with replacement characters")]
     Undecodable(&'static str),
     #[error("bad {prop} value {value:?}: {why}")]

@@ -14,6 +14,7 @@
 
 pub mod charset;
 mod diag;
+pub mod gameinfo;
 pub mod info;
 mod parse;
 mod point;
@@ -23,9 +24,11 @@ mod records;
 mod scan;
 mod tree;
 pub mod value;
+pub mod write;
 
 pub use charset::{Charset, CharsetSource};
 pub use diag::{Diagnostic, Problem};
+pub use gameinfo::{Field, GameInfo};
 pub use parse::parse_game;
 pub use point::{Color, MalformedPoint, Point, MAX_SIZE};
 pub use prop::{ids, PropId, ValueType, ValueType2};

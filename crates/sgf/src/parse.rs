@@ -9,7 +9,7 @@ use std::sync::OnceLock;
 
 use crate::diag::{DiagList, Diagnostic, Problem};
 use crate::prop::PropId;
-use crate::scan::{value_end, GameSpan, Span};
+use crate::scan::{value_end, Escapes, GameSpan, Span};
 use crate::tree::{Dialect, GameTree, NodeData, PropData, NONE};
 
 /// Parses the game tree found at `game` in `src`.
@@ -21,16 +21,33 @@ pub fn parse_game<'a>(
     game: GameSpan,
     dialect: Dialect,
 ) -> Result<GameTree<'a>, Diagnostic> {
+    let escapes = match dialect {
+        Dialect::Sgf => Escapes::Sgf,
+        Dialect::Wtf => Escapes::None,
+    };
+    parse_with(src, game, dialect, escapes)
+}
+
+/// [`parse_game`] with an explicit escape rule (see [`Escapes`]).
+pub(crate) fn parse_with<'a>(
+    src: &'a [u8],
+    game: GameSpan,
+    dialect: Dialect,
+    escapes: Escapes,
+) -> Result<GameTree<'a>, Diagnostic> {
     let mut p = Parser {
         src: &src[..game.span.end],
         pos: game.span.start,
-        escapes: dialect == Dialect::Sgf,
+        escapes,
         nodes: Vec::new(),
         props: Vec::new(),
         values: Vec::new(),
         diags: DiagList::default(),
     };
-    p.run();
+    if game.implicit_open {
+        p.diags.push(game.span.start, Problem::MissingOpen);
+    }
+    p.run(game.implicit_open);
     if game.truncated {
         p.diags.push(game.span.end, Problem::Unclosed);
     }
@@ -56,7 +73,7 @@ pub fn parse_game<'a>(
 struct Parser<'a> {
     src: &'a [u8],
     pos: usize,
-    escapes: bool,
+    escapes: Escapes,
     nodes: Vec<NodeData>,
     props: Vec<PropData>,
     values: Vec<Span>,
@@ -64,10 +81,13 @@ struct Parser<'a> {
 }
 
 impl Parser<'_> {
-    fn run(&mut self) {
+    fn run(&mut self, implicit_open: bool) {
         // `current` is the last node of the sequence being read: the parent of the next node.
         let mut current = NONE;
         let mut stack: Vec<u32> = Vec::new();
+        if implicit_open {
+            stack.push(NONE);
+        }
         // Offset of the last unexpected byte reported, so that a run of junk gives one diagnostic.
         let mut junk_run_end = usize::MAX;
         let src = self.src;
@@ -116,7 +136,8 @@ impl Parser<'_> {
                 c if c.is_ascii_whitespace() => self.pos += 1,
                 _ => {
                     if junk_run_end != self.pos {
-                        self.diags.push(self.pos, Problem::UnexpectedByte(c as char));
+                        self.diags
+                            .push(self.pos, Problem::UnexpectedByte(c as char));
                     }
                     self.pos += 1;
                     junk_run_end = self.pos;
@@ -240,7 +261,10 @@ mod tests {
         let main: Vec<_> = t.main_line().map(|n| n.props().count()).collect();
         assert_eq!(main, vec![2, 1, 1, 1]);
         let b = t.root().first_child().unwrap();
-        let kids: Vec<_> = b.children().map(|n| n.get(ids::W).unwrap().text()).collect();
+        let kids: Vec<_> = b
+            .children()
+            .map(|n| n.get(ids::W).unwrap().text())
+            .collect();
         assert_eq!(kids, vec!["bb", "dd"]);
         assert!(t.diagnostics().is_empty());
     }
@@ -251,7 +275,10 @@ mod tests {
         let root = t.root();
         assert_eq!(root.get(ids::AB).unwrap().len(), 2);
         assert_eq!(root.get(ids::CP).unwrap().name(), "CP");
-        assert_eq!(root.first_child().unwrap().get(ids::B).unwrap().raw(), b"cc");
+        assert_eq!(
+            root.first_child().unwrap().get(ids::B).unwrap().raw(),
+            b"cc"
+        );
     }
 
     #[test]
@@ -266,7 +293,10 @@ mod tests {
         let t = parse("(;B[aa]%%;W[bb]X)");
         assert_eq!(t.node_count(), 2);
         let d = t.diagnostics();
-        assert!(matches!(d[0].problem, Problem::UnexpectedByte('%')), "{d:?}");
+        assert!(
+            matches!(d[0].problem, Problem::UnexpectedByte('%')),
+            "{d:?}"
+        );
         assert!(matches!(d[1].problem, Problem::NoValue(_)), "{d:?}");
     }
 
@@ -274,9 +304,19 @@ mod tests {
     fn truncated_value_keeps_text() {
         let t = parse("(;B[aa];C[long comment cut");
         assert_eq!(t.node_count(), 2);
-        let c = t.nodes().nth(1).unwrap().get(ids::C).unwrap().text().into_owned();
+        let c = t
+            .nodes()
+            .nth(1)
+            .unwrap()
+            .get(ids::C)
+            .unwrap()
+            .text()
+            .into_owned();
         assert_eq!(c, "long comment cut");
-        assert!(t.diagnostics().iter().any(|d| d.problem == Problem::Unclosed));
+        assert!(t
+            .diagnostics()
+            .iter()
+            .any(|d| d.problem == Problem::Unclosed));
     }
 
     #[test]

@@ -149,11 +149,20 @@ mod tests {
 
     #[test]
     fn moves_and_passes() {
-        assert_eq!(Point::parse_move(b"pd", 19, 19), Ok(Some(Point::new(15, 3))));
+        assert_eq!(
+            Point::parse_move(b"pd", 19, 19),
+            Ok(Some(Point::new(15, 3)))
+        );
         assert_eq!(Point::parse_move(b"", 19, 19), Ok(None));
         assert_eq!(Point::parse_move(b"tt", 19, 19), Ok(None));
-        assert_eq!(Point::parse_move(b"tt", 21, 21), Ok(Some(Point::new(19, 19))));
-        assert_eq!(Point::parse_move(b"ZZ", 52, 52), Ok(Some(Point::new(51, 51))));
+        assert_eq!(
+            Point::parse_move(b"tt", 21, 21),
+            Ok(Some(Point::new(19, 19)))
+        );
+        assert_eq!(
+            Point::parse_move(b"ZZ", 52, 52),
+            Ok(Some(Point::new(51, 51)))
+        );
         assert!(Point::parse_move(b"p", 19, 19).is_err());
         assert!(Point::parse_move(b"p1", 19, 19).is_err());
     }

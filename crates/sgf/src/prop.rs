@@ -86,9 +86,9 @@ macro_rules! ids {
 pub mod ids {
     use super::PropId;
     ids!(
-        B, W, KO, MN, AB, AW, AE, PL, C, DM, GB, GW, HO, N, UC, V, BM, DO, IT, TE, AR, CR, DD, LB, LN,
-        MA, SL, SQ, TR, AP, CA, FF, GM, ST, SZ, AN, BR, BT, CP, DT, EV, GN, GC, ON, OT, PB, PC, PW, RE,
-        RO, RU, SO, TM, US, WR, WT, BL, OB, OW, WL, FG, PM, VW, HA, KM, TB, TW,
+        B, W, KO, MN, AB, AW, AE, PL, C, DM, GB, GW, HO, N, UC, V, BM, DO, IT, TE, AR, CR, DD, LB,
+        LN, MA, SL, SQ, TR, AP, CA, FF, GM, ST, SZ, AN, BR, BT, CP, DT, EV, GN, GC, ON, OT, PB, PC,
+        PW, RE, RO, RU, SO, TM, US, WR, WT, BL, OB, OW, WL, FG, PM, VW, HA, KM, TB, TW,
     );
 }
 
@@ -137,8 +137,8 @@ impl ValueType {
             PL => T::Color,
             C | GC => T::Text,
             DM | GB | GW | HO | UC | BM | TE => T::Double,
-            N | AN | BR | BT | CP | DT | EV | GN | ON | OT | PB | PC | PW | RE | RO | RU | SO | US
-            | WR | WT | CA => T::SimpleText,
+            N | AN | BR | BT | CP | DT | EV | GN | ON | OT | PB | PC | PW | RE | RO | RU | SO
+            | US | WR | WT | CA => T::SimpleText,
             AR | LN => T::Compose(ValueType2::Point, ValueType2::Point),
             LB => T::Compose(ValueType2::Point, ValueType2::SimpleText),
             AP => T::Compose(ValueType2::SimpleText, ValueType2::SimpleText),

@@ -11,9 +11,9 @@ use encoding_rs::Encoding;
 
 use crate::charset;
 use crate::diag::{Diagnostic, Problem};
-use crate::parse::parse_game;
+use crate::parse::{parse_game, parse_with};
 use crate::quadrant;
-use crate::scan::{split_games, GameSpan};
+use crate::scan::{split_games, Escapes, GameSpan};
 use crate::tree::{Dialect, GameTree};
 
 /// A record format qipu reads.
@@ -134,15 +134,39 @@ impl<'a> Records<'a> {
         let mut tree = parse_game(&self.bytes, span, dialect)?;
         tree.file_charset = self.file_charset;
         tree.charset = OnceLock::new();
+        if dialect == Dialect::Sgf
+            && self.file_charset.is_none()
+            && is_double_byte(tree.charset().encoding)
+            && has_trail_backslash(&self.bytes[span.span.start..span.span.end])
+        {
+            // A trail byte that equals `\\` was read as an escape: read again, skipping whole
+            // characters, so that a name like 申眞ソ does not swallow the bracket after it.
+            if let Ok(again) = parse_with(&self.bytes, span, dialect, Escapes::SgfDoubleByte) {
+                tree = again;
+            }
+        }
         Ok(tree)
     }
+}
+
+fn is_double_byte(enc: &'static Encoding) -> bool {
+    use encoding_rs::{BIG5, GB18030, GBK, SHIFT_JIS};
+    [SHIFT_JIS, BIG5, GBK, GB18030].contains(&enc)
+}
+
+/// Whether some `\\` follows a byte that may lead a double-byte character.
+fn has_trail_backslash(bytes: &[u8]) -> bool {
+    memchr::memchr_iter(b'\\', bytes).any(|i| i > 0 && bytes[i - 1] >= 0x81)
 }
 
 /// Text of a non-SGF file: UTF-8 when valid, otherwise GB18030 (the Chinese tools' default).
 fn decode_plain(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
         Ok(s) => s.trim_start_matches('\u{feff}').to_string(),
-        Err(_) => encoding_rs::GB18030.decode_without_bom_handling(bytes).0.into_owned(),
+        Err(_) => encoding_rs::GB18030
+            .decode_without_bom_handling(bytes)
+            .0
+            .into_owned(),
     }
 }
 
@@ -179,7 +203,11 @@ pub fn detect_format(bytes: &[u8]) -> Format {
         };
     }
     let text = decode_plain(&bytes[..bytes.len().min(256)]);
-    let t: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).take(6).collect();
+    let t: Vec<char> = text
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .take(6)
+        .collect();
     let digit = |i: usize| t.get(i).is_some_and(|c| c.is_ascii_digit());
     let colon = |i: usize| matches!(t.get(i), Some('：') | Some(':'));
     if digit(0) && digit(1) && (colon(2) || (digit(2) && digit(3)) || t.len() == 2) {
@@ -266,7 +294,10 @@ mod tests {
         assert_eq!(r.len(), 2);
         assert!(r.game(0).unwrap().diagnostics().is_empty());
         let g1 = r.game(1).unwrap();
-        assert!(g1.diagnostics().iter().any(|d| d.problem == Problem::Unclosed));
+        assert!(g1
+            .diagnostics()
+            .iter()
+            .any(|d| d.problem == Problem::Unclosed));
         assert!(r.game(2).is_err());
     }
 }

@@ -28,12 +28,36 @@ impl Span {
     }
 }
 
-/// Finds the `]` that closes a value whose content starts at `from`, honouring `\` escapes when
-/// `escapes` is set. Returns the index of the `]`, or `None` if the bytes end first.
+/// How the end of a value is found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Escapes {
+    /// The Weiqi Text Format: no escapes, the first `]` ends the value.
+    None,
+    /// SGF: `\` escapes the next byte.
+    Sgf,
+    /// SGF in a double-byte charset (Shift_JIS, Big5, GBK) whose trail bytes may be `\` or `]`:
+    /// a byte from 0x81 up starts a two-byte character that is skipped whole.
+    SgfDoubleByte,
+}
+
+/// Finds the `]` that closes a value whose content starts at `from`. Returns the index of the
+/// `]`, or `None` if the bytes end first.
 #[inline]
-pub fn value_end(bytes: &[u8], mut from: usize, escapes: bool) -> Option<usize> {
-    if !escapes {
-        return memchr::memchr(b']', &bytes[from..]).map(|i| from + i);
+pub fn value_end(bytes: &[u8], mut from: usize, escapes: Escapes) -> Option<usize> {
+    match escapes {
+        Escapes::None => return memchr::memchr(b']', &bytes[from..]).map(|i| from + i),
+        Escapes::SgfDoubleByte => {
+            while from < bytes.len() {
+                match bytes[from] {
+                    b']' => return Some(from),
+                    b'\\' => from += 2,
+                    0x81.. => from += 2,
+                    _ => from += 1,
+                }
+            }
+            return None;
+        }
+        Escapes::Sgf => {}
     }
     loop {
         let i = from + memchr2(b']', b'\\', &bytes[from..])?;
@@ -56,6 +80,8 @@ pub struct GameSpan {
     pub span: Span,
     /// The tree's closing parenthesis was never found.
     pub truncated: bool,
+    /// The tree starts with node data (`;GM[1]…`) but no `(`: a parenthesis is implied before it.
+    pub implicit_open: bool,
 }
 
 /// Splits a collection into its top-level game trees without building them.
@@ -63,17 +89,26 @@ pub struct GameSpan {
 /// This is the cheap sequential pass that lets games be parsed in parallel afterwards: it only
 /// tracks parenthesis depth and skips over bracketed values. Bytes outside any tree (mail headers,
 /// junk, stray `)`) are skipped. A tree that is never closed runs to the end of the file and is
-/// marked truncated.
+/// marked truncated. Node data outside any tree (`;GM[1]…` with its `(` missing, a common
+/// corruption) starts a tree of its own, with the `(` implied, so that its root is not lost.
 pub fn split_games(bytes: &[u8]) -> Vec<GameSpan> {
     let mut games = Vec::new();
     let mut pos = 0;
     while pos < bytes.len() {
         // Find the next tree start at depth 0.
-        let Some(i) = memchr::memchr(b'(', &bytes[pos..]) else {
+        let Some(i) = memchr::memchr2(b'(', b';', &bytes[pos..]) else {
             break;
         };
         let start = pos + i;
-        let mut depth = 0usize;
+        let implicit_open = bytes[start] == b';';
+        if implicit_open {
+            let next = bytes[start + 1..].iter().find(|b| !b.is_ascii_whitespace());
+            if !next.is_some_and(|b| b.is_ascii_uppercase()) {
+                pos = start + 1;
+                continue;
+            }
+        }
+        let mut depth = implicit_open as usize;
         let mut at = start;
         let mut end = None;
         while at < bytes.len() {
@@ -94,7 +129,7 @@ pub fn split_games(bytes: &[u8]) -> Vec<GameSpan> {
                         break;
                     }
                 }
-                _ => match value_end(bytes, k + 1, true) {
+                _ => match value_end(bytes, k + 1, Escapes::Sgf) {
                     Some(close) => at = close + 1,
                     None => break,
                 },
@@ -105,6 +140,7 @@ pub fn split_games(bytes: &[u8]) -> Vec<GameSpan> {
                 games.push(GameSpan {
                     span: Span::new(start, e),
                     truncated: false,
+                    implicit_open,
                 });
                 pos = e;
             }
@@ -112,6 +148,7 @@ pub fn split_games(bytes: &[u8]) -> Vec<GameSpan> {
                 games.push(GameSpan {
                     span: Span::new(start, bytes.len()),
                     truncated: true,
+                    implicit_open,
                 });
                 pos = bytes.len();
             }
@@ -133,11 +170,17 @@ mod tests {
 
     #[test]
     fn value_end_honours_escapes() {
-        assert_eq!(value_end(br"ab]", 0, true), Some(2));
-        assert_eq!(value_end(br"a\]b]", 0, true), Some(4));
-        assert_eq!(value_end(br"a\\]b]", 0, true), Some(3));
-        assert_eq!(value_end(br"a\", 0, true), None);
-        assert_eq!(value_end(br"a\]", 0, false), Some(2));
+        assert_eq!(value_end(br"ab]", 0, Escapes::Sgf), Some(2));
+        assert_eq!(value_end(br"a\]b]", 0, Escapes::Sgf), Some(4));
+        assert_eq!(value_end(br"a\\]b]", 0, Escapes::Sgf), Some(3));
+        assert_eq!(value_end(br"a\", 0, Escapes::Sgf), None);
+        assert_eq!(value_end(br"a\]", 0, Escapes::None), Some(2));
+        // Shift_JIS ソ is 0x83 0x5C: its trail byte is not an escape.
+        assert_eq!(
+            value_end(b"\x83\x5c]x]", 0, Escapes::SgfDoubleByte),
+            Some(2)
+        );
+        assert_eq!(value_end(b"\x83\x5c]x]", 0, Escapes::Sgf), Some(4));
     }
 
     #[test]
@@ -155,7 +198,21 @@ mod tests {
 
     #[test]
     fn junk_around_trees_is_skipped() {
-        assert_eq!(spans("From: x\n)) (;)junk(;)"), vec![(11, 14, false), (18, 21, false)]);
+        assert_eq!(
+            spans("From: x\n)) (;)junk(;)"),
+            vec![(11, 14, false), (18, 21, false)]
+        );
+    }
+
+    #[test]
+    fn node_data_without_parenthesis_starts_a_tree() {
+        let g = split_games(b"x ;GM[1];B[aa](;W[bb])(;W[cc]))(;B[dd])");
+        assert_eq!(g.len(), 2);
+        assert!(g[0].implicit_open && !g[0].truncated);
+        assert_eq!((g[0].span.start, g[0].span.end), (2, 31));
+        assert!(!g[1].implicit_open);
+        // A lone `;` in junk is not node data.
+        assert_eq!(spans("; hello (;)"), vec![(8, 11, false)]);
     }
 
     #[test]

@@ -68,7 +68,10 @@ impl<'a> GameTree<'a> {
 
     /// A node by id.
     pub fn node(&self, id: NodeId) -> Node<'_, 'a> {
-        Node { tree: self, id: id.0 }
+        Node {
+            tree: self,
+            id: id.0,
+        }
     }
 
     /// Number of nodes in the whole tree, variations included.

@@ -1,0 +1,96 @@
+//! A game's information, read once from its tree: raw text beside every normalised value.
+//!
+//! Game-info properties belong in the root but FF[4] allows them in any node of the main line
+//! before the first move, and real files put them later still; the first occurrence along the main
+//! line wins.
+
+use crate::info::{
+    normalise_name, parse_date, parse_handicap, parse_komi, parse_rank, parse_result, parse_time,
+    DateRange, GameResult, Rank,
+};
+use crate::prop::{ids, PropId};
+use crate::tree::GameTree;
+
+/// A value as written and as understood (`None` when it could not be understood).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Field<T> {
+    pub raw: String,
+    pub value: Option<T>,
+}
+
+/// Everything a search or a listing needs to know about a game besides its moves.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameInfo {
+    /// Columns and rows.
+    pub size: (u8, u8),
+    pub black: Option<String>,
+    pub white: Option<String>,
+    pub black_rank: Option<Field<Rank>>,
+    pub white_rank: Option<Field<Rank>>,
+    pub black_team: Option<String>,
+    pub white_team: Option<String>,
+    pub event: Option<String>,
+    pub round: Option<String>,
+    pub place: Option<String>,
+    pub rules: Option<String>,
+    pub source: Option<String>,
+    pub game_name: Option<String>,
+    pub game_comment: Option<String>,
+    pub annotator: Option<String>,
+    pub user: Option<String>,
+    pub copyright: Option<String>,
+    pub overtime: Option<String>,
+    pub date: Option<Field<DateRange>>,
+    pub result: Option<Field<GameResult>>,
+    pub komi: Option<Field<f64>>,
+    pub handicap: Option<Field<u8>>,
+    /// Main time in seconds.
+    pub time: Option<Field<f64>>,
+}
+
+impl GameInfo {
+    /// Reads the game information of `tree`.
+    pub fn read(tree: &GameTree<'_>) -> GameInfo {
+        let text = |id: PropId| -> Option<String> {
+            tree.main_line()
+                .find_map(|n| n.get(id))
+                .map(|p| p.texts().join(", ").trim().to_string())
+        };
+        let name = |id| {
+            text(id)
+                .map(|s| normalise_name(&s))
+                .filter(|s| !s.is_empty())
+        };
+        fn field<T>(raw: Option<String>, f: impl Fn(&str) -> Option<T>) -> Option<Field<T>> {
+            raw.map(|raw| Field {
+                value: f(&raw),
+                raw,
+            })
+        }
+        GameInfo {
+            size: tree.board_size(),
+            black: name(ids::PB),
+            white: name(ids::PW),
+            black_rank: field(text(ids::BR), parse_rank),
+            white_rank: field(text(ids::WR), parse_rank),
+            black_team: name(ids::BT),
+            white_team: name(ids::WT),
+            event: name(ids::EV),
+            round: name(ids::RO),
+            place: name(ids::PC),
+            rules: name(ids::RU),
+            source: name(ids::SO),
+            game_name: name(ids::GN),
+            game_comment: text(ids::GC).filter(|s| !s.is_empty()),
+            annotator: name(ids::AN),
+            user: name(ids::US),
+            copyright: name(ids::CP),
+            overtime: name(ids::OT),
+            date: field(text(ids::DT), parse_date),
+            result: field(text(ids::RE), |s| Some(parse_result(s))),
+            komi: field(text(ids::KM), parse_komi),
+            handicap: field(text(ids::HA), parse_handicap),
+            time: field(text(ids::TM), parse_time),
+        }
+    }
+}
