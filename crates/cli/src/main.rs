@@ -1,1 +1,89 @@
-fn main() {}
+//! `qipu`: the command line over qipu's library crates.
+//!
+//! Each subcommand lives in its own module and is a thin layer: find the inputs, hand the bytes to
+//! the library, print. Errors reach the user with their context through `anyhow`; a problem with
+//! one game or file is printed as a diagnostic and never stops the others.
+
+mod convert;
+mod info;
+mod inputs;
+mod show;
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand, ValueEnum};
+
+#[derive(Parser)]
+#[command(name = "qipu", version, about = "A search engine for Go game records")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Convert a record (SGF, Weiqi Text Format or quadrant digits, recognised from its content) to
+    /// another format, written to standard output.
+    Convert {
+        /// The record file.
+        file: PathBuf,
+        /// The format to write.
+        #[arg(long, value_enum, default_value_t = Target::Sgf)]
+        to: Target,
+    },
+    /// Print each game's normalised information, main-line length, charset and diagnostics.
+    Info {
+        /// Record files or directories (searched recursively for .sgf and .wtf files).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// One JSON object per line per game instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Print the board of every game after move K of its main line (default: the end).
+    Show {
+        /// Record files or directories (searched recursively for .sgf and .wtf files).
+        #[arg(required = true)]
+        paths: Vec<PathBuf>,
+        /// Show the position after this many moves of the main line.
+        #[arg(long)]
+        at: Option<usize>,
+        /// One JSON object per line per game instead of diagrams.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Output formats of `qipu convert`.
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Target {
+    /// SGF FF[4], UTF-8.
+    Sgf,
+    /// Weiqi Text Format, gb18030 (main line only).
+    Wtf,
+    /// Quadrant digit notation (19×19 main line, no setup, no passes).
+    Quadrant,
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Convert { file, to } => convert::run(&file, to),
+        Command::Info { paths, json } => info::run(&paths, json),
+        Command::Show { paths, at, json } => show::run(&paths, at, json),
+    };
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            // A closed pipe (`qipu info … | head`) is not an error worth a message.
+            if e.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
+            {
+                return ExitCode::SUCCESS;
+            }
+            eprintln!("qipu: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

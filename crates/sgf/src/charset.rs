@@ -198,8 +198,7 @@ fn is_multibyte(enc: &'static Encoding) -> bool {
         UTF_8,
         encoding_rs::EUC_JP,
     ]
-    .iter()
-    .any(|e| *e == enc)
+    .contains(&enc)
 }
 
 /// Charset labels as SGF files write them, mapped to encodings. WHATWG labels cover most; a few

@@ -35,13 +35,15 @@ pub(crate) fn parse_with<'a>(
     dialect: Dialect,
     escapes: Escapes,
 ) -> Result<GameTree<'a>, Diagnostic> {
+    // One allocation per vector and game: a move node takes about 6 bytes (`;B[pd]`).
+    let guess = game.span.len() / 7 + 4;
     let mut p = Parser {
         src: &src[..game.span.end],
         pos: game.span.start,
         escapes,
-        nodes: Vec::new(),
-        props: Vec::new(),
-        values: Vec::new(),
+        nodes: Vec::with_capacity(guess),
+        props: Vec::with_capacity(guess),
+        values: Vec::with_capacity(guess),
         diags: DiagList::default(),
     };
     if game.implicit_open {
@@ -329,7 +331,11 @@ mod tests {
     #[test]
     fn empty_tree_is_an_error() {
         let s = "( )";
-        let g = split_games(s.as_bytes())[0];
+        let g = GameSpan {
+            span: Span::new(0, 3),
+            truncated: false,
+            implicit_open: false,
+        };
         assert!(parse_game(s.as_bytes(), g, Dialect::Sgf).is_err());
     }
 

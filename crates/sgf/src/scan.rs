@@ -5,7 +5,7 @@
 //! the few legacy multi-byte charsets whose trail bytes can equal `\` or `]` (Shift_JIS, Big5) a
 //! value may close late, which the SGF standard itself cannot avoid.
 
-use memchr::{memchr2, memchr3};
+use memchr::memchr2;
 
 /// A byte range `[start, end)` into the bytes a tree was parsed from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -59,6 +59,18 @@ pub fn value_end(bytes: &[u8], mut from: usize, escapes: Escapes) -> Option<usiz
         }
         Escapes::Sgf => {}
     }
+    // Most values are short (`[pd]`): look at a few bytes directly before paying for a search.
+    let short_end = (from + 8).min(bytes.len());
+    while from < short_end {
+        match bytes[from] {
+            b']' => return Some(from),
+            b'\\' => from += 2,
+            _ => from += 1,
+        }
+    }
+    if from >= bytes.len() {
+        return None;
+    }
     loop {
         let i = from + memchr2(b']', b'\\', &bytes[from..])?;
         if bytes[i] == b']' {
@@ -101,21 +113,26 @@ pub fn split_games(bytes: &[u8]) -> Vec<GameSpan> {
         };
         let start = pos + i;
         let implicit_open = bytes[start] == b';';
-        if implicit_open {
-            let next = bytes[start + 1..].iter().find(|b| !b.is_ascii_whitespace());
-            if !next.is_some_and(|b| b.is_ascii_uppercase()) {
-                pos = start + 1;
-                continue;
-            }
+        let starts_tree = if implicit_open {
+            starts_property(&bytes[start + 1..])
+        } else {
+            // `(;` starts a tree, as in every common reader; so does `(GM[1]` (a lost `;`). A
+            // parenthesis in free text (`(see below)`) does not, nor does `((`, a wrapper that
+            // readers skip to the first real tree inside it.
+            bytes[start + 1..].iter().find(|b| !b.is_ascii_whitespace()) == Some(&b';')
+                || starts_property(&bytes[start + 1..])
+        };
+        if !starts_tree {
+            pos = start + 1;
+            continue;
         }
         let mut depth = implicit_open as usize;
         let mut at = start;
         let mut end = None;
+        // Between values SGF is dense (`;B[pd];W[dp]`): a plain byte loop beats a search call
+        // per token here; long runs are skipped inside `value_end`.
         while at < bytes.len() {
-            let Some(j) = memchr3(b'(', b')', b'[', &bytes[at..]) else {
-                break;
-            };
-            let k = at + j;
+            let k = at;
             match bytes[k] {
                 b'(' => {
                     depth += 1;
@@ -129,10 +146,11 @@ pub fn split_games(bytes: &[u8]) -> Vec<GameSpan> {
                         break;
                     }
                 }
-                _ => match value_end(bytes, k + 1, Escapes::Sgf) {
+                b'[' => match value_end(bytes, k + 1, Escapes::Sgf) {
                     Some(close) => at = close + 1,
                     None => break,
                 },
+                _ => at = k + 1,
             }
         }
         match end {
@@ -155,6 +173,25 @@ pub fn split_games(bytes: &[u8]) -> Vec<GameSpan> {
         }
     }
     games
+}
+
+/// Whether `bytes` starts (after white space) with a property: letters, then `[`.
+fn starts_property(bytes: &[u8]) -> bool {
+    let mut i = 0;
+    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    let letters = i;
+    while i < bytes.len() && bytes[i].is_ascii_alphabetic() {
+        i += 1;
+    }
+    if i == letters || !bytes[letters].is_ascii_uppercase() {
+        return false;
+    }
+    while i < bytes.len() && bytes[i].is_ascii_whitespace() {
+        i += 1;
+    }
+    bytes.get(i) == Some(&b'[')
 }
 
 #[cfg(test)]
@@ -211,8 +248,12 @@ mod tests {
         assert!(g[0].implicit_open && !g[0].truncated);
         assert_eq!((g[0].span.start, g[0].span.end), (2, 31));
         assert!(!g[1].implicit_open);
-        // A lone `;` in junk is not node data.
+        // A lone `;` in junk is not node data, nor is a parenthesis in prose.
         assert_eq!(spans("; hello (;)"), vec![(8, 11, false)]);
+        assert_eq!(
+            spans("i.e. Go; (MA property) x\n(;B[aa])"),
+            vec![(25, 33, false)]
+        );
     }
 
     #[test]
@@ -223,9 +264,16 @@ mod tests {
 
     #[test]
     fn deep_nesting_does_not_recurse() {
-        let mut s = "(".repeat(1_000_000);
-        s.push(';');
+        let mut s = "(;".repeat(1_000_000);
         s.push_str(&")".repeat(1_000_000));
-        assert_eq!(spans(&s), vec![(0, 2_000_001, false)]);
+        assert_eq!(spans(&s), vec![(0, 3_000_000, false)]);
+    }
+
+    #[test]
+    fn wrappers_are_skipped_to_the_first_tree() {
+        assert_eq!(
+            spans("(( (;X[1](;B[bc])) ();) (;Y[1]) )(Nonsense"),
+            vec![(3, 18, false), (24, 31, false)]
+        );
     }
 }

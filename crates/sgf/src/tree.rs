@@ -137,7 +137,7 @@ impl<'a> GameTree<'a> {
                 }
             }
             charset::detect(
-                declared.map(|(b, off)| (b, off)),
+                declared,
                 &sample,
                 self.file_charset,
                 self.dialect,

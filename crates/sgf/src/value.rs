@@ -21,16 +21,13 @@ pub fn unescape(text: Cow<'_, str>) -> Cow<'_, str> {
             continue;
         }
         match chars.next() {
-            Some('\n') => {
-                if chars.peek() == Some(&'\r') {
-                    chars.next();
-                }
+            Some('\n') if chars.peek() == Some(&'\r') => {
+                chars.next();
             }
-            Some('\r') => {
-                if chars.peek() == Some(&'\n') {
-                    chars.next();
-                }
+            Some('\r') if chars.peek() == Some(&'\n') => {
+                chars.next();
             }
+            Some('\n' | '\r') => {}
             Some(other) => out.push(other),
             None => {}
         }
@@ -53,7 +50,7 @@ pub fn simplify(text: Cow<'_, str>) -> Cow<'_, str> {
 /// Escapes text for writing inside an SGF value: `\` and `]` get a backslash; with `colon`, so
 /// does `:` (for halves of composed values).
 pub fn escape(text: &str, colon: bool) -> Cow<'_, str> {
-    if !text.contains(['\\', ']']) && !(colon && text.contains(':')) {
+    if !(text.contains(['\\', ']']) || colon && text.contains(':')) {
         return Cow::Borrowed(text);
     }
     let mut out = String::with_capacity(text.len() + 4);

@@ -41,7 +41,7 @@ pub fn to_sgf(tree: &GameTree<'_>) -> String {
     let mut stack = vec![Step::Node(tree.root(), false)];
     while let Some(step) = stack.pop() {
         match step {
-            Step::Close => out.push_str(")\n"),
+            Step::Close => out.push(')'),
             Step::Node(node, wrap) => {
                 if wrap {
                     out.push('(');
@@ -101,7 +101,10 @@ fn write_props(out: &mut String, node: Node<'_, '_>, root: bool) {
             out.push(']');
         }
     }
-    out.push('\n');
+    // A line break after the root and every tenth node keeps lines readable.
+    if root || node.id().0 % 10 == 0 {
+        out.push('\n');
+    }
 }
 
 /// Writes the main line of a game in the Weiqi Text Format, as gb18030 bytes.
@@ -175,11 +178,14 @@ pub fn to_quadrant(tree: &GameTree<'_>) -> Result<String, WriteError> {
         .map_err(|index| WriteError::BadMove(index + 1))?;
     let resigned = tree.root().get(ids::RE).and_then(|re| {
         let r = parse_result(&re.text());
-        (r.how == Some(crate::info::WinKind::Resignation)).then(|| match r.winner {
+        if r.how != Some(crate::info::WinKind::Resignation) {
+            return None;
+        }
+        match r.winner {
             Winner::Black => Some(Color::White),
             Winner::White => Some(Color::Black),
             _ => None,
-        })?
+        }
     });
     let mut text = quadrant::write(&moves, resigned).map_err(|e| WriteError::Quadrant {
         index: match e {

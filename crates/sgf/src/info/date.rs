@@ -672,6 +672,13 @@ fn english(s: &str) -> Option<DateRange> {
     }
 }
 
+/// ISO form `YYYY-MM-DD`.
+impl std::fmt::Display for Date {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -956,12 +963,5 @@ mod tests {
         assert_eq!(Date::new(0, 1, 1), None);
         assert_eq!(DateRange::month(2003, 13), None);
         assert_eq!(days_in_month(2003, 0), 0);
-    }
-}
-
-/// ISO form `YYYY-MM-DD`.
-impl std::fmt::Display for Date {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{:04}-{:02}-{:02}", self.year, self.month, self.day)
     }
 }

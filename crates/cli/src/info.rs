@@ -1,0 +1,210 @@
+//! `qipu info`: what each game is, as the library understands it.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use rayon::prelude::*;
+use serde_json::{json, Value};
+use sgf::{Diagnostic, GameInfo, Records};
+
+use crate::inputs::{self, Input};
+
+/// What is printed for one game (or for a file that yielded none).
+struct Row {
+    json: Value,
+    table: String,
+    diagnostics: Vec<String>,
+}
+
+pub fn run(paths: &[PathBuf], json: bool) -> Result<ExitCode> {
+    let files = inputs::collect(paths)?;
+    let rows: Vec<Vec<Row>> = files.par_iter().map(read_file).collect();
+    let mut out = std::io::stdout().lock();
+    if !json {
+        writeln!(
+            out,
+            "{:<40} {:>4} {:>5} {:>5}  {:<24} {:<24} {:<10} {:<10} {:<12} diag",
+            "file", "game", "size", "moves", "black", "white", "date", "result", "charset"
+        )?;
+    }
+    let (mut games, mut problems) = (0usize, 0usize);
+    for row in rows.iter().flatten() {
+        games += row.json.get("game").is_some_and(|g| !g.is_null()) as usize;
+        problems += !row.diagnostics.is_empty() as usize;
+        if json {
+            serde_json::to_writer(&mut out, &row.json)?;
+            writeln!(out)?;
+        } else {
+            writeln!(out, "{}", row.table)?;
+            for d in &row.diagnostics {
+                writeln!(out, "    ! {d}")?;
+            }
+        }
+    }
+    if !json {
+        writeln!(
+            out,
+            "{} files, {games} games, {problems} with diagnostics",
+            files.len()
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn read_file(input: &Input) -> Vec<Row> {
+    let bytes = match inputs::map(&input.path) {
+        Ok(b) => b,
+        Err(e) => return vec![file_row(input, &[format!("{e:#}")])],
+    };
+    let records = Records::read(&bytes);
+    let mut rows = Vec::new();
+    let file_diags: Vec<String> = records
+        .diagnostics()
+        .iter()
+        .map(|d| d.to_string())
+        .collect();
+    if records.is_empty() {
+        return vec![file_row(input, &file_diags)];
+    }
+    for i in 0..records.len() {
+        rows.push(match records.game(i) {
+            Ok(tree) => game_row(input, i, records.format().name(), &tree),
+            Err(d) => rejected_row(input, i, &d),
+        });
+    }
+    rows
+}
+
+fn game_row(input: &Input, index: usize, format: &str, tree: &sgf::GameTree<'_>) -> Row {
+    let info = GameInfo::read(tree);
+    let moves = tree
+        .main_line()
+        .filter(|n| n.get(sgf::ids::B).is_some() || n.get(sgf::ids::W).is_some())
+        .count();
+    let charset = tree.charset().name();
+    let diagnostics: Vec<String> = tree.diagnostics().iter().map(|d| d.to_string()).collect();
+    let (w, h) = info.size;
+    let size = if w == h {
+        format!("{w}")
+    } else {
+        format!("{w}:{h}")
+    };
+    let result = info.result.as_ref().map(|r| {
+        let v = r.value.as_ref();
+        json!({
+            "raw": r.raw,
+            "winner": v.map(|v| format!("{:?}", v.winner).to_lowercase()),
+            "how": v.and_then(|v| v.how).map(|h| format!("{h:?}").to_lowercase()),
+            "margin": v.and_then(|v| v.margin),
+            "sgf": v.and_then(|v| v.to_sgf()),
+        })
+    });
+    let date = info.date.as_ref().map(|d| {
+        json!({
+            "raw": d.raw,
+            "start": d.value.map(|v| v.start.to_string()),
+            "end": d.value.map(|v| v.end.to_string()),
+        })
+    });
+    let rank = |r: &Option<sgf::gameinfo::Field<sgf::info::Rank>>| {
+        r.as_ref().map(|r| {
+            json!({"raw": r.raw, "rank": r.value.map(|v| v.to_string()), "order": r.value.map(|v| v.order())})
+        })
+    };
+    let num = |f: &Option<sgf::gameinfo::Field<f64>>| {
+        f.as_ref().map(|f| json!({"raw": f.raw, "value": f.value}))
+    };
+    let json = json!({
+        "file": input.name,
+        "game": index,
+        "format": format,
+        "size": size,
+        "moves": moves,
+        "nodes": tree.node_count(),
+        "black": info.black,
+        "white": info.white,
+        "black_rank": rank(&info.black_rank),
+        "white_rank": rank(&info.white_rank),
+        "event": info.event,
+        "round": info.round,
+        "place": info.place,
+        "rules": info.rules,
+        "date": date,
+        "result": result,
+        "komi": num(&info.komi),
+        "handicap": info.handicap.as_ref().map(|f| json!({"raw": f.raw, "value": f.value})),
+        "time": num(&info.time),
+        "charset": charset,
+        "diagnostics": diagnostics,
+    });
+    let player = |name: &Option<String>, rank: &Option<sgf::gameinfo::Field<sgf::info::Rank>>| {
+        let mut s = name.clone().unwrap_or_default();
+        if let Some(r) = rank.as_ref().and_then(|r| r.value) {
+            s.push_str(&format!(" {r}"));
+        }
+        s
+    };
+    let table = format!(
+        "{:<40} {:>4} {:>5} {:>5}  {:<24} {:<24} {:<10} {:<10} {:<12} {}",
+        clip(&input.name, 40),
+        index,
+        size,
+        moves,
+        clip(&player(&info.black, &info.black_rank), 24),
+        clip(&player(&info.white, &info.white_rank), 24),
+        info.date
+            .as_ref()
+            .and_then(|d| d.value)
+            .map(|d| d.start.to_string())
+            .unwrap_or_default(),
+        clip(
+            &info
+                .result
+                .as_ref()
+                .map(|r| r
+                    .value
+                    .as_ref()
+                    .and_then(|v| v.to_sgf())
+                    .unwrap_or_else(|| r.raw.clone()))
+                .unwrap_or_default(),
+            10
+        ),
+        charset,
+        diagnostics.len()
+    );
+    Row {
+        json,
+        table,
+        diagnostics,
+    }
+}
+
+fn rejected_row(input: &Input, index: usize, d: &Diagnostic) -> Row {
+    let msg = d.to_string();
+    Row {
+        json: json!({"file": input.name, "game": index, "rejected": true, "diagnostics": [msg]}),
+        table: format!("{:<40} {:>4} rejected", clip(&input.name, 40), index),
+        diagnostics: vec![msg],
+    }
+}
+
+fn file_row(input: &Input, diags: &[String]) -> Row {
+    Row {
+        json: json!({"file": input.name, "game": null, "rejected": true, "diagnostics": diags}),
+        table: format!("{:<40} {:>4} no game", clip(&input.name, 40), "-"),
+        diagnostics: diags.to_vec(),
+    }
+}
+
+/// Cuts a string to at most `n` characters for a table column.
+fn clip(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(n - 1).collect();
+        t.push('…');
+        t
+    }
+}

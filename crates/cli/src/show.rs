@@ -1,0 +1,169 @@
+//! `qipu show`: the board of each game after move K, as a diagram or as JSON.
+
+use std::fmt::Write as _;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use anyhow::Result;
+use goban::{replay_main_line, Board, Color, Point};
+use rayon::prelude::*;
+use serde_json::json;
+use sgf::Records;
+
+use crate::inputs::{self, Input};
+
+pub fn run(paths: &[PathBuf], at: Option<usize>, json: bool) -> Result<ExitCode> {
+    let files = inputs::collect(paths)?;
+    let outputs: Vec<String> = files.par_iter().map(|f| show_file(f, at, json)).collect();
+    let mut out = std::io::stdout().lock();
+    for o in outputs {
+        out.write_all(o.as_bytes())?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn show_file(input: &Input, at: Option<usize>, json: bool) -> String {
+    let mut out = String::new();
+    let bytes = match inputs::map(&input.path) {
+        Ok(b) => b,
+        Err(e) => return problem(input, None, &format!("{e:#}"), json),
+    };
+    let records = Records::read(&bytes);
+    for d in records.diagnostics() {
+        out.push_str(&problem(input, None, &d.to_string(), json));
+    }
+    for i in 0..records.len() {
+        let tree = match records.game(i) {
+            Ok(t) => t,
+            Err(d) => {
+                out.push_str(&problem(input, Some(i), &d.to_string(), json));
+                continue;
+            }
+        };
+        let mut last = None;
+        let replay =
+            match replay_main_line(&tree, at, false, |_, m| last = Some((m.color, m.point))) {
+                Ok(r) => r,
+                Err(e) => {
+                    out.push_str(&problem(input, Some(i), &e.to_string(), json));
+                    continue;
+                }
+            };
+        let notes: Vec<String> = replay.notes.iter().map(|n| n.to_string()).collect();
+        if json {
+            let line = json!({
+                "file": input.name,
+                "game": i,
+                "size": replay.board.width(),
+                "height": replay.board.height(),
+                "moves": replay.total_moves,
+                "at": replay.moves,
+                "black": replay.board.sgf_points(Color::Black),
+                "white": replay.board.sgf_points(Color::White),
+                "flags": notes,
+            });
+            let _ = writeln!(out, "{line}");
+        } else {
+            let _ = writeln!(
+                out,
+                "{} game {i}: after move {} of {}{}",
+                input.name,
+                replay.moves,
+                replay.total_moves,
+                match last {
+                    Some((c, Some(p))) =>
+                        format!(" (last: {} {})", c.letter(), gtp(p, replay.board.height())),
+                    Some((c, None)) => format!(" (last: {} pass)", c.letter()),
+                    None => String::new(),
+                }
+            );
+            out.push_str(&diagram(&replay.board, last.and_then(|l| l.1)));
+            for n in notes {
+                let _ = writeln!(out, "  ! {n}");
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+fn problem(input: &Input, game: Option<usize>, msg: &str, json: bool) -> String {
+    if json {
+        format!(
+            "{}\n",
+            json!({"file": input.name, "game": game, "rejected": true, "flags": [msg]})
+        )
+    } else {
+        match game {
+            Some(g) => format!("{} game {g}: {msg}\n\n", input.name),
+            None => format!("{}: {msg}\n\n", input.name),
+        }
+    }
+}
+
+/// Column letters as Go programs print them: A–T without I up to 25 columns, SGF letters beyond.
+fn column_label(x: u8, width: u8) -> char {
+    if width <= 25 {
+        let c = b'A' + x + (x >= 8) as u8;
+        c as char
+    } else {
+        Point::letter_from_coord(x).unwrap_or(b'?') as char
+    }
+}
+
+fn gtp(p: Point, height: u8) -> String {
+    format!("{}{}", column_label(p.x, 25), height - p.y)
+}
+
+/// An ASCII diagram: `X` black, `O` white, `.` empty, `+` star points, the last move in brackets.
+pub fn diagram(board: &Board, last: Option<Point>) -> String {
+    let (w, h) = (board.width(), board.height());
+    let mut s = String::from("    ");
+    for x in 0..w {
+        s.push(column_label(x, w));
+        s.push(' ');
+    }
+    s.push('\n');
+    for y in 0..h {
+        let _ = write!(s, "{:>3} ", h - y);
+        for x in 0..w {
+            let p = Point::new(x, y);
+            let c = match board.get(p) {
+                Some(Color::Black) => 'X',
+                Some(Color::White) => 'O',
+                None if is_star(x, y, w, h) => '+',
+                None => '.',
+            };
+            if last == Some(p) {
+                s.pop();
+                s.push('[');
+                s.push(c);
+                s.push(']');
+            } else {
+                s.push(c);
+                s.push(' ');
+            }
+        }
+        let _ = writeln!(s, " {}", h - y);
+    }
+    s.push_str("    ");
+    for x in 0..w {
+        s.push(column_label(x, w));
+        s.push(' ');
+    }
+    s.push('\n');
+    s
+}
+
+fn is_star(x: u8, y: u8, w: u8, h: u8) -> bool {
+    let lines = |n: u8| -> Vec<u8> {
+        match n {
+            19 => vec![3, 9, 15],
+            13 => vec![3, 6, 9],
+            9 => vec![2, 4, 6],
+            _ => vec![],
+        }
+    };
+    lines(w).contains(&x) && lines(h).contains(&y)
+}
