@@ -69,3 +69,69 @@ pub fn read_maybe_zstd(path: &Path) -> Vec<u8> {
     dec.read_to_end(&mut out).expect("zstd data");
     out
 }
+
+/// A game reduced to what replay needs: board size, setup stones and main-line moves.
+pub struct MoveList {
+    pub width: u8,
+    pub height: u8,
+    pub setup: Vec<(sgf::Color, sgf::Point)>,
+    pub moves: Vec<(sgf::Color, Option<sgf::Point>)>,
+}
+
+/// Every game of a collection (or of many files) as move lists; games that do not parse or
+/// carry malformed moves are skipped.
+pub fn move_lists<'a>(files: impl IntoIterator<Item = &'a [u8]>) -> Vec<MoveList> {
+    let mut out = Vec::new();
+    for bytes in files {
+        let records = sgf::Records::read(bytes);
+        for i in 0..records.len() {
+            let Ok(tree) = records.game(i) else { continue };
+            let Ok(moves) = tree.main_line_moves() else {
+                continue;
+            };
+            let (width, height) = tree.board_size();
+            let mut setup = Vec::new();
+            let mut pts = Vec::new();
+            for (id, color) in [
+                (sgf::ids::AB, sgf::Color::Black),
+                (sgf::ids::AW, sgf::Color::White),
+            ] {
+                if let Some(p) = tree.root().get(id) {
+                    for (raw, _) in p.raw_values() {
+                        pts.clear();
+                        sgf::value::point_list(raw, &mut pts);
+                        setup.extend(pts.iter().map(|&p| (color, p)));
+                    }
+                }
+            }
+            out.push(MoveList {
+                width,
+                height,
+                setup,
+                moves,
+            });
+        }
+    }
+    out
+}
+
+/// Every file under `dir` (recursively), read whole.
+pub fn read_dir_files(dir: &Path) -> Vec<Vec<u8>> {
+    let mut stack = vec![dir.to_path_buf()];
+    let mut files = Vec::new();
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            let p = e.path();
+            if p.is_dir() {
+                stack.push(p);
+            } else {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    files.iter().map(|p| std::fs::read(p).unwrap()).collect()
+}

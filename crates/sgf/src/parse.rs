@@ -216,13 +216,13 @@ impl Parser<'_> {
                 }
             }
         }
-        let raw_name = String::from_utf8_lossy(&src[start..name.end]).into_owned();
+        let raw_name = || String::from_utf8_lossy(&src[start..name.end]).into_owned();
         if self.values.len() as u32 == first_value {
-            self.diags.push(start, Problem::NoValue(raw_name));
+            self.diags.push(start, Problem::NoValue(raw_name()));
             return true;
         }
         if id.is_empty() {
-            self.diags.push(start, Problem::NoUpperCase(raw_name));
+            self.diags.push(start, Problem::NoUpperCase(raw_name()));
         }
         self.finish_property(node, id, name, first_value);
         true

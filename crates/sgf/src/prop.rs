@@ -16,22 +16,24 @@ const LONG: u64 = 1 << 63;
 
 impl PropId {
     /// The id made of the upper-case letters of `name` (other bytes are ignored).
+    #[inline]
     pub fn from_name(name: &[u8]) -> PropId {
         let mut v = 0u64;
         let mut n = 0;
-        let mut hash = 0xcbf2_9ce4_8422_2325u64;
         for &c in name {
             if c.is_ascii_uppercase() {
                 v = v.wrapping_mul(27).wrapping_add((c - b'A' + 1) as u64);
-                hash = (hash ^ c as u64).wrapping_mul(0x100_0000_01b3);
                 n += 1;
             }
         }
-        if n > 12 {
-            PropId(hash | LONG)
-        } else {
-            PropId(v)
+        if n <= 12 {
+            return PropId(v);
         }
+        let mut hash = 0xcbf2_9ce4_8422_2325u64;
+        for &c in name.iter().filter(|c| c.is_ascii_uppercase()) {
+            hash = (hash ^ c as u64).wrapping_mul(0x100_0000_01b3);
+        }
+        PropId(hash | LONG)
     }
 
     /// Builds an id from a short literal at compile time.

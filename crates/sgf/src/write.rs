@@ -102,7 +102,7 @@ fn write_props(out: &mut String, node: Node<'_, '_>, root: bool) {
         }
     }
     // A line break after the root and every tenth node keeps lines readable.
-    if root || node.id().0 % 10 == 0 {
+    if root || node.id().0.is_multiple_of(10) {
         out.push('\n');
     }
 }
