@@ -13,6 +13,8 @@ pub enum Problem {
     NoGame,
     #[error("game tree does not start with '(': one is assumed before its first node")]
     MissingOpen,
+    #[error("game tree is 4 GiB or larger: not read")]
+    TooLarge,
     #[error("game tree holds no node")]
     EmptyTree,
     #[error("game tree is not closed: the file ends inside it")]

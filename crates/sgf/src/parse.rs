@@ -8,9 +8,9 @@
 use std::sync::OnceLock;
 
 use crate::diag::{DiagList, Diagnostic, Problem};
-use crate::prop::PropId;
-use crate::scan::{value_end, Escapes, GameSpan, Span};
-use crate::tree::{Dialect, GameTree, NodeData, PropData, NONE};
+use crate::prop::{ids, PropId};
+use crate::scan::{value_end, Escapes, GameSpan};
+use crate::tree::{Dialect, GameTree, NodeData, PropData, ValueSpan, NONE};
 
 /// Parses the game tree found at `game` in `src`.
 ///
@@ -35,12 +35,21 @@ pub(crate) fn parse_with<'a>(
     dialect: Dialect,
     escapes: Escapes,
 ) -> Result<GameTree<'a>, Diagnostic> {
+    if game.span.len() >= u32::MAX as usize {
+        return Err(Diagnostic {
+            offset: game.span.start,
+            problem: Problem::TooLarge,
+        });
+    }
     // One allocation per vector and game: a move node takes about 6 bytes (`;B[pd]`).
     let guess = game.span.len() / 7 + 4;
     let mut p = Parser {
         src: &src[..game.span.end],
         pos: game.span.start,
         escapes,
+        base: game.span.start,
+        pending_values: 0,
+        last_child: Vec::with_capacity(guess),
         nodes: Vec::with_capacity(guess),
         props: Vec::with_capacity(guess),
         values: Vec::with_capacity(guess),
@@ -76,9 +85,15 @@ struct Parser<'a> {
     src: &'a [u8],
     pos: usize,
     escapes: Escapes,
+    /// Start of the game in `src`: stored offsets are relative to it.
+    base: usize,
+    /// First value of the property being read.
+    pending_values: u32,
+    /// Last child of each node, while linking siblings.
+    last_child: Vec<u32>,
     nodes: Vec<NodeData>,
     props: Vec<PropData>,
-    values: Vec<Span>,
+    values: Vec<ValueSpan>,
     diags: DiagList,
 }
 
@@ -113,6 +128,25 @@ impl Parser<'_> {
                 b';' => {
                     current = self.new_node(current, self.pos);
                     self.pos += 1;
+                    // Most nodes of a record are one move, `;B[pd]`: read those in one step.
+                    // (Only when what follows cannot be a second value of the same property.)
+                    if let Some(&[c @ (b'B' | b'W'), b'[', x, y, b']', next]) =
+                        src.get(self.pos..self.pos + 6)
+                    {
+                        let plain = |b: u8| b != b'\\' && b != b']';
+                        if plain(x) && plain(y) && matches!(next, b';' | b'(' | b')' | b'A'..=b'Z')
+                        {
+                            let first_value = self.values.len() as u32;
+                            self.values
+                                .push(self.value_span(self.pos + 2, self.pos + 4));
+                            self.props.push(PropData {
+                                id: if c == b'B' { ids::B } else { ids::W },
+                                name: (self.pos - self.base) as u32,
+                                first_value,
+                            });
+                            self.pos += 5;
+                        }
+                    }
                 }
                 b'A'..=b'Z' | b'a'..=b'z' => {
                     if current == NONE {
@@ -156,6 +190,7 @@ impl Parser<'_> {
         String::from_utf8_lossy(&self.src[self.pos..end]).into_owned()
     }
 
+    #[inline]
     fn new_node(&mut self, parent: u32, offset: usize) -> u32 {
         let id = self.nodes.len() as u32;
         let mut parent = parent;
@@ -163,23 +198,22 @@ impl Parser<'_> {
             self.diags.push(offset, Problem::ExtraRoot);
             parent = 0;
         }
-        let n = self.props.len() as u32;
         self.nodes.push(NodeData {
-            props: (n, n),
+            first_prop: self.props.len() as u32,
             parent,
             first_child: NONE,
-            last_child: NONE,
             next_sibling: NONE,
-            offset,
+            offset: (offset - self.base) as u32,
         });
+        self.last_child.push(NONE);
         if parent != NONE {
-            let last = self.nodes[parent as usize].last_child;
+            let last = self.last_child[parent as usize];
             if last == NONE {
                 self.nodes[parent as usize].first_child = id;
             } else {
                 self.nodes[last as usize].next_sibling = id;
             }
-            self.nodes[parent as usize].last_child = id;
+            self.last_child[parent as usize] = id;
         }
         id
     }
@@ -191,9 +225,10 @@ impl Parser<'_> {
         while self.pos < src.len() && src[self.pos].is_ascii_alphabetic() {
             self.pos += 1;
         }
-        let name = Span::new(start, self.pos);
-        let id = PropId::from_name(&src[start..self.pos]);
+        let name_end = self.pos;
+        let id = PropId::from_name(&src[start..name_end]);
         let first_value = self.values.len() as u32;
+        self.pending_values = first_value;
         loop {
             while self.pos < src.len() && src[self.pos].is_ascii_whitespace() {
                 self.pos += 1;
@@ -203,20 +238,20 @@ impl Parser<'_> {
             }
             match value_end(src, self.pos + 1, self.escapes) {
                 Some(e) => {
-                    self.values.push(Span::new(self.pos + 1, e));
+                    self.values.push(self.value_span(self.pos + 1, e));
                     self.pos = e + 1;
                 }
                 None => {
                     // Keep what there is of the value: it may be a long comment cut short.
-                    self.values.push(Span::new(self.pos + 1, src.len()));
+                    self.values.push(self.value_span(self.pos + 1, src.len()));
                     self.diags.push(self.pos, Problem::UnclosedValue);
                     self.pos = src.len();
-                    self.finish_property(node, id, name, first_value);
+                    self.finish_property(node, id, start);
                     return false;
                 }
             }
         }
-        let raw_name = || String::from_utf8_lossy(&src[start..name.end]).into_owned();
+        let raw_name = || String::from_utf8_lossy(&src[start..name_end]).into_owned();
         if self.values.len() as u32 == first_value {
             self.diags.push(start, Problem::NoValue(raw_name()));
             return true;
@@ -224,32 +259,39 @@ impl Parser<'_> {
         if id.is_empty() {
             self.diags.push(start, Problem::NoUpperCase(raw_name()));
         }
-        self.finish_property(node, id, name, first_value);
+        self.finish_property(node, id, start);
         true
     }
 
-    fn finish_property(&mut self, node: u32, id: PropId, name: Span, first_value: u32) {
-        // Properties of a node are contiguous because nodes are read in order, except when a
+    /// Records a property whose values were just pushed, starting at `first_value`.
+    fn finish_property(&mut self, node: u32, id: PropId, name: usize) {
+        // A node's properties are contiguous because nodes are read in order, except when a
         // property follows a variation that closed back to an earlier node (`(;A[] (;B[]) C[])`):
         // such a property is moved into a node of its own below that node rather than lost.
-        let mut node = node;
-        if self.nodes[node as usize].props.1 != self.props.len() as u32 {
-            node = self.new_node(node, name.start);
+        if node as usize + 1 != self.nodes.len() {
+            self.new_node(node, name);
         }
+        let first_value = self.pending_values;
+        self.pending_values = self.values.len() as u32;
         self.props.push(PropData {
             id,
-            name,
-            values: (first_value, self.values.len() as u32),
+            name: (name - self.base) as u32,
+            first_value,
         });
-        self.nodes[node as usize].props.1 = self.props.len() as u32;
+    }
+
+    fn value_span(&self, start: usize, end: usize) -> ValueSpan {
+        ValueSpan {
+            start: (start - self.base) as u32,
+            end: (end - self.base) as u32,
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::prop::ids;
-    use crate::scan::split_games;
+    use crate::scan::{split_games, Span};
 
     fn parse(s: &str) -> GameTree<'_> {
         let g = split_games(s.as_bytes())[0];

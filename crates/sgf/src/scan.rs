@@ -146,6 +146,12 @@ pub fn split_games(bytes: &[u8]) -> Vec<GameSpan> {
                         break;
                     }
                 }
+                // A two-letter value (`[pd]`, the bulk of a record) needs no search at all.
+                b'[' if matches!(bytes.get(k + 1..k + 4), Some(&[x, y, b']'])
+                    if x != b'\\' && x != b']' && y != b'\\' && y != b']') =>
+                {
+                    at = k + 4
+                }
                 b'[' => match value_end(bytes, k + 1, Escapes::Sgf) {
                     Some(close) => at = close + 1,
                     None => break,

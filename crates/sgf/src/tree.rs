@@ -23,22 +23,34 @@ pub enum Dialect {
     Wtf,
 }
 
+// The three records below are kept small (20, 16 and 8 bytes) because a game of 300 moves has 300
+// of each and writing them is most of what parsing costs. Offsets are `u32`s relative to the start
+// of the game; a node's properties run to the next node's first one, a property's values to the
+// next property's first one.
+
 #[derive(Clone, Debug)]
 pub(crate) struct NodeData {
-    pub(crate) props: (u32, u32),
+    pub(crate) first_prop: u32,
     pub(crate) parent: u32,
     pub(crate) first_child: u32,
-    pub(crate) last_child: u32,
     pub(crate) next_sibling: u32,
-    /// Offset of the node's `;` in the file.
-    pub(crate) offset: usize,
+    /// Offset of the node's `;` from the start of the game.
+    pub(crate) offset: u32,
 }
 
 #[derive(Clone, Debug)]
 pub(crate) struct PropData {
     pub(crate) id: PropId,
-    pub(crate) name: Span,
-    pub(crate) values: (u32, u32),
+    /// Offset of the identifier's first letter from the start of the game.
+    pub(crate) name: u32,
+    pub(crate) first_value: u32,
+}
+
+/// A value's bytes, as offsets from the start of the game.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct ValueSpan {
+    pub(crate) start: u32,
+    pub(crate) end: u32,
 }
 
 /// A parsed game tree borrowing the bytes of its file.
@@ -49,7 +61,7 @@ pub struct GameTree<'a> {
     pub(crate) dialect: Dialect,
     pub(crate) nodes: Vec<NodeData>,
     pub(crate) props: Vec<PropData>,
-    pub(crate) values: Vec<Span>,
+    pub(crate) values: Vec<ValueSpan>,
     pub(crate) diagnostics: Vec<Diagnostic>,
     /// Charset of a whole file that was transcoded before parsing (UTF-16), if any.
     pub(crate) file_charset: Option<&'static encoding_rs::Encoding>,
@@ -124,12 +136,12 @@ impl<'a> GameTree<'a> {
                 .and_then(|p| p.raw_values().next())
                 .map(|raw| (raw.0, raw.1));
             let mut sample = Vec::new();
-            for p in &self.props {
+            for (i, p) in self.props.iter().enumerate() {
                 if !ValueType::of(p.id).is_text() && p.id != ids::CA {
                     continue;
                 }
-                for v in &self.values[p.values.0 as usize..p.values.1 as usize] {
-                    let bytes = &self.src[v.start..v.end];
+                for v in &self.values[self.value_range(i)] {
+                    let bytes = self.value_bytes(*v);
                     if !bytes.is_ascii() {
                         sample.extend_from_slice(bytes);
                         sample.push(b'\n');
@@ -144,6 +156,29 @@ impl<'a> GameTree<'a> {
                 self.span.start,
             )
         })
+    }
+
+    /// The values of property `i`.
+    pub(crate) fn value_range(&self, i: usize) -> std::ops::Range<usize> {
+        let end = self
+            .props
+            .get(i + 1)
+            .map_or(self.values.len(), |p| p.first_value as usize);
+        self.props[i].first_value as usize..end
+    }
+
+    /// The properties of node `i`.
+    pub(crate) fn prop_range(&self, i: usize) -> std::ops::Range<usize> {
+        let end = self
+            .nodes
+            .get(i + 1)
+            .map_or(self.props.len(), |n| n.first_prop as usize);
+        self.nodes[i].first_prop as usize..end
+    }
+
+    pub(crate) fn value_bytes(&self, v: ValueSpan) -> &'a [u8] {
+        let src: &'a [u8] = self.src;
+        &src[self.span.start + v.start as usize..self.span.start + v.end as usize]
     }
 
     /// Decodes raw value bytes to text in this game's charset, escapes removed (SGF), soft line
@@ -180,7 +215,7 @@ impl<'t, 'a> Node<'t, 'a> {
 
     /// Byte offset of the node's `;` in the file.
     pub fn offset(&self) -> usize {
-        self.data().offset
+        self.tree.span.start + self.data().offset as usize
     }
 
     pub fn parent(&self) -> Option<Node<'t, 'a>> {
@@ -214,9 +249,9 @@ impl<'t, 'a> Node<'t, 'a> {
 
     /// The node's properties in file order.
     pub fn props(&self) -> impl Iterator<Item = Prop<'t, 'a>> + 't {
-        let (a, b) = self.data().props;
         let tree = self.tree;
-        (a..b).map(move |i| Prop { tree, i })
+        tree.prop_range(self.id as usize)
+            .map(move |i| Prop { tree, i: i as u32 })
     }
 
     /// The first property with this id.
@@ -248,8 +283,7 @@ impl<'t, 'a> Prop<'t, 'a> {
 
     /// The identifier as written, reduced to its upper-case letters (`AddBlack` → `AB`).
     pub fn name(&self) -> String {
-        let s = self.data().name;
-        self.tree.src[s.start..s.end]
+        self.raw_name()
             .iter()
             .filter(|c| c.is_ascii_uppercase())
             .map(|&c| c as char)
@@ -258,13 +292,18 @@ impl<'t, 'a> Prop<'t, 'a> {
 
     /// The identifier exactly as written in the file.
     pub fn raw_name(&self) -> &'a [u8] {
-        let s = self.data().name;
-        &self.tree.src[s.start..s.end]
+        let src: &'a [u8] = self.tree.src;
+        let start = self.offset();
+        let len = src[start..]
+            .iter()
+            .take_while(|c| c.is_ascii_alphabetic())
+            .count();
+        &src[start..start + len]
     }
 
     /// Byte offset of the identifier in the file.
     pub fn offset(&self) -> usize {
-        self.data().name.start
+        self.tree.span.start + self.data().name as usize
     }
 
     /// The value type the FF[4] property list gives this property.
@@ -274,8 +313,7 @@ impl<'t, 'a> Prop<'t, 'a> {
 
     /// Number of bracketed values.
     pub fn len(&self) -> usize {
-        let (a, b) = self.data().values;
-        (b - a) as usize
+        self.tree.value_range(self.i as usize).len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -284,12 +322,10 @@ impl<'t, 'a> Prop<'t, 'a> {
 
     /// Raw bytes of each value (still escaped, original charset) with their offsets in the file.
     pub fn raw_values(&self) -> impl Iterator<Item = (&'a [u8], usize)> + 't {
-        let (a, b) = self.data().values;
         let tree = self.tree;
-        let src: &'a [u8] = tree.src;
-        tree.values[a as usize..b as usize]
+        tree.values[tree.value_range(self.i as usize)]
             .iter()
-            .map(move |s| (&src[s.start..s.end], s.start))
+            .map(move |&v| (tree.value_bytes(v), tree.span.start + v.start as usize))
     }
 
     /// The first value's raw bytes.

@@ -1,0 +1,147 @@
+//! The command line as a user runs it, on the embedded sample corpus.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn samples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/games")
+}
+
+fn qipu(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qipu"))
+        .args(args)
+        .output()
+        .expect("qipu runs")
+}
+
+fn json_lines(out: &Output) -> Vec<Value> {
+    String::from_utf8(out.stdout.clone())
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+#[test]
+fn info_json_describes_every_game() {
+    let dir = samples();
+    let out = qipu(&["info", "--json", dir.to_str().unwrap()]);
+    assert!(out.status.success());
+    let games = json_lines(&out);
+    assert_eq!(games.len(), 9, "8 SGF files and 1 WTF file");
+    for g in &games {
+        for key in [
+            "file",
+            "game",
+            "size",
+            "moves",
+            "black",
+            "white",
+            "date",
+            "result",
+            "charset",
+            "diagnostics",
+        ] {
+            assert!(g.get(key).is_some(), "{key} missing in {g}");
+        }
+    }
+    let g = games
+        .iter()
+        .find(|g| g["file"] == "maruyama-ito.sgf")
+        .unwrap();
+    assert_eq!(g["game"], 0);
+    assert_eq!(g["moves"], 235);
+    assert_eq!(g["black"], "Maruyama Toyoji");
+    assert_eq!(g["date"]["start"], "1976-01-28");
+    assert_eq!(g["result"]["raw"], "W+6.5");
+    assert_eq!(g["result"]["winner"], "white");
+    assert_eq!(g["result"]["how"], "score");
+    assert_eq!(g["result"]["margin"], 6.5);
+    let wtf = games.iter().find(|g| g["format"] == "wtf").unwrap();
+    assert_eq!(wtf["black"], "孙策");
+    assert_eq!(wtf["charset"], "gb18030");
+    assert_eq!(wtf["moves"], 43);
+    assert_eq!(wtf["date"]["start"], "0200-01-01");
+}
+
+#[test]
+fn info_reports_broken_files_and_goes_on() {
+    let dir = std::env::temp_dir().join(format!("qipu-cli-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("a.sgf"), b"(;GM[1]PB[x];B[aa](;W[bb]").unwrap();
+    std::fs::write(dir.join("b.sgf"), b"\0\0\0\0").unwrap();
+    std::fs::write(dir.join("c.sgf"), b"(;B[cc])(;W[dd])").unwrap();
+    let out = qipu(&["info", "--json", dir.to_str().unwrap()]);
+    std::fs::remove_dir_all(&dir).unwrap();
+    assert!(out.status.success());
+    let rows = json_lines(&out);
+    assert_eq!(rows.len(), 4);
+    assert_eq!(rows[0]["file"], "a.sgf");
+    assert!(rows[0]["diagnostics"][0]
+        .as_str()
+        .unwrap()
+        .contains("not closed"));
+    assert_eq!(rows[1]["file"], "b.sgf");
+    assert_eq!(rows[1]["rejected"], true);
+    assert!(rows[1]["diagnostics"][0]
+        .as_str()
+        .unwrap()
+        .contains("no game"));
+    assert_eq!(
+        (rows[2]["game"].as_u64(), rows[3]["game"].as_u64()),
+        (Some(0), Some(1))
+    );
+}
+
+#[test]
+fn show_json_gives_the_final_position() {
+    let f = samples().join("maruyama-ito.sgf");
+    let out = qipu(&["show", "--json", "--at", "3", f.to_str().unwrap()]);
+    assert!(out.status.success());
+    let g = &json_lines(&out)[0];
+    assert_eq!(g["moves"], 235);
+    assert_eq!(g["at"], 3);
+    assert_eq!(g["black"], serde_json::json!(["dd", "dp"]));
+    assert_eq!(g["white"], serde_json::json!(["qc"]));
+    let text = qipu(&["show", "--at", "3", f.to_str().unwrap()]);
+    let s = String::from_utf8(text.stdout).unwrap();
+    assert!(s.contains("after move 3 of 235 (last: B D16)"), "{s}");
+}
+
+#[test]
+fn convert_between_the_three_formats() {
+    let wtf = samples().join("sun-ce-lu-fan-200.wtf");
+    let out = qipu(&["convert", wtf.to_str().unwrap(), "--to", "sgf"]);
+    assert!(out.status.success());
+    let sgf = String::from_utf8(out.stdout).unwrap();
+    assert!(sgf.starts_with("(;FF[4]CA[UTF-8]GM[1]"));
+    assert!(sgf.contains("PB[孙策]PW[吕范]"));
+    assert!(sgf.contains(";W[cn];B[gq]"));
+
+    let q = samples().join("joseki-4-4.quadrant.txt");
+    let out = qipu(&["convert", q.to_str().unwrap(), "--to", "sgf"]);
+    let sgf = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        sgf.contains(";B[pd];W[qf];B[nc];W[rd];B[qc];W[qi]"),
+        "{sgf}"
+    );
+    let out = qipu(&["convert", q.to_str().unwrap(), "--to", "quadrant"]);
+    assert_eq!(
+        String::from_utf8(out.stdout).unwrap(),
+        "01：44、36，63、24，33、39，\n"
+    );
+
+    // Setup stones cannot be written in the quadrant notation: a clear error, exit code 1.
+    let out = qipu(&["convert", wtf.to_str().unwrap(), "--to", "quadrant"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("setup stones"));
+}
+
+#[test]
+fn missing_input_is_an_error_with_exit_code_2() {
+    let out = qipu(&["info", "/no/such/file.sgf"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/file.sgf"));
+}
