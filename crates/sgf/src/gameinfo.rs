@@ -1,8 +1,8 @@
 //! A game's information, read once from its tree: raw text beside every normalised value.
 //!
-//! Game-info properties belong in the root but FF[4] allows them in any node of the main line
-//! before the first move, and real files put them later still; the first occurrence along the main
-//! line wins.
+//! Game-info properties belong in the root, and FF[4] allows them in any node of the main line
+//! before the first move; the first occurrence there wins. Later nodes are not searched, so a
+//! record of millions of moves costs nothing more to describe than a short one.
 
 use crate::info::{
     normalise_name, parse_date, parse_handicap, parse_komi, parse_rank, parse_result, parse_time,
@@ -51,8 +51,16 @@ pub struct GameInfo {
 impl GameInfo {
     /// Reads the game information of `tree`.
     pub fn read(tree: &GameTree<'_>) -> GameInfo {
+        // The nodes that may hold game information: up to and including the first move node.
+        let mut head = Vec::new();
+        for n in tree.main_line() {
+            head.push(n);
+            if n.get(ids::B).is_some() || n.get(ids::W).is_some() {
+                break;
+            }
+        }
         let text = |id: PropId| -> Option<String> {
-            tree.main_line()
+            head.iter()
                 .find_map(|n| n.get(id))
                 .map(|p| p.texts().join(", ").trim().to_string())
         };

@@ -42,7 +42,8 @@ pub(crate) fn parse_with<'a>(
         });
     }
     // One allocation per vector and game: a move node takes about 6 bytes (`;B[pd]`).
-    let guess = game.span.len() / 7 + 4;
+    // Capped: a 100 MB comment must not reserve room for 14 M nodes.
+    let guess = (game.span.len() / 7 + 4).min(1 << 20);
     let mut p = Parser {
         src: &src[..game.span.end],
         pos: game.span.start,
@@ -72,6 +73,7 @@ pub(crate) fn parse_with<'a>(
         src,
         span: game.span,
         dialect,
+        escapes,
         nodes: p.nodes,
         props: p.props,
         values: p.values,

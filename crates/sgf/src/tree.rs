@@ -11,7 +11,7 @@ use std::sync::OnceLock;
 use crate::charset::{self, Charset};
 use crate::diag::Diagnostic;
 use crate::prop::{ids, PropId, ValueType};
-use crate::scan::Span;
+use crate::scan::{Escapes, Span};
 use crate::value;
 
 pub(crate) const NONE: u32 = u32::MAX;
@@ -59,6 +59,8 @@ pub struct GameTree<'a> {
     pub(crate) src: &'a [u8],
     pub(crate) span: Span,
     pub(crate) dialect: Dialect,
+    /// The escape rule the values were delimited with; unescaping follows the same rule.
+    pub(crate) escapes: Escapes,
     pub(crate) nodes: Vec<NodeData>,
     pub(crate) props: Vec<PropData>,
     pub(crate) values: Vec<ValueSpan>,
@@ -183,16 +185,18 @@ impl<'a> GameTree<'a> {
 
     /// Decodes raw value bytes to text in this game's charset, escapes removed (SGF), soft line
     /// breaks removed, and for simple text newlines turned into spaces.
+    ///
+    /// Escapes are removed from the bytes before the charset decodes them, by the very rule that
+    /// delimited the value, so that a double-byte character whose trail byte is `\\` stays whole.
     pub fn decode<'r>(&self, raw: &'r [u8], simple: bool) -> Cow<'r, str> {
-        let text = self.charset().decode(raw);
-        let unescaped = match self.dialect {
-            Dialect::Sgf => value::unescape(text),
-            Dialect::Wtf => text,
+        let text = match value::unescape_bytes(raw, self.escapes) {
+            Cow::Borrowed(b) => self.charset().decode(b),
+            Cow::Owned(b) => Cow::Owned(self.charset().decode(&b).into_owned()),
         };
         if simple {
-            value::simplify(unescaped)
+            value::simplify(text)
         } else {
-            unescaped
+            text
         }
     }
 }

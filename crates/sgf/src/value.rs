@@ -6,30 +6,36 @@
 use std::borrow::Cow;
 
 use crate::point::{Color, Point};
+use crate::scan::Escapes;
 
-/// Removes SGF escapes: `\x` becomes `x`, and `\` followed by a line break (a soft line break)
-/// disappears together with the break.
-pub fn unescape(text: Cow<'_, str>) -> Cow<'_, str> {
-    if !text.contains('\\') {
-        return text;
+/// Removes escapes from raw value bytes by the rule that delimited them (see [`Escapes`]): `\\x`
+/// becomes `x`, and `\\` followed by a line break (a soft line break) disappears with the break.
+pub fn unescape_bytes(raw: &[u8], escapes: Escapes) -> Cow<'_, [u8]> {
+    if escapes == Escapes::None || !raw.contains(&b'\\') {
+        return Cow::Borrowed(raw);
     }
-    let mut out = String::with_capacity(text.len());
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
+    let mut out = Vec::with_capacity(raw.len());
+    let mut i = 0;
+    while i < raw.len() {
+        let c = raw[i];
+        if c >= 0x81 && escapes == Escapes::SgfDoubleByte {
+            out.extend_from_slice(&raw[i..(i + 2).min(raw.len())]);
+            i += 2;
             continue;
         }
-        match chars.next() {
-            Some('\n') if chars.peek() == Some(&'\r') => {
-                chars.next();
+        if c != b'\\' {
+            out.push(c);
+            i += 1;
+            continue;
+        }
+        match raw.get(i + 1) {
+            Some(b'\n') => i += 2 + (raw.get(i + 2) == Some(&b'\r')) as usize,
+            Some(b'\r') => i += 2 + (raw.get(i + 2) == Some(&b'\n')) as usize,
+            Some(&other) => {
+                out.push(other);
+                i += 2;
             }
-            Some('\r') if chars.peek() == Some(&'\n') => {
-                chars.next();
-            }
-            Some('\n' | '\r') => {}
-            Some(other) => out.push(other),
-            None => {}
+            None => i += 1,
         }
     }
     Cow::Owned(out)
@@ -109,10 +115,16 @@ pub fn color(raw: &[u8]) -> Option<Color> {
 
 /// Splits a composed value at its first unescaped `:`.
 pub fn compose(raw: &[u8]) -> Option<(&[u8], &[u8])> {
+    compose_with(raw, Escapes::Sgf)
+}
+
+/// [`compose`] under a given escape rule.
+pub fn compose_with(raw: &[u8], escapes: Escapes) -> Option<(&[u8], &[u8])> {
     let mut i = 0;
     while i < raw.len() {
         match raw[i] {
-            b'\\' => i += 2,
+            b'\\' if escapes != Escapes::None => i += 2,
+            0x81.. if escapes == Escapes::SgfDoubleByte => i += 2,
             b':' => return Some((&raw[..i], &raw[i + 1..])),
             _ => i += 1,
         }
@@ -167,11 +179,20 @@ mod tests {
 
     #[test]
     fn unescape_and_soft_breaks() {
-        assert_eq!(unescape(r"a\]b".into()), "a]b");
-        assert_eq!(unescape("a\\\nb".into()), "ab");
-        assert_eq!(unescape("a\\\r\nb".into()), "ab");
-        assert_eq!(unescape(r"a\\b\:c".into()), r"a\b:c");
-        assert_eq!(unescape("a\nb".into()), "a\nb");
+        let u = |s: &str| {
+            String::from_utf8(unescape_bytes(s.as_bytes(), Escapes::Sgf).into_owned()).unwrap()
+        };
+        assert_eq!(u(r"a\]b"), "a]b");
+        assert_eq!(u("a\\\nb"), "ab");
+        assert_eq!(u("a\\\r\nb"), "ab");
+        assert_eq!(u(r"a\\b\:c"), r"a\b:c");
+        assert_eq!(u("a\nb"), "a\nb");
+        assert_eq!(unescape_bytes(br"a\]", Escapes::None), &br"a\]"[..]);
+        // Shift_JIS ソ (0x83 0x5C) keeps its trail byte in double-byte mode.
+        assert_eq!(
+            unescape_bytes(b"\x83\x5c\\]", Escapes::SgfDoubleByte),
+            &b"\x83\x5c]"[..]
+        );
     }
 
     #[test]
@@ -182,8 +203,10 @@ mod tests {
     #[test]
     fn escape_round_trips() {
         for s in ["plain", r"a]b\c", "x:y"] {
-            assert_eq!(unescape(escape(s, true)), s);
-            assert_eq!(unescape(escape(s, false)), s);
+            for colon in [true, false] {
+                let e = escape(s, colon);
+                assert_eq!(unescape_bytes(e.as_bytes(), Escapes::Sgf), s.as_bytes());
+            }
         }
     }
 

@@ -8,9 +8,9 @@
 use std::fmt::Write as _;
 
 use crate::info::{parse_date, parse_result, Winner};
-use crate::prop::{ids, PropId};
+use crate::prop::{ids, PropId, ValueType};
 use crate::quadrant;
-use crate::tree::{Dialect, GameTree, Node};
+use crate::tree::{GameTree, Node};
 use crate::value;
 use crate::Color;
 
@@ -84,19 +84,18 @@ fn write_props(out: &mut String, node: Node<'_, '_>, root: bool) {
         } else {
             out.push_str(&name);
         }
+        let composed = matches!(p.value_type(), ValueType::Compose(..) | ValueType::Size);
         for (raw, _) in p.raw_values() {
+            // Text is unescaped and decoded, then escaped again for UTF-8 output: the bytes may
+            // change (charset, soft line breaks) but the text read back is the same.
             out.push('[');
-            let text = tree.charset().decode(raw);
-            match tree.dialect() {
-                Dialect::Sgf => {
-                    out.push_str(&text);
-                    // A value cut by the end of the file may end in a lone escape.
-                    let trailing = text.bytes().rev().take_while(|b| *b == b'\\').count();
-                    if trailing % 2 == 1 {
-                        out.push('\\');
-                    }
+            match value::compose_with(raw, tree.escapes).filter(|_| composed) {
+                Some((a, b)) => {
+                    out.push_str(&value::escape(&tree.decode(a, false), true));
+                    out.push(':');
+                    out.push_str(&value::escape(&tree.decode(b, false), true));
                 }
-                Dialect::Wtf => out.push_str(&value::escape(&text, false)),
+                None => out.push_str(&value::escape(&tree.decode(raw, false), false)),
             }
             out.push(']');
         }
