@@ -5,8 +5,10 @@
 //! one game or file is printed as a diagnostic and never stops the others.
 
 mod convert;
+mod index;
 mod info;
 mod inputs;
+mod search;
 mod show;
 
 use std::path::PathBuf;
@@ -53,6 +55,34 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Index record files, directories and archives (.zip, .tar, .tar.gz, .tar.zst, .sgf.zst).
+    Index {
+        /// The index folder (created if needed). Running again adds only new inputs.
+        #[arg(long)]
+        index: PathBuf,
+        /// Inputs: files, directories (recursive) or archives.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// Start over instead of adding to the existing index.
+        #[arg(long)]
+        rebuild: bool,
+        /// Games per segment: bounds memory (about 1 KB per game) and what a crash can lose.
+        #[arg(long, default_value_t = 250_000)]
+        segment_games: u32,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+    },
+    /// Counts, dates, top players and events, and the size of each part of an index.
+    Stats {
+        #[arg(long)]
+        index: PathBuf,
+        /// One JSON object.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Search an index for a position, a pattern or game information.
+    Search(search::SearchArgs),
 }
 
 /// Output formats of `qipu convert`.
@@ -72,6 +102,15 @@ fn main() -> ExitCode {
         Command::Convert { file, to } => convert::run(&file, to),
         Command::Info { paths, json } => info::run(&paths, json),
         Command::Show { paths, at, json } => show::run(&paths, at, json),
+        Command::Index {
+            index,
+            inputs,
+            rebuild,
+            segment_games,
+            quiet,
+        } => index::run(&index, &inputs, rebuild, segment_games, quiet),
+        Command::Stats { index, json } => index::stats(&index, json),
+        Command::Search(args) => search::run(&args),
     };
     match result {
         Ok(code) => code,

@@ -112,12 +112,18 @@ fn column_label(x: u8, width: u8) -> char {
     }
 }
 
-fn gtp(p: Point, height: u8) -> String {
+/// A point as GTP writes it (`Q16`).
+pub fn gtp(p: Point, height: u8) -> String {
     format!("{}{}", column_label(p.x, 25), height - p.y)
 }
 
 /// An ASCII diagram: `X` black, `O` white, `.` empty, `+` star points, the last move in brackets.
 pub fn diagram(board: &Board, last: Option<Point>) -> String {
+    diagram_with_labels(board, last, &[])
+}
+
+/// [`diagram`] with letters written on empty points (continuations).
+pub fn diagram_with_labels(board: &Board, last: Option<Point>, labels: &[(Point, char)]) -> String {
     let (w, h) = (board.width(), board.height());
     let mut s = String::from("    ");
     for x in 0..w {
@@ -132,6 +138,9 @@ pub fn diagram(board: &Board, last: Option<Point>) -> String {
             let c = match board.get(p) {
                 Some(Color::Black) => 'X',
                 Some(Color::White) => 'O',
+                None if labels.iter().any(|l| l.0 == p) => {
+                    labels.iter().find(|l| l.0 == p).map_or('.', |l| l.1)
+                }
                 None if is_star(x, y, w, h) => '+',
                 None => '.',
             };

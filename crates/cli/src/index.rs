@@ -1,0 +1,129 @@
+//! `qipu index` and `qipu stats`: build an index, and describe one.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use anyhow::Result;
+use index::{build, BuildOptions, Index};
+use indicatif::{ProgressBar, ProgressStyle};
+use serde_json::json;
+
+pub fn run(
+    dir: &Path,
+    inputs: &[PathBuf],
+    rebuild: bool,
+    segment_games: u32,
+    quiet: bool,
+) -> Result<ExitCode> {
+    let opts = BuildOptions {
+        rebuild,
+        segment_games,
+        ..BuildOptions::default()
+    };
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        let b = ProgressBar::new(0);
+        b.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {wide_bar} {bytes}/{total_bytes} {bytes_per_sec} ETA {eta} {msg}",
+            )
+            .expect("valid template"),
+        );
+        b.enable_steady_tick(Duration::from_millis(200));
+        b
+    };
+    let started = std::time::Instant::now();
+    let summary = build(dir, inputs, &opts, |p| {
+        bar.set_length(p.bytes_total);
+        bar.set_position(p.bytes_read);
+        let secs = started.elapsed().as_secs_f64().max(1e-3);
+        bar.set_message(format!(
+            "{} games, {:.0} games/s",
+            p.games,
+            p.games as f64 / secs
+        ));
+    })?;
+    bar.finish_and_clear();
+    println!(
+        "indexed {} games from {} files in {:.1} s ({:.0} games/s, {:.1} MB/s): {} duplicates ({} up to symmetry), {} rejected games, {} files without games{}",
+        summary.games,
+        summary.files,
+        summary.seconds,
+        summary.games as f64 / summary.seconds.max(1e-9),
+        summary.bytes_read as f64 / 1e6 / summary.seconds.max(1e-9),
+        summary.duplicates,
+        summary.symmetric_duplicates,
+        summary.rejected,
+        summary.files_without_games,
+        if summary.sources_skipped > 0 {
+            format!("; {} inputs already indexed", summary.sources_skipped)
+        } else {
+            String::new()
+        }
+    );
+    println!(
+        "index: {} ({:.1} MB); rejected files and games are listed in {}",
+        dir.display(),
+        summary.index_bytes as f64 / 1e6,
+        dir.join(index::build::REPORT).display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
+    let index = Index::open(dir)?;
+    let m = index.manifest();
+    let bytes = index::build::dir_size(dir);
+    let parts = index.part_sizes();
+    let top_players = index.meta().top("player", 10)?;
+    let top_events = index.meta().top("event", 10)?;
+    let dates = index.meta().date_range()?;
+    let distinct = m.totals.games - m.totals.duplicates;
+    let per_game = bytes.checked_div(m.totals.games).unwrap_or(0);
+    if as_json {
+        let v = json!({
+            "games": m.totals.games,
+            "distinct": distinct,
+            "duplicates": m.totals.duplicates,
+            "symmetric_duplicates": m.totals.symmetric_duplicates,
+            "rejected": m.totals.rejected,
+            "files": m.totals.files,
+            "files_without_games": m.totals.files_without_games,
+            "bytes": bytes,
+            "bytes_per_game": per_game,
+            "parts": parts.iter().map(|(k, v)| (k.to_string(), json!(v))).collect::<serde_json::Map<_, _>>(),
+            "date_range": dates.map(|(a, b)| json!([a.to_string(), b.to_string()])),
+            "top_players": top_players,
+            "top_events": top_events,
+        });
+        println!("{v}");
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("index {}", dir.display());
+    println!(
+        "  games {} ({} distinct, {} exact duplicates, {} up to symmetry), {} rejected, from {} files",
+        m.totals.games, distinct, m.totals.duplicates, m.totals.symmetric_duplicates, m.totals.rejected, m.totals.files
+    );
+    if let Some((a, b)) = dates {
+        println!("  dates {a} to {b}");
+    }
+    println!(
+        "  size {:.1} MB ({} bytes per game)",
+        bytes as f64 / 1e6,
+        per_game
+    );
+    for (k, v) in &parts {
+        println!("    {k:<14} {:>10.1} MB", *v as f64 / 1e6);
+    }
+    println!("  top players");
+    for (name, n) in &top_players {
+        println!("    {n:>7}  {name}");
+    }
+    println!("  top events");
+    for (name, n) in &top_events {
+        println!("    {n:>7}  {name}");
+    }
+    Ok(ExitCode::SUCCESS)
+}

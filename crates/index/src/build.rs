@@ -1,0 +1,507 @@
+//! `qipu index`: inputs → parsed and replayed games → segments, metadata and manifest.
+//!
+//! One thread streams the inputs (files are mapped, archives decompressed as streams) into a
+//! bounded channel; the calling thread takes batches of record files from it, parses and replays
+//! their games on all cores (rayon), then writes the results in input order. Memory is bounded by
+//! the batch size and by [`BuildOptions::segment_games`], not by the corpus.
+//!
+//! Commit points: a segment is closed, the metadata committed and the manifest replaced at once,
+//! every `segment_games` games and at the end. The manifest also records how many record files of
+//! each input are in, so a run killed at any moment is finished by running it again, with no game
+//! lost and none doubled.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc::sync_channel;
+use std::time::Instant;
+
+use rayon::prelude::*;
+use serde::Serialize;
+use sgf::Records;
+
+use crate::game::{analyse, Analysed};
+use crate::inputs::{self, Record, Source};
+use crate::manifest::{Manifest, SegmentInfo, SourceInfo};
+use crate::meta::MetaWriter;
+use crate::store::{GameData, Segment, SegmentWriter, FLAG_SYMMETRIC_COPY};
+use crate::IndexError;
+
+/// How to build.
+#[derive(Clone, Debug)]
+pub struct BuildOptions {
+    /// Start over instead of adding to an existing index.
+    pub rebuild: bool,
+    /// Games per segment: bounds the memory of a run (the position table of a segment is sorted
+    /// in memory) and sets how much work a crash can lose.
+    pub segment_games: u32,
+    /// Record-file bytes parsed per parallel batch.
+    pub batch_bytes: usize,
+    /// Memory for the metadata writer.
+    pub meta_heap: usize,
+}
+
+impl Default for BuildOptions {
+    fn default() -> Self {
+        BuildOptions {
+            rebuild: false,
+            segment_games: 250_000,
+            batch_bytes: 32 << 20,
+            meta_heap: 256 << 20,
+        }
+    }
+}
+
+/// What a build did.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct Summary {
+    pub sources: usize,
+    pub sources_skipped: usize,
+    pub files: u64,
+    pub games: u64,
+    pub duplicates: u64,
+    pub symmetric_duplicates: u64,
+    pub rejected: u64,
+    pub files_without_games: u64,
+    pub bytes_read: u64,
+    pub seconds: f64,
+    pub index_bytes: u64,
+}
+
+/// Progress as the build goes, for a progress bar.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Progress {
+    pub games: u64,
+    pub bytes_read: u64,
+    pub bytes_total: u64,
+}
+
+/// One rejected game or file, for the report.
+#[derive(Clone, Debug, Serialize)]
+pub struct Rejection {
+    pub file: String,
+    pub game: Option<usize>,
+    pub offset: usize,
+    pub reason: String,
+}
+
+/// The name of the machine-readable report of rejected files and games (JSON Lines).
+pub const REPORT: &str = "rejected.jsonl";
+
+/// Builds or extends the index in `dir` from `inputs`.
+pub fn build(
+    dir: &Path,
+    inputs: &[PathBuf],
+    opts: &BuildOptions,
+    mut progress: impl FnMut(Progress),
+) -> Result<Summary, IndexError> {
+    let start = Instant::now();
+    if opts.rebuild && dir.exists() {
+        remove_index(dir)?;
+    }
+    std::fs::create_dir_all(dir).map_err(|e| IndexError::io(dir, e))?;
+    let mut manifest = Manifest::load(dir)?.unwrap_or(Manifest {
+        version: 1,
+        ..Manifest::default()
+    });
+    clean_leftovers(dir, &manifest)?;
+    let mut meta = MetaWriter::open_or_create(&dir.join("meta"), opts.meta_heap)?;
+    // Metadata committed by a run that died before its manifest: drop it, it will be redone.
+    meta.truncate(manifest.games)?;
+
+    let sources = inputs::discover(inputs)?;
+    let mut summary = Summary {
+        sources: sources.len(),
+        ..Summary::default()
+    };
+    let todo: Vec<(Source, u64)> = sources
+        .into_iter()
+        .filter_map(|s| match manifest.sources.get(&s.name) {
+            Some(info) if info.complete => None,
+            Some(info) => Some((s, info.records_done)),
+            None => Some((s, 0)),
+        })
+        .collect();
+    summary.sources_skipped = summary.sources - todo.len();
+    let bytes_total: u64 = todo.iter().map(|(s, _)| s.len).sum();
+
+    let mut seen = Signatures::load(dir, &manifest)?;
+    let mut report = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join(REPORT))
+        .map_err(|e| IndexError::io(&dir.join(REPORT), e))?;
+    let mut state = Writer {
+        dir,
+        manifest: &mut manifest,
+        meta: &mut meta,
+        segment: None,
+        summary: &mut summary,
+        opts,
+        report: &mut report,
+    };
+
+    let (tx, rx) = sync_channel::<Item>(256);
+    let mut read_error = None;
+    std::thread::scope(|scope| -> Result<(), IndexError> {
+        let reader = scope.spawn(move || {
+            for (i, (source, skip)) in todo.iter().enumerate() {
+                let mut n = 0u64;
+                let res = inputs::read_source(source, &mut |rec: Record| {
+                    n += 1;
+                    if n > *skip {
+                        let _ = tx.send(Item::Record(i, source.name.clone(), n, rec));
+                    }
+                });
+                let _ = tx.send(Item::SourceDone(
+                    source.name.clone(),
+                    source.len,
+                    n,
+                    res.err().map(|e| e.to_string()),
+                ));
+            }
+        });
+        let mut batch: Vec<Item> = Vec::new();
+        let mut batch_bytes = 0usize;
+        let mut bytes_read = 0u64;
+        loop {
+            // The channel closes when the reader is done and everything it sent was received.
+            let item = rx.recv().ok();
+            let done = item.is_none();
+            match item {
+                Some(Item::Record(i, name, n, rec)) => {
+                    batch_bytes += rec.bytes.len();
+                    batch.push(Item::Record(i, name, n, rec));
+                }
+                Some(Item::SourceDone(name, len, n, err)) => {
+                    bytes_read += len;
+                    batch.push(Item::SourceDone(name, len, n, err));
+                }
+                None => {}
+            }
+            if done || batch_bytes >= opts.batch_bytes {
+                batch_bytes = 0;
+                for r in process(std::mem::take(&mut batch)) {
+                    if let Some(err) = state.write(r, &mut seen)? {
+                        read_error.get_or_insert(err);
+                    }
+                }
+                progress(Progress {
+                    games: state.summary.games,
+                    bytes_read,
+                    bytes_total,
+                });
+            }
+            if done {
+                break;
+            }
+        }
+        let _ = reader.join();
+        Ok(())
+    })?;
+    state.commit()?;
+    drop(state);
+    summary.bytes_read = bytes_total;
+    summary.seconds = start.elapsed().as_secs_f64();
+    summary.index_bytes = dir_size(dir);
+    if let Some(e) = read_error {
+        eprintln!("qipu: {e}");
+    }
+    Ok(summary)
+}
+
+/// What the reader thread sends.
+enum Item {
+    Record(usize, String, u64, Record),
+    /// A source is fully read: name, size, record files in it, error that ended it early.
+    SourceDone(String, u64, u64, Option<String>),
+}
+
+/// A record file, parsed and analysed, or the end of a source.
+enum Processed {
+    File {
+        source: String,
+        record_no: u64,
+        name: String,
+        games: Vec<Result<(Analysed, Vec<u8>), Rejection>>,
+        file_problem: Option<Rejection>,
+    },
+    SourceDone(String, u64, u64, Option<String>),
+}
+
+fn process(batch: Vec<Item>) -> Vec<Processed> {
+    batch
+        .into_par_iter()
+        .map(|item| match item {
+            Item::SourceDone(a, b, c, d) => Processed::SourceDone(a, b, c, d),
+            Item::Record(_, source, record_no, rec) => {
+                let records = Records::read(&rec.bytes);
+                let file_problem = records.is_empty().then(|| Rejection {
+                    file: rec.name.clone(),
+                    game: None,
+                    offset: records.diagnostics().first().map_or(0, |d| d.offset),
+                    reason: records
+                        .diagnostics()
+                        .first()
+                        .map_or("no game found".to_string(), |d| d.problem.to_string()),
+                });
+                let games = (0..records.len())
+                    .into_par_iter()
+                    .map(|i| match records.game(i) {
+                        Ok(tree) => {
+                            let span = tree.span();
+                            let bytes = records.bytes()[span.start..span.end].to_vec();
+                            Ok((analyse(&tree), bytes))
+                        }
+                        Err(d) => Err(Rejection {
+                            file: rec.name.clone(),
+                            game: Some(i),
+                            offset: d.offset,
+                            reason: d.problem.to_string(),
+                        }),
+                    })
+                    .collect();
+                Processed::File {
+                    source,
+                    record_no,
+                    name: rec.name,
+                    games,
+                    file_problem,
+                }
+            }
+        })
+        .collect()
+}
+
+/// Signatures of the games already in the index, to find copies.
+struct Signatures {
+    exact: HashMap<u64, u32>,
+    canonical: HashMap<u64, u32>,
+}
+
+impl Signatures {
+    fn load(dir: &Path, manifest: &Manifest) -> Result<Signatures, IndexError> {
+        let mut s = Signatures {
+            exact: HashMap::new(),
+            canonical: HashMap::new(),
+        };
+        for seg in &manifest.segments {
+            let segment = Segment::open(&dir.join(&seg.dir), seg.first_game)?;
+            for i in 0..segment.len() {
+                let (e, c) = segment.signatures(i);
+                let id = seg.first_game + i;
+                s.exact.entry(e).or_insert(id);
+                s.canonical.entry(c).or_insert(id);
+            }
+        }
+        Ok(s)
+    }
+}
+
+struct Writer<'a> {
+    dir: &'a Path,
+    manifest: &'a mut Manifest,
+    meta: &'a mut MetaWriter,
+    segment: Option<(String, SegmentWriter)>,
+    summary: &'a mut Summary,
+    opts: &'a BuildOptions,
+    report: &'a mut std::fs::File,
+}
+
+impl Writer<'_> {
+    /// Writes one processed item; returns a read error to report, if the item carried one.
+    fn write(&mut self, p: Processed, seen: &mut Signatures) -> Result<Option<String>, IndexError> {
+        match p {
+            Processed::SourceDone(name, len, records, err) => {
+                let info = self.manifest.sources.entry(name).or_insert(SourceInfo {
+                    len,
+                    ..SourceInfo::default()
+                });
+                info.len = len;
+                info.records_done = info.records_done.max(records);
+                info.complete = err.is_none();
+                Ok(err)
+            }
+            Processed::File {
+                source,
+                record_no,
+                name,
+                games,
+                file_problem,
+            } => {
+                self.summary.files += 1;
+                self.manifest.totals.files += 1;
+                if let Some(r) = file_problem {
+                    self.summary.files_without_games += 1;
+                    self.manifest.totals.files_without_games += 1;
+                    self.reject(&r)?;
+                }
+                let (seg_dir, seg) = self.segment()?;
+                let _ = seg_dir;
+                let file_id = seg.add_file(&name)?;
+                for (i, g) in games.into_iter().enumerate() {
+                    let (a, record) = match g {
+                        Ok(x) => x,
+                        Err(r) => {
+                            self.summary.rejected += 1;
+                            self.manifest.totals.rejected += 1;
+                            self.reject(&r)?;
+                            continue;
+                        }
+                    };
+                    self.add_game(a, record, file_id, i as u32, &name, seen)?;
+                }
+                let info = self.manifest.sources.entry(source).or_default();
+                info.records_done = info.records_done.max(record_no);
+                if self
+                    .segment
+                    .as_ref()
+                    .is_some_and(|s| s.1.len() >= self.opts.segment_games)
+                {
+                    self.commit()?;
+                }
+                Ok(None)
+            }
+        }
+    }
+
+    fn add_game(
+        &mut self,
+        a: Analysed,
+        record: Vec<u8>,
+        file: u32,
+        game_in_file: u32,
+        file_name: &str,
+        seen: &mut Signatures,
+    ) -> Result<(), IndexError> {
+        let next_id = self.manifest.games + self.segment.as_ref().map_or(0, |s| s.1.len());
+        let mut rec = a.rec;
+        rec.file = file;
+        rec.game_in_file = game_in_file;
+        let copy_of = seen.exact.get(&a.exact_signature).copied();
+        let symmetric = seen.canonical.get(&a.canonical_signature).copied();
+        if symmetric.is_some() {
+            self.summary.symmetric_duplicates += 1;
+            self.manifest.totals.symmetric_duplicates += 1;
+            rec.flags |= FLAG_SYMMETRIC_COPY;
+        }
+        let (ops, positions) = match copy_of {
+            Some(original) => {
+                self.summary.duplicates += 1;
+                self.manifest.totals.duplicates += 1;
+                rec.duplicate_of = original;
+                (Vec::new(), Vec::new())
+            }
+            None => {
+                seen.exact.insert(a.exact_signature, next_id);
+                (a.ops, a.positions)
+            }
+        };
+        seen.canonical
+            .entry(a.canonical_signature)
+            .or_insert(next_id);
+        self.meta
+            .add(next_id, &a.info, rec.moves, copy_of, file_name)?;
+        let (_, seg) = self.segment()?;
+        seg.add_game(GameData {
+            rec,
+            ops,
+            occupancy: a.occupancy,
+            positions,
+            record,
+            signatures: (a.exact_signature, a.canonical_signature),
+        })?;
+        self.summary.games += 1;
+        self.manifest.totals.games += 1;
+        Ok(())
+    }
+
+    fn reject(&mut self, r: &Rejection) -> Result<(), IndexError> {
+        use std::io::Write;
+        let line = serde_json::to_string(r).unwrap_or_default();
+        writeln!(self.report, "{line}").map_err(|e| IndexError::io(Path::new(REPORT), e))
+    }
+
+    fn segment(&mut self) -> Result<&mut (String, SegmentWriter), IndexError> {
+        if self.segment.is_none() {
+            let name = format!("seg-{:06}", self.manifest.segments.len() + 1);
+            let w = SegmentWriter::create(&self.dir.join(&name), self.manifest.games)?;
+            self.segment = Some((name, w));
+        }
+        Ok(self.segment.as_mut().expect("just made"))
+    }
+
+    /// Closes the open segment, commits the metadata, then the manifest.
+    fn commit(&mut self) -> Result<(), IndexError> {
+        if let Some((name, seg)) = self.segment.take() {
+            let games = seg.len();
+            seg.finish()?;
+            self.manifest.segments.push(SegmentInfo {
+                dir: name,
+                first_game: self.manifest.games,
+                games,
+            });
+            self.manifest.games += games;
+        }
+        self.meta.commit()?;
+        self.manifest.save(self.dir)
+    }
+}
+
+/// Removes what qipu wrote in `dir` (and nothing else).
+fn remove_index(dir: &Path) -> Result<(), IndexError> {
+    for entry in std::fs::read_dir(dir)
+        .map_err(|e| IndexError::io(dir, e))?
+        .flatten()
+    {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let p = entry.path();
+        let ours = name.starts_with("seg-")
+            || name == "meta"
+            || name.starts_with(crate::manifest::MANIFEST)
+            || name == REPORT;
+        if !ours {
+            continue;
+        }
+        let res = if p.is_dir() {
+            std::fs::remove_dir_all(&p)
+        } else {
+            std::fs::remove_file(&p)
+        };
+        res.map_err(|e| IndexError::io(&p, e))?;
+    }
+    Ok(())
+}
+
+/// Removes segment folders that no manifest names: the remains of a run that died.
+fn clean_leftovers(dir: &Path, manifest: &Manifest) -> Result<(), IndexError> {
+    for entry in std::fs::read_dir(dir)
+        .map_err(|e| IndexError::io(dir, e))?
+        .flatten()
+    {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("seg-") && !manifest.segments.iter().any(|s| s.dir == name) {
+            let p = entry.path();
+            std::fs::remove_dir_all(&p).map_err(|e| IndexError::io(&p, e))?;
+        }
+    }
+    Ok(())
+}
+
+/// Bytes on disk under `dir`.
+pub fn dir_size(dir: &Path) -> u64 {
+    let mut total = 0;
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        let Ok(rd) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in rd.flatten() {
+            match e.metadata() {
+                Ok(m) if m.is_dir() => stack.push(e.path()),
+                Ok(m) => total += m.len(),
+                Err(_) => {}
+            }
+        }
+    }
+    total
+}

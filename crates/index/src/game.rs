@@ -1,0 +1,140 @@
+//! From one parsed game to what the index stores about it: replay program, position hashes,
+//! occupancy, signatures and the winner as continuation tables count it.
+
+use goban::{Color, Symmetry};
+use sgf::info::Winner;
+use sgf::{GameInfo, GameTree};
+
+use crate::ops::{encode_main_line, Op, Replayer};
+use crate::store::{GameRec, Occupancy, FLAG_IRREGULAR, MAX_INDEXED_STONES};
+
+/// A game ready for the store and the metadata index.
+pub struct Analysed {
+    pub info: GameInfo,
+    pub rec: GameRec,
+    pub ops: Vec<u16>,
+    pub occupancy: Occupancy,
+    pub positions: Vec<(u64, u32)>,
+    /// Identical main line (no symmetry): exact copies share it.
+    pub exact_signature: u64,
+    /// The main line under the best of its symmetries: copies up to rotation/reflection share it.
+    pub canonical_signature: u64,
+}
+
+/// Analyses a game: replays its main line once, hashing every position.
+pub fn analyse(tree: &GameTree<'_>) -> Analysed {
+    let info = GameInfo::read(tree);
+    let mut ops = Vec::new();
+    let moves = encode_main_line(tree, &mut ops);
+    let (width, height) = tree.board_size();
+    let winner = match info.result.as_ref().and_then(|r| r.value) {
+        Some(r) if r.winner == Winner::Black => 1,
+        Some(r) if r.winner == Winner::White => 2,
+        _ => 0,
+    };
+    let mut occupancy = [[0u64; 6]; 2];
+    let mut positions = Vec::new();
+    let mut irregular = false;
+    if let Ok(mut rep) = Replayer::new(&ops, width, height, true) {
+        while let Some(step) = rep.next_position(|m| irregular |= !m.flags.is_empty()) {
+            let b = rep.board();
+            let stones = (b.stones(Color::Black).len() + b.stones(Color::White).len()) as u32;
+            if stones <= MAX_INDEXED_STONES {
+                positions.push((b.hash(), step.k));
+            }
+            if (width, height) == (19, 19) {
+                for (c, color) in [Color::Black, Color::White].into_iter().enumerate() {
+                    for p in b.stones(color).iter() {
+                        let bit = p.y as usize * 19 + p.x as usize;
+                        occupancy[c][bit / 64] |= 1 << (bit % 64);
+                    }
+                }
+            }
+        }
+    }
+    let (exact_signature, canonical_signature) = signatures(&ops, width, height);
+    Analysed {
+        info,
+        rec: GameRec {
+            moves,
+            width,
+            height,
+            winner,
+            flags: if irregular { FLAG_IRREGULAR } else { 0 },
+            duplicate_of: u32::MAX,
+            ..GameRec::default()
+        },
+        ops,
+        occupancy,
+        positions,
+        exact_signature,
+        canonical_signature,
+    }
+}
+
+/// Signatures of a main line: of the ops as they are, and the least over the board's symmetries.
+fn signatures(ops: &[u16], width: u8, height: u8) -> (u64, u64) {
+    let mut best = u64::MAX;
+    let mut exact = 0;
+    for &s in Symmetry::of_board(width, height) {
+        let mut h = mix(0x9e37_79b9_7f4a_7c15 ^ ((width as u64) << 8 | height as u64));
+        for &v in ops {
+            let op = match Op::decode(v) {
+                Op::Mark => continue,
+                Op::Move(c, p) => Op::Move(c, p.map(|p| s.apply(p, width, height))),
+                Op::Setup(c, p) => Op::Setup(c, s.apply(p, width, height)),
+            };
+            h = mix(h ^ op.encode() as u64);
+        }
+        if s == Symmetry::Identity {
+            exact = h;
+        }
+        best = best.min(h);
+    }
+    (exact, best)
+}
+
+/// splitmix64's finaliser: a cheap, well-spread mixing step.
+fn mix(mut z: u64) -> u64 {
+    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use sgf::Records;
+
+    fn analysed(s: &str) -> Analysed {
+        let r = Records::read(s.as_bytes());
+        analyse(&r.game(0).unwrap())
+    }
+
+    #[test]
+    fn signatures_see_exact_and_symmetric_copies() {
+        let a = analysed("(;SZ[19];B[pd];W[dp];B[pp])");
+        let b = analysed("(;SZ[19]PB[other];B[pd];W[dp];B[pp])");
+        let rotated = analysed("(;SZ[19];B[dd];W[pp];B[dp])");
+        let other = analysed("(;SZ[19];B[pd];W[dp];B[qq])");
+        assert_eq!(a.exact_signature, b.exact_signature);
+        assert_ne!(a.exact_signature, rotated.exact_signature);
+        assert_eq!(a.canonical_signature, rotated.canonical_signature);
+        assert_ne!(a.canonical_signature, other.canonical_signature);
+    }
+
+    #[test]
+    fn early_positions_are_hashed_and_occupancy_recorded() {
+        let g = analysed("(;SZ[19]RE[W+R];B[aa];W[ba];B[ss])");
+        assert_eq!(
+            g.positions.iter().map(|p| p.1).collect::<Vec<_>>(),
+            vec![0, 1, 2, 3]
+        );
+        assert_eq!(g.rec.winner, 2);
+        assert_eq!(g.rec.moves, 3);
+        assert_eq!(g.occupancy[0][0] & 1, 1);
+        assert_eq!(g.occupancy[1][0] & 2, 2);
+        assert_eq!(g.occupancy[0][5] >> (360 - 320), 1);
+    }
+}

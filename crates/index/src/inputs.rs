@@ -1,0 +1,887 @@
+//! Finds the record files that `qipu index` is pointed at and hands over their bytes.
+//!
+//! Game collections arrive in many shapes: a folder tree of one-game `.sgf` files, monthly
+//! collections compressed with zstd, tarballs of a whole server's history, zips downloaded from a
+//! website. Unpacking them to disk first would double the disk use and the time, so this module
+//! reads every shape as a stream and delivers each record's bytes to the caller, one [`Record`] at
+//! a time, under a stable name.
+//!
+//! Work is split in two steps so the caller can parallelise and report progress:
+//! [`discover`] turns the command line's INPUTs into an ordered list of [`Source`]s (one file on
+//! disk each, with its size), and [`read_source`] streams the records of one source. Sources are
+//! independent, so they can be read on several threads.
+//!
+//! # What is taken
+//!
+//! * An INPUT that is a directory is walked recursively (following symbolic links, skipping
+//!   broken ones and loops). Inside it, files are taken by name, ignoring case: `.sgf`, `.wtf`
+//!   (records); `.sgf.zst`, `.wtf.zst` (a zstd-compressed record file, usually a collection);
+//!   `.zip`, `.tar`, `.tar.gz`, `.tgz`, `.tar.zst`, `.tzst` (archives). Everything else is ignored.
+//! * An INPUT that is a file is always taken: as an archive or a compressed file if its name says
+//!   so (any `.zst` counts as compressed), otherwise as a record file whatever its name.
+//! * Inside archives, regular-file members whose names end in `.sgf`, `.wtf`, `.sgf.zst` or
+//!   `.wtf.zst` (any case) are taken; directories, links and other members are skipped. Archives
+//!   inside archives are not opened.
+//!
+//! # Names (game identity)
+//!
+//! A record's name is what search results print as its `file` (see the oracle's "Game
+//! identity"), so it must not depend on where the data was mounted:
+//!
+//! * For a file found in an INPUT directory: its path relative to that directory, `/`-separated
+//!   (`fox-pro/7p/1.sgf` when indexing `datasets/`).
+//! * For a file given directly as INPUT: the path as given, lexically cleaned: `.` components and
+//!   repeated separators dropped, `/` separators, `..` kept, an absolute path stays absolute
+//!   (`./games//a.sgf` → `games/a.sgf`). Keeping the directories avoids collisions between
+//!   `x/a.sgf` and `y/a.sgf` given together.
+//! * For a `.sgf.zst` file: the compressed file's own name (`tygem-9d/2009-01.sgf.zst`).
+//! * For an archive member: the archive's name, `/`, the member's path inside the archive, cleaned
+//!   the same way (a leading `./` or `/` removed; zip `\` separators read as `/`):
+//!   `kgs-6d.tar.zst/kgs-6d/KGS2002/2002-07-17-5.sgf`.
+//!
+//! Names that are not valid UTF-8 are converted lossily. With several directory INPUTs two
+//! records may get the same name; detecting that is left to the caller.
+//!
+//! # Order
+//!
+//! Sources come in command-line order of the INPUTs; the sources found in one directory are
+//! sorted by name (byte order of the UTF-8 string), so the order does not depend on the file
+//! system. Archive members come in archive order (central-directory order for zips).
+//!
+//! # Damage
+//!
+//! Real archives are sometimes truncated or corrupt, and the members before the damage are still
+//! worth indexing. [`read_source`] therefore first delivers everything it can, then returns the
+//! error ([`InputError::Damaged`]) for the caller to report. A record whose own bytes were cut by
+//! the damage (a truncated member or `.sgf.zst`, a zip member failing its CRC) is still delivered
+//! with what was read, flagged [`Record::damaged`], since the games before the cut are intact.
+//! Streams (tar, compressed files) cannot be resynchronised, so reading stops at the first damage;
+//! zip members are independent, so a broken one is skipped and the rest are read (the error then
+//! counts the further broken members). A zip whose central directory is missing (truncated
+//! download) is read by its local headers as far as they go. A tar that ends without its
+//! end-of-archive marker is reported as truncated, after its members were delivered. Corrupt input
+//! never panics; a panic inside the zip library (none is known) is caught and reported as damage,
+//! though the panic hook still prints it.
+//!
+//! # Memory
+//!
+//! Archives and compressed files are streamed; only one member is held at a time, read fully
+//! into memory (records are small: a monthly collection is ~15 MB). No record may exceed
+//! [`MAX_RECORD_BYTES`] once decompressed, which guards against decompression bombs. Large plain
+//! files are memory-mapped rather than copied; like every memory map this assumes the file is
+//! not truncated by another process while it is being read.
+
+use std::cell::Cell;
+use std::fmt;
+use std::fs::{self, File};
+use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::ops::Deref;
+use std::panic::{self, AssertUnwindSafe};
+use std::path::{Component, Path, PathBuf};
+
+use memmap2::Mmap;
+
+/// Largest record (after decompression) that is read; larger ones are reported as damage.
+pub const MAX_RECORD_BYTES: u64 = 1 << 30;
+
+/// zstd window the decoders accept: the shared datasets are compressed with `--long=27`.
+const ZSTD_WINDOW_LOG_MAX: u32 = 27;
+
+/// Plain files at least this large are memory-mapped; smaller ones are cheaper to read.
+const MMAP_MIN_BYTES: u64 = 256 * 1024;
+
+/// Buffer between a decompressor and the archive reader (tar reads 512-byte blocks).
+const STREAM_BUFFER_BYTES: usize = 256 * 1024;
+
+/// How a source file is read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SourceKind {
+    /// One record file, read as is.
+    Plain,
+    /// One zstd-compressed record file (`.sgf.zst`).
+    Zstd,
+    /// A zip archive.
+    Zip,
+    /// An uncompressed tar archive.
+    Tar,
+    /// A gzip-compressed tar archive (`.tar.gz`, `.tgz`).
+    TarGz,
+    /// A zstd-compressed tar archive (`.tar.zst`, `.tzst`).
+    TarZst,
+}
+
+impl SourceKind {
+    /// Whether the source holds many records (an archive) rather than one.
+    pub fn is_archive(self) -> bool {
+        matches!(self, Self::Zip | Self::Tar | Self::TarGz | Self::TarZst)
+    }
+
+    /// The kind of a file found while walking a directory, from its name; `None`: not taken.
+    fn in_directory(name: &str) -> Option<Self> {
+        let lower = name.to_ascii_lowercase();
+        let kind = if lower.ends_with(".tar.zst") || lower.ends_with(".tzst") {
+            Self::TarZst
+        } else if lower.ends_with(".tar.gz") || lower.ends_with(".tgz") {
+            Self::TarGz
+        } else if lower.ends_with(".tar") {
+            Self::Tar
+        } else if lower.ends_with(".zip") {
+            Self::Zip
+        } else {
+            match MemberKind::of(&lower)? {
+                MemberKind::Raw => Self::Plain,
+                MemberKind::Zstd => Self::Zstd,
+            }
+        };
+        Some(kind)
+    }
+
+    /// The kind of a file named on the command line: always taken.
+    fn given(name: &str) -> Self {
+        match Self::in_directory(name) {
+            Some(kind) => kind,
+            None if name.to_ascii_lowercase().ends_with(".zst") => Self::Zstd,
+            None => Self::Plain,
+        }
+    }
+}
+
+/// One file on disk to read records from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Source {
+    /// Where the file is (as reached from the INPUT; for opening, not for display).
+    pub path: PathBuf,
+    /// Its name for game identity (see the module docs); records are named from it.
+    pub name: String,
+    /// How it is read.
+    pub kind: SourceKind,
+    /// Its size on disk in bytes, when discovered: the total for progress reporting.
+    pub len: u64,
+}
+
+impl Source {
+    /// Whether the source holds many records (an archive) rather than one.
+    pub fn is_archive(&self) -> bool {
+        self.kind.is_archive()
+    }
+}
+
+/// The bytes of one record file, decompressed.
+#[derive(Debug)]
+pub enum RecordBytes {
+    /// A large plain file, memory-mapped.
+    Mapped(Mmap),
+    /// A small plain file, or anything decompressed or taken from an archive.
+    Owned(Vec<u8>),
+    /// An empty file (which cannot be mapped).
+    Empty,
+}
+
+impl Deref for RecordBytes {
+    type Target = [u8];
+
+    fn deref(&self) -> &[u8] {
+        match self {
+            Self::Mapped(map) => map,
+            Self::Owned(bytes) => bytes,
+            Self::Empty => &[],
+        }
+    }
+}
+
+impl AsRef<[u8]> for RecordBytes {
+    fn as_ref(&self) -> &[u8] {
+        self
+    }
+}
+
+/// One record file (which may hold many games), as delivered by [`read_source`].
+#[derive(Debug)]
+pub struct Record {
+    /// Its name for game identity (see the module docs).
+    pub name: String,
+    /// Its bytes, decompressed.
+    pub bytes: RecordBytes,
+    /// The bytes end early because reading failed (the error is returned by [`read_source`]
+    /// after this record); what is there was read correctly up to the damage, except for a zip
+    /// member failing its CRC, whose bytes are complete but not trustworthy.
+    pub damaged: bool,
+    /// Bytes of the source file consumed when this record was complete, for progress reports:
+    /// non-decreasing within a source and at most its length. Decoders read ahead, so this runs
+    /// slightly ahead of the record; once a source is done, count it as [`Source::len`].
+    pub consumed: u64,
+}
+
+/// Why an INPUT could not be found or a source could not be (fully) read.
+#[derive(Debug, thiserror::Error)]
+pub enum InputError {
+    /// An INPUT named on the command line does not exist.
+    #[error("{}: no such file or directory", .path.display())]
+    Missing {
+        /// The INPUT as given.
+        path: PathBuf,
+    },
+    /// A file or directory could not be opened, listed or read; nothing of it was delivered.
+    #[error("{}: {source}", .path.display())]
+    Io {
+        /// The file or directory.
+        path: PathBuf,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+    /// An archive is damaged: `delivered` records were handed over before (counting a damaged
+    /// one), then this was found.
+    #[error("{}: {}{source} (after {delivered} records{})", .path.display(), Member(.member), More(*.more))]
+    Damaged {
+        /// The archive.
+        path: PathBuf,
+        /// The member being read when the damage was found, if it is known.
+        member: Option<String>,
+        /// Records delivered from this source before the error was returned.
+        delivered: usize,
+        /// Further damaged members skipped after this one (zip only; streams stop at the first).
+        more: usize,
+        /// The cause.
+        #[source]
+        source: io::Error,
+    },
+}
+
+/// Formats an optional member name as a prefix of the cause.
+struct Member<'a>(&'a Option<String>);
+
+impl fmt::Display for Member<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            Some(member) => write!(f, "{member}: "),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Formats the count of further damaged members, if any.
+struct More(usize);
+
+impl fmt::Display for More {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            0 => Ok(()),
+            1 => f.write_str("; 1 more damaged member skipped"),
+            n => write!(f, "; {n} more damaged members skipped"),
+        }
+    }
+}
+
+/// Lists the sources of the given INPUTs (directories, record files, compressed files,
+/// archives), in command-line order, each directory's sources sorted by name.
+///
+/// A missing INPUT is an [`InputError::Missing`] naming it; an unreadable directory on the way is
+/// an [`InputError::Io`]. Nothing is opened or read beyond directory listings and file sizes.
+pub fn discover(inputs: &[PathBuf]) -> Result<Vec<Source>, InputError> {
+    let mut sources = Vec::new();
+    for input in inputs {
+        let meta = fs::metadata(input).map_err(|source| {
+            if source.kind() == io::ErrorKind::NotFound {
+                InputError::Missing {
+                    path: input.clone(),
+                }
+            } else {
+                InputError::Io {
+                    path: input.clone(),
+                    source,
+                }
+            }
+        })?;
+        if meta.is_dir() {
+            let mut found = Vec::new();
+            let mut ancestors = vec![fs::canonicalize(input).map_err(|source| InputError::Io {
+                path: input.clone(),
+                source,
+            })?];
+            walk(input, "", &mut ancestors, &mut found)?;
+            found.sort_by(|a, b| a.name.cmp(&b.name));
+            sources.extend(found);
+        } else {
+            let name = clean_path(input);
+            let kind = SourceKind::given(&name);
+            sources.push(Source {
+                path: input.clone(),
+                name,
+                kind,
+                len: meta.len(),
+            });
+        }
+    }
+    Ok(sources)
+}
+
+/// Collects the sources under `dir`, whose name relative to the INPUT is `prefix`.
+/// `ancestors` holds the canonical paths of the directories being walked, to break symlink loops.
+fn walk(
+    dir: &Path,
+    prefix: &str,
+    ancestors: &mut Vec<PathBuf>,
+    found: &mut Vec<Source>,
+) -> Result<(), InputError> {
+    let io_err = |path: &Path| {
+        let path = path.to_path_buf();
+        move |source| InputError::Io { path, source }
+    };
+    for entry in fs::read_dir(dir).map_err(io_err(dir))? {
+        let entry = entry.map_err(io_err(dir))?;
+        let path = entry.path();
+        let file_name = entry.file_name().to_string_lossy().into_owned();
+        let name = if prefix.is_empty() {
+            file_name.clone()
+        } else {
+            format!("{prefix}/{file_name}")
+        };
+        let file_type = entry.file_type().map_err(io_err(&path))?;
+        let meta = if file_type.is_symlink() {
+            match fs::metadata(&path) {
+                Ok(meta) => meta,
+                Err(_) => continue, // a broken link is not a file
+            }
+        } else {
+            entry.metadata().map_err(io_err(&path))?
+        };
+        if meta.is_dir() {
+            let canonical = if file_type.is_symlink() {
+                match fs::canonicalize(&path) {
+                    Ok(canonical) if !ancestors.contains(&canonical) => canonical,
+                    _ => continue, // a loop, or gone meanwhile
+                }
+            } else {
+                // Not a link: its canonical path is its parent's plus its name.
+                let parent = ancestors.last().cloned().unwrap_or_default();
+                parent.join(entry.file_name())
+            };
+            ancestors.push(canonical);
+            let walked = walk(&path, &name, ancestors, found);
+            ancestors.pop();
+            walked?;
+        } else if meta.is_file() {
+            if let Some(kind) = SourceKind::in_directory(&file_name) {
+                found.push(Source {
+                    path,
+                    name,
+                    kind,
+                    len: meta.len(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The path as given, lexically cleaned, with `/` separators (see the module docs).
+fn clean_path(path: &Path) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut absolute = false;
+    for component in path.components() {
+        match component {
+            Component::Prefix(prefix) => parts.push(prefix.as_os_str().to_string_lossy().into()),
+            Component::RootDir => absolute = true,
+            Component::CurDir => {}
+            Component::ParentDir => parts.push("..".into()),
+            Component::Normal(part) => parts.push(part.to_string_lossy().into()),
+        }
+    }
+    let joined = parts.join("/");
+    if absolute && !matches!(path.components().next(), Some(Component::Prefix(_))) {
+        format!("/{joined}")
+    } else {
+        joined
+    }
+}
+
+/// A member's path inside an archive, cleaned: no leading `./` or `/`, no empty or `.` parts.
+fn clean_member(name: &str) -> String {
+    name.split('/')
+        .filter(|part| !part.is_empty() && *part != ".")
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+/// How a taken archive member (or directory file) holds its record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MemberKind {
+    /// The record itself.
+    Raw,
+    /// The record compressed with zstd.
+    Zstd,
+}
+
+impl MemberKind {
+    /// Whether a name is taken as a record, and how; `lower` is already lower-case.
+    fn of(lower: &str) -> Option<Self> {
+        if lower.ends_with(".sgf") || lower.ends_with(".wtf") {
+            Some(Self::Raw)
+        } else if lower.ends_with(".sgf.zst") || lower.ends_with(".wtf.zst") {
+            Some(Self::Zstd)
+        } else {
+            None
+        }
+    }
+}
+
+/// Streams every record of `source` to `sink`: one for a plain or compressed file, one per taken
+/// member for an archive, in archive order.
+///
+/// On damage, the records before it (and the damaged one, flagged) are delivered first and the
+/// error is returned afterwards; see the module docs. Never panics on corrupt input.
+pub fn read_source(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputError> {
+    match source.kind {
+        SourceKind::Plain => read_plain(source, sink),
+        SourceKind::Zstd => read_zstd_file(source, sink),
+        SourceKind::Zip => read_zip(source, sink),
+        SourceKind::Tar | SourceKind::TarGz | SourceKind::TarZst => read_tar(source, sink),
+    }
+}
+
+fn open(source: &Source) -> Result<File, InputError> {
+    File::open(&source.path).map_err(|err| io_error(source, err))
+}
+
+fn io_error(source: &Source, err: io::Error) -> InputError {
+    InputError::Io {
+        path: source.path.clone(),
+        source: err,
+    }
+}
+
+fn read_plain(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputError> {
+    let mut file = open(source)?;
+    let len = file.metadata().map_err(|err| io_error(source, err))?.len();
+    let bytes = if len == 0 {
+        RecordBytes::Empty
+    } else if len >= MMAP_MIN_BYTES {
+        // SAFETY: the map is only read. As with any file map, another process truncating the
+        // file meanwhile would fault; record files being indexed are not expected to change.
+        let map = unsafe { Mmap::map(&file) }.map_err(|err| io_error(source, err))?;
+        RecordBytes::Mapped(map)
+    } else {
+        let mut bytes = Vec::with_capacity(len as usize);
+        file.read_to_end(&mut bytes)
+            .map_err(|err| io_error(source, err))?;
+        RecordBytes::Owned(bytes)
+    };
+    sink(Record {
+        name: source.name.clone(),
+        bytes,
+        damaged: false,
+        consumed: len.min(source.len),
+    });
+    Ok(())
+}
+
+fn read_zstd_file(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputError> {
+    let count = Cell::new(0);
+    let file = Counting {
+        inner: open(source)?,
+        count: &count,
+    };
+    let (bytes, err) = decode_zstd(file);
+    let damaged = err.is_some();
+    let mut delivered = 0;
+    if !damaged || !bytes.is_empty() {
+        sink(Record {
+            name: source.name.clone(),
+            bytes: owned(bytes),
+            damaged,
+            consumed: count.get().min(source.len),
+        });
+        delivered = 1;
+    }
+    match err {
+        None => Ok(()),
+        Some(err) => Err(InputError::Damaged {
+            path: source.path.clone(),
+            member: None,
+            delivered,
+            more: 0,
+            source: err,
+        }),
+    }
+}
+
+fn owned(bytes: Vec<u8>) -> RecordBytes {
+    if bytes.is_empty() {
+        RecordBytes::Empty
+    } else {
+        RecordBytes::Owned(bytes)
+    }
+}
+
+/// Reads everything `reader` yields, up to [`MAX_RECORD_BYTES`]: the bytes read and, if reading
+/// stopped early, why (the bytes are then a prefix; none if the record was too large).
+fn read_limited<R: Read + ?Sized>(reader: &mut R, size_hint: u64) -> (Vec<u8>, Option<io::Error>) {
+    // The hint comes from a header: trust it only for a modest preallocation.
+    let mut bytes = Vec::with_capacity(size_hint.min(64 << 20) as usize);
+    match Read::take(reader, MAX_RECORD_BYTES + 1).read_to_end(&mut bytes) {
+        Err(err) => (bytes, Some(err)),
+        Ok(_) if bytes.len() as u64 > MAX_RECORD_BYTES => (
+            Vec::new(),
+            Some(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!("record larger than {MAX_RECORD_BYTES} bytes"),
+            )),
+        ),
+        Ok(_) => (bytes, None),
+    }
+}
+
+/// Decompresses a zstd stream (frames concatenated), accepting the datasets' large window.
+fn decode_zstd<R: Read>(reader: R) -> (Vec<u8>, Option<io::Error>) {
+    let mut decoder = match zstd::stream::read::Decoder::new(reader) {
+        Ok(decoder) => decoder,
+        Err(err) => return (Vec::new(), Some(err)),
+    };
+    if let Err(err) = decoder.window_log_max(ZSTD_WINDOW_LOG_MAX) {
+        return (Vec::new(), Some(err));
+    }
+    read_limited(&mut decoder, 0)
+}
+
+/// Reads one taken member fully (`size` as its header says) and decompresses it if needed.
+fn read_member<R: Read + ?Sized>(
+    reader: &mut R,
+    size: u64,
+    kind: MemberKind,
+) -> (Vec<u8>, Option<io::Error>) {
+    let (bytes, mut err) = read_limited(reader, size);
+    if err.is_none() && (bytes.len() as u64) < size {
+        err = Some(io::Error::new(
+            io::ErrorKind::UnexpectedEof,
+            format!("member ends after {} of {size} bytes", bytes.len()),
+        ));
+    }
+    match kind {
+        MemberKind::Raw => (bytes, err),
+        MemberKind::Zstd => {
+            let (decoded, decode_err) = decode_zstd(&bytes[..]);
+            // A cut in the compressed bytes shows as a decoding error too; report the cut.
+            (decoded, err.or(decode_err))
+        }
+    }
+}
+
+fn read_tar(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputError> {
+    let count = Cell::new(0);
+    let file = Counting {
+        inner: open(source)?,
+        count: &count,
+    };
+    let damaged = |member: Option<String>, delivered: usize, err: io::Error| InputError::Damaged {
+        path: source.path.clone(),
+        member,
+        delivered,
+        more: 0,
+        source: err,
+    };
+    let decoded: Box<dyn Read + '_> = match source.kind {
+        SourceKind::TarGz => Box::new(flate2::read::MultiGzDecoder::new(BufReader::with_capacity(
+            STREAM_BUFFER_BYTES,
+            file,
+        ))),
+        SourceKind::TarZst => {
+            let mut decoder =
+                zstd::stream::read::Decoder::new(file).map_err(|err| damaged(None, 0, err))?;
+            decoder
+                .window_log_max(ZSTD_WINDOW_LOG_MAX)
+                .map_err(|err| damaged(None, 0, err))?;
+            Box::new(decoder)
+        }
+        _ => Box::new(file),
+    };
+    // Set when the tar reader asks for bytes past the end: it only does so when the archive
+    // ends without its end-of-archive marker, i.e. most likely truncated between members.
+    let hit_end = Cell::new(false);
+    let stream = EndFlag {
+        inner: BufReader::with_capacity(STREAM_BUFFER_BYTES, decoded),
+        hit_end: &hit_end,
+    };
+    let mut archive = tar::Archive::new(stream);
+    let entries = archive.entries().map_err(|err| damaged(None, 0, err))?;
+    let mut delivered = 0;
+    for entry in entries {
+        let mut entry = entry.map_err(|err| damaged(None, delivered, err))?;
+        let entry_type = entry.header().entry_type();
+        if !matches!(
+            entry_type,
+            tar::EntryType::Regular | tar::EntryType::Continuous
+        ) {
+            continue;
+        }
+        let member = clean_member(&String::from_utf8_lossy(&entry.path_bytes()));
+        let Some(kind) = MemberKind::of(&member.to_ascii_lowercase()) else {
+            continue;
+        };
+        let size = entry.size();
+        let (bytes, err) = read_member(&mut entry, size, kind);
+        if err.is_none() || !bytes.is_empty() {
+            sink(Record {
+                name: format!("{}/{member}", source.name),
+                bytes: owned(bytes),
+                damaged: err.is_some(),
+                consumed: count.get(),
+            });
+            delivered += 1;
+        }
+        if let Some(err) = err {
+            return Err(damaged(Some(member), delivered, err));
+        }
+    }
+    if hit_end.get() {
+        return Err(damaged(
+            None,
+            delivered,
+            io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "archive ends without its end-of-archive marker (truncated?)",
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Runs a call into the zip library, turning a panic on corrupt input into an error.
+fn guarded<T>(call: impl FnOnce() -> zip::result::ZipResult<T>) -> io::Result<T> {
+    match panic::catch_unwind(AssertUnwindSafe(call)) {
+        Ok(result) => result.map_err(io::Error::from),
+        Err(_) => Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "the zip reader failed on corrupt data",
+        )),
+    }
+}
+
+/// What was read of one zip member: its cleaned name, and its bytes and error as by
+/// [`read_member`]; `None` if the member is not taken.
+type ZipMember = Option<(String, Vec<u8>, Option<io::Error>)>;
+
+fn take_zip_member<R: Read>(file: &mut zip::read::ZipFile<'_, R>) -> ZipMember {
+    if !file.is_file() {
+        return None;
+    }
+    let member = clean_member(&file.name().replace('\\', "/"));
+    let kind = MemberKind::of(&member.to_ascii_lowercase())?;
+    let size = file.size();
+    let (bytes, err) = read_member(file, size, kind);
+    Some((member, bytes, err))
+}
+
+fn read_zip(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputError> {
+    let count = Cell::new(0);
+    let reader = BufReader::new(Counting {
+        inner: open(source)?,
+        count: &count,
+    });
+    let mut archive = match guarded(|| zip::ZipArchive::new(reader)) {
+        Ok(archive) => archive,
+        Err(central) => return read_zip_stream(source, sink, central),
+    };
+    let mut delivered = 0;
+    let mut first_err: Option<(Option<String>, io::Error)> = None;
+    let mut more = 0;
+    for index in 0..archive.len() {
+        let read =
+            panic::catch_unwind(AssertUnwindSafe(|| -> zip::result::ZipResult<ZipMember> {
+                let mut file = archive.by_index(index)?;
+                Ok(take_zip_member(&mut file))
+            }));
+        let (member, err) = match read {
+            Ok(Ok(None)) => continue,
+            Ok(Ok(Some((member, bytes, err)))) => {
+                if err.is_none() || !bytes.is_empty() {
+                    sink(Record {
+                        name: format!("{}/{member}", source.name),
+                        bytes: owned(bytes),
+                        damaged: err.is_some(),
+                        consumed: count.get().min(source.len),
+                    });
+                    delivered += 1;
+                }
+                match err {
+                    None => continue,
+                    Some(err) => (Some(member), err),
+                }
+            }
+            Ok(Err(err)) => {
+                let member = archive.name_for_index(index).map(clean_member);
+                (member, io::Error::from(err))
+            }
+            Err(_) => (
+                archive.name_for_index(index).map(clean_member),
+                io::Error::new(
+                    io::ErrorKind::InvalidData,
+                    "the zip reader failed on corrupt data",
+                ),
+            ),
+        };
+        match first_err {
+            None => first_err = Some((member, err)),
+            Some(_) => more += 1,
+        }
+    }
+    match first_err {
+        None => Ok(()),
+        Some((member, err)) => Err(InputError::Damaged {
+            path: source.path.clone(),
+            member,
+            delivered,
+            more,
+            source: err,
+        }),
+    }
+}
+
+/// Reads a zip whose central directory is unreadable by its local headers, from the start:
+/// this saves the members of a truncated download. The archive is damaged either way, so an
+/// error is always returned (with `central`, the central directory's).
+fn read_zip_stream(
+    source: &Source,
+    sink: &mut dyn FnMut(Record),
+    central: io::Error,
+) -> Result<(), InputError> {
+    let count = Cell::new(0);
+    let mut reader = BufReader::new(Counting {
+        inner: open(source)?,
+        count: &count,
+    });
+    let mut delivered = 0;
+    let stopped = loop {
+        let read = panic::catch_unwind(AssertUnwindSafe(|| -> zip::result::ZipResult<_> {
+            match zip::read::read_zipfile_from_stream(&mut reader)? {
+                None => Ok(None),
+                Some(mut file) => Ok(Some(take_zip_member(&mut file))),
+            }
+        }));
+        match read {
+            Ok(Ok(None)) => break None,
+            Ok(Ok(Some(None))) => continue,
+            Ok(Ok(Some(Some((member, bytes, err))))) => {
+                if err.is_none() || !bytes.is_empty() {
+                    sink(Record {
+                        name: format!("{}/{member}", source.name),
+                        bytes: owned(bytes),
+                        damaged: err.is_some(),
+                        consumed: count.get().min(source.len),
+                    });
+                    delivered += 1;
+                }
+                if let Some(err) = err {
+                    break Some((Some(member), err));
+                }
+            }
+            Ok(Err(err)) => {
+                break Some((None, io::Error::from(err)));
+            }
+            Err(_) => {
+                break Some((
+                    None,
+                    io::Error::new(
+                        io::ErrorKind::InvalidData,
+                        "the zip reader failed on corrupt data",
+                    ),
+                ))
+            }
+        }
+    };
+    let (member, err) = match stopped {
+        None => (None, central),
+        Some((member, err)) => (
+            member,
+            io::Error::new(
+                err.kind(),
+                format!("{central}; read by local headers until: {err}"),
+            ),
+        ),
+    };
+    Err(InputError::Damaged {
+        path: source.path.clone(),
+        member,
+        delivered,
+        more: 0,
+        source: err,
+    })
+}
+
+/// Counts the bytes read from the source file, for progress reports.
+struct Counting<'a, R> {
+    inner: R,
+    count: &'a Cell<u64>,
+}
+
+impl<R: Read> Read for Counting<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.count.set(self.count.get() + n as u64);
+        Ok(n)
+    }
+}
+
+impl<R: Seek> Seek for Counting<'_, R> {
+    fn seek(&mut self, pos: SeekFrom) -> io::Result<u64> {
+        self.inner.seek(pos)
+    }
+}
+
+/// Notes whether a reader was asked for bytes after it had none left.
+struct EndFlag<'a, R> {
+    inner: R,
+    hit_end: &'a Cell<bool>,
+}
+
+impl<R: Read> Read for EndFlag<'_, R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        if n == 0 && !buf.is_empty() {
+            self.hit_end.set(true);
+        }
+        Ok(n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn kinds_from_names() {
+        use SourceKind::*;
+        let cases = [
+            ("a.sgf", Some(Plain)),
+            ("A.SGF", Some(Plain)),
+            ("b.Wtf", Some(Plain)),
+            ("c.sgf.zst", Some(Zstd)),
+            ("c.WTF.ZST", Some(Zstd)),
+            ("d.zip", Some(Zip)),
+            ("e.tar", Some(Tar)),
+            ("f.tar.gz", Some(TarGz)),
+            ("f.TGZ", Some(TarGz)),
+            ("g.tar.zst", Some(TarZst)),
+            ("g.tzst", Some(TarZst)),
+            ("h.zst", None),
+            ("i.gz", None),
+            ("j.txt", None),
+            ("sgf", None),
+        ];
+        for (name, kind) in cases {
+            assert_eq!(SourceKind::in_directory(name), kind, "{name}");
+        }
+        assert_eq!(SourceKind::given("notes.txt"), Plain);
+        assert_eq!(SourceKind::given("x.zst"), Zstd);
+        assert_eq!(SourceKind::given("x.tgz"), TarGz);
+    }
+
+    #[test]
+    fn cleans_paths_and_members() {
+        assert_eq!(clean_path(Path::new("./games//a.sgf")), "games/a.sgf");
+        assert_eq!(clean_path(Path::new("a/./b/../c.sgf")), "a/b/../c.sgf");
+        assert_eq!(clean_path(Path::new("/x/./y.sgf")), "/x/y.sgf");
+        assert_eq!(clean_member("./kgs/2001/a.sgf"), "kgs/2001/a.sgf");
+        assert_eq!(clean_member("/abs//b.sgf"), "abs/b.sgf");
+    }
+}

@@ -1,0 +1,180 @@
+//! Turns piles of Go game records into an index that answers position, pattern and metadata
+//! queries in milliseconds, and reads it back.
+//!
+//! Layout of an index folder (see `DESIGN-index.md` at the repository root for the reasoning):
+//! - `qipu-index.json`: the manifest (segments, inputs read, totals), replaced atomically;
+//! - `seg-NNNNNN/`: immutable segments of games (see [`store`]);
+//! - `meta/`: the tantivy index of game information (see [`meta`]);
+//! - `rejected.jsonl`: files and games that could not be read, with reasons.
+
+pub mod build;
+mod game;
+pub mod inputs;
+pub mod manifest;
+pub mod meta;
+pub mod ops;
+pub mod store;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+pub use build::{build, BuildOptions, Progress, Summary};
+pub use manifest::Manifest;
+pub use store::{GameRec, Occupancy, PosEntry, MAX_INDEXED_STONES};
+
+/// Errors of building or reading an index.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("{path}: {source}")]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("index is damaged: {0}")]
+    Corrupt(String),
+    #[error("no index in {0} (build one with `qipu index --index DIR INPUT...`)")]
+    Missing(PathBuf),
+    #[error(transparent)]
+    Input(#[from] inputs::InputError),
+    #[error(transparent)]
+    Meta(#[from] meta::MetaError),
+}
+
+impl IndexError {
+    pub(crate) fn io(path: &Path, source: std::io::Error) -> IndexError {
+        IndexError::Io {
+            path: path.to_path_buf(),
+            source,
+        }
+    }
+}
+
+/// An index opened for searching.
+pub struct Index {
+    manifest: Manifest,
+    segments: Vec<store::Segment>,
+    meta: meta::MetaIndex,
+    copies: HashMap<u32, Vec<u32>>,
+}
+
+impl Index {
+    pub fn open(dir: &Path) -> Result<Index, IndexError> {
+        let manifest =
+            Manifest::load(dir)?.ok_or_else(|| IndexError::Missing(dir.to_path_buf()))?;
+        let segments = manifest
+            .segments
+            .iter()
+            .map(|s| store::Segment::open(&dir.join(&s.dir), s.first_game))
+            .collect::<Result<Vec<_>, _>>()?;
+        let meta = meta::MetaIndex::open(&dir.join("meta"))?;
+        let mut copies: HashMap<u32, Vec<u32>> = HashMap::new();
+        for seg in &segments {
+            for i in 0..seg.len() {
+                let rec = seg.game(i);
+                if rec.is_copy() {
+                    copies
+                        .entry(rec.duplicate_of)
+                        .or_default()
+                        .push(seg.first_game + i);
+                }
+            }
+        }
+        Ok(Index {
+            manifest,
+            segments,
+            meta,
+            copies,
+        })
+    }
+
+    /// Number of games (copies included).
+    pub fn len(&self) -> u32 {
+        self.manifest.games
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.manifest.games == 0
+    }
+
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
+    }
+
+    pub fn meta(&self) -> &meta::MetaIndex {
+        &self.meta
+    }
+
+    fn locate(&self, id: u32) -> (&store::Segment, u32) {
+        let i = self
+            .segments
+            .partition_point(|s| s.first_game <= id)
+            .saturating_sub(1);
+        let seg = &self.segments[i];
+        (seg, id - seg.first_game)
+    }
+
+    /// The fixed record of game `id`.
+    pub fn game(&self, id: u32) -> GameRec {
+        let (seg, i) = self.locate(id);
+        seg.game(i)
+    }
+
+    /// The replay program of game `id` (a copy's is its original's).
+    pub fn ops(&self, id: u32) -> Vec<u16> {
+        let rec = self.game(id);
+        let owner = if rec.is_copy() { rec.duplicate_of } else { id };
+        let (seg, i) = self.locate(owner);
+        seg.ops(&seg.game(i))
+    }
+
+    /// Points ever held by Black and White in game `id` (19×19 games only; zero otherwise).
+    pub fn occupancy(&self, id: u32) -> Occupancy {
+        let (seg, i) = self.locate(id);
+        seg.occupancy(i)
+    }
+
+    /// The record file game `id` comes from, and its index in that file.
+    pub fn identity(&self, id: u32) -> (&str, u32) {
+        let (seg, i) = self.locate(id);
+        let rec = seg.game(i);
+        (
+            seg.files()
+                .get(rec.file as usize)
+                .map_or("", String::as_str),
+            rec.game_in_file,
+        )
+    }
+
+    /// The original record text of game `id`.
+    pub fn record(&self, id: u32) -> Result<Vec<u8>, IndexError> {
+        let (seg, i) = self.locate(id);
+        seg.record(i)
+    }
+
+    /// Exact copies of game `id` (games whose main line is identical), in id order.
+    pub fn copies(&self, id: u32) -> &[u32] {
+        self.copies.get(&id).map_or(&[], Vec::as_slice)
+    }
+
+    /// Position-table entries with `hash`, over all segments.
+    pub fn positions(&self, hash: u64) -> Vec<PosEntry> {
+        self.segments
+            .iter()
+            .flat_map(|s| s.positions(hash))
+            .collect()
+    }
+
+    /// Bytes of each part of the store, summed over segments.
+    pub fn part_sizes(&self) -> Vec<(&'static str, u64)> {
+        let mut out: Vec<(&'static str, u64)> = Vec::new();
+        for seg in &self.segments {
+            for (name, n) in seg.part_sizes() {
+                match out.iter_mut().find(|(k, _)| *k == name) {
+                    Some(e) => e.1 += n,
+                    None => out.push((name, n)),
+                }
+            }
+        }
+        out
+    }
+}

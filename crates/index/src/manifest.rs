@@ -1,0 +1,83 @@
+//! The manifest: which segments make up the index and which inputs are already in it.
+//!
+//! It is the index's single point of truth and is only ever replaced whole (write a temporary
+//! file, sync it, rename it over the old one), so a reader or a crashed writer sees either the
+//! previous state or the next one, never a mix.
+
+use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Write;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use crate::IndexError;
+
+pub const MANIFEST: &str = "qipu-index.json";
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Manifest {
+    pub version: u32,
+    /// Games in all segments (ids are 0..games).
+    pub games: u32,
+    pub segments: Vec<SegmentInfo>,
+    /// Inputs read so far, by name.
+    pub sources: BTreeMap<String, SourceInfo>,
+    pub totals: Totals,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SegmentInfo {
+    pub dir: String,
+    pub first_game: u32,
+    pub games: u32,
+}
+
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct SourceInfo {
+    /// Size of the input file when it was read.
+    pub len: u64,
+    /// Record files of the source already in the index (all of them once `complete`).
+    pub records_done: u64,
+    pub complete: bool,
+}
+
+/// Counts kept up to date across runs, for `qipu stats`.
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Totals {
+    pub files: u64,
+    pub games: u64,
+    /// Exact copies of an earlier game (stored once).
+    pub duplicates: u64,
+    /// Copies of an earlier game up to rotation/reflection, exact copies included.
+    pub symmetric_duplicates: u64,
+    pub rejected: u64,
+    pub files_without_games: u64,
+}
+
+impl Manifest {
+    pub fn load(dir: &Path) -> Result<Option<Manifest>, IndexError> {
+        let p = dir.join(MANIFEST);
+        match std::fs::read(&p) {
+            Ok(b) => serde_json::from_slice(&b)
+                .map(Some)
+                .map_err(|e| IndexError::Corrupt(format!("{}: {e}", p.display()))),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
+            Err(e) => Err(IndexError::io(&p, e)),
+        }
+    }
+
+    /// Replaces the manifest atomically.
+    pub fn save(&self, dir: &Path) -> Result<(), IndexError> {
+        let tmp = dir.join(format!("{MANIFEST}.tmp"));
+        let data = serde_json::to_vec_pretty(self).expect("manifest serialises");
+        let mut f = File::create(&tmp).map_err(|e| IndexError::io(&tmp, e))?;
+        f.write_all(&data).map_err(|e| IndexError::io(&tmp, e))?;
+        f.sync_all().map_err(|e| IndexError::io(&tmp, e))?;
+        std::fs::rename(&tmp, dir.join(MANIFEST)).map_err(|e| IndexError::io(&tmp, e))?;
+        if let Ok(d) = File::open(dir) {
+            let _ = d.sync_all();
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,604 @@
+//! Game information in tantivy: one document per game, searched with tantivy's query language
+//! over friendly field names.
+//!
+//! Metadata queries (`black:"Lee Sedol" AND date:[2005 TO 2010] AND winner:B`) filter games
+//! before or beside position searches, so they must return *every* matching game, quickly, as
+//! game ids. Each document therefore carries its game id in a `game` fast field, and searches
+//! run a collector that reads that column for every hit: no scoring, no top-N.
+//!
+//! - **Schema** (`meta/schema.rs`): text fields for names, teams, event, round, place, rules,
+//!   source, game name, comment, annotator and raw result; keyword fields for winner, how and
+//!   file; numbers (indexed and fast, so ranges work) for komi, margin, handicap, size, moves,
+//!   rank orders, the date's first and last day; a `duplicate` flag.
+//! - **Text** (`meta/tokenizer.rs`): CJK n-grams and folded Latin words, so 李世石 finds
+//!   李世石九段 and `"Lee Sedol"` finds `Lee Sedol 9p`.
+//! - **Queries** (`meta/query.rs`): tantivy's syntax (`AND`, `OR`, `NOT`, `-`, quotes,
+//!   parentheses, `[a TO b]`, `>=n`) over the names in [`field_names`]; words with no field
+//!   search black, white, event, name, place and comment, and words are ANDed by default.
+//!   `player` means black or white. Dates, ranks, winners are rewritten into what the index
+//!   holds; a game matches a date query when its own date range overlaps the query's
+//!   (`date:2005`, `date:[2005-03 TO 2005-06-30]`). Errors are one line and say where.
+//! - **Writing**: one [`MetaWriter`] per build. Merging is off while documents come in (an
+//!   explicit merge racing tantivy's background merges fails and wastes the work, as measured
+//!   for this project), and [`MetaWriter::finish`] merges everything once. Each
+//!   [`MetaWriter::commit`] is a durable point: after a crash the index opens at the last one,
+//!   and its payload (see [`MetaWriter::commit_with_payload`]) tells the caller where that was.
+//!
+//! The index is append-only by design (game ids are assigned by the caller, dense from 0);
+//! [`MetaWriter::truncate`] exists only to roll back games past a crash point.
+
+mod query;
+mod schema;
+mod tokenizer;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use sgf::info::Date;
+use sgf::GameInfo;
+use tantivy::collector::{Collector, Count, SegmentCollector};
+use tantivy::columnar::ColumnValues;
+use tantivy::directory::MmapDirectory;
+use tantivy::merge_policy::NoMergePolicy;
+use tantivy::query::{Query, QueryParser, RangeQuery, TermQuery};
+use tantivy::schema::{IndexRecordOption, Value};
+use tantivy::{
+    DocId, Index, IndexReader, IndexWriter, ReloadPolicy, Score, SegmentOrdinal, SegmentReader,
+    TantivyDocument, Term,
+};
+
+pub use query::field_names;
+pub use tokenizer::{is_cjk, NameTokenizer, TOKENIZER};
+
+use schema::Fields;
+
+/// What can go wrong with the metadata index.
+#[derive(Debug, thiserror::Error)]
+pub enum MetaError {
+    /// A query that makes no sense. `at` says where: a field, a value, a position.
+    #[error("bad query{}: {message}", at.as_ref().map(|a| format!(" at {a}")).unwrap_or_default())]
+    Query { at: Option<String>, message: String },
+    /// The directory holds no metadata index, or one that cannot be used.
+    #[error("metadata index {}: {message}", path.display())]
+    Index { path: PathBuf, message: String },
+    #[error("metadata index: {0}")]
+    Tantivy(#[from] tantivy::TantivyError),
+    #[error("metadata index {}: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+impl From<tantivy::query::QueryParserError> for MetaError {
+    fn from(e: tantivy::query::QueryParserError) -> Self {
+        use tantivy::query::QueryParserError as E;
+        let message = match e {
+            E::FieldDoesNotExist(f) => format!("unknown field {f:?}"),
+            E::AllButQueryForbidden => "a query cannot only exclude".to_string(),
+            E::ExpectedFloat(e) => format!("expected a number: {e}"),
+            other => other.to_string(),
+        };
+        MetaError::Query { at: None, message }
+    }
+}
+
+fn open_index(dir: &Path) -> Result<Index, MetaError> {
+    let directory = MmapDirectory::open(dir).map_err(|e| MetaError::Index {
+        path: dir.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    if !Index::exists(&directory).unwrap_or(false) {
+        return Err(MetaError::Index {
+            path: dir.to_path_buf(),
+            message: "no metadata index here".to_string(),
+        });
+    }
+    let index = Index::open(directory)?;
+    tokenizer::register_index(index.tokenizers());
+    Ok(index)
+}
+
+/// Adds games to the metadata index.
+pub struct MetaWriter {
+    index: Index,
+    writer: IndexWriter<TantivyDocument>,
+    fields: Fields,
+}
+
+impl MetaWriter {
+    /// Creates a new, empty index in `dir` (created if missing; an existing index there is an
+    /// error). `heap_bytes` bounds the memory tantivy buffers before flushing a segment (128–256
+    /// MB suits bulk builds; at least 15 MB per indexing thread).
+    pub fn create(dir: &Path, heap_bytes: usize) -> Result<MetaWriter, MetaError> {
+        std::fs::create_dir_all(dir).map_err(|source| MetaError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let directory = MmapDirectory::open(dir).map_err(|e| MetaError::Index {
+            path: dir.to_path_buf(),
+            message: e.to_string(),
+        })?;
+        if Index::exists(&directory).unwrap_or(false) {
+            return Err(MetaError::Index {
+                path: dir.to_path_buf(),
+                message: "an index already exists here".to_string(),
+            });
+        }
+        let index = Index::create(directory, schema::build(), Default::default())?;
+        tokenizer::register_index(index.tokenizers());
+        MetaWriter::with_index(index, heap_bytes)
+    }
+
+    /// Opens the index in `dir` to add more games (incremental indexing).
+    pub fn open(dir: &Path, heap_bytes: usize) -> Result<MetaWriter, MetaError> {
+        MetaWriter::with_index(open_index(dir)?, heap_bytes)
+    }
+
+    /// Opens the index in `dir`, or creates it if there is none.
+    pub fn open_or_create(dir: &Path, heap_bytes: usize) -> Result<MetaWriter, MetaError> {
+        match MmapDirectory::open(dir) {
+            Ok(d) if Index::exists(&d).unwrap_or(false) => MetaWriter::open(dir, heap_bytes),
+            _ => MetaWriter::create(dir, heap_bytes),
+        }
+    }
+
+    fn with_index(index: Index, heap_bytes: usize) -> Result<MetaWriter, MetaError> {
+        let fields = Fields::new(&index.schema())?;
+        let writer = index.writer(heap_bytes.max(15_000_000))?;
+        writer.set_merge_policy(Box::new(NoMergePolicy));
+        Ok(MetaWriter {
+            index,
+            writer,
+            fields,
+        })
+    }
+
+    /// Adds one game: its id (dense from 0, assigned by the caller), its information, the
+    /// number of moves in its main line, the game it copies if it is a duplicate, and its file
+    /// (the identity the caller reports). Visible to searches after the next commit. Takes
+    /// `&self`: several threads may add at once.
+    pub fn add(
+        &self,
+        game: u32,
+        info: &GameInfo,
+        moves: u32,
+        duplicate_of: Option<u32>,
+        file: &str,
+    ) -> Result<(), MetaError> {
+        let doc = self.fields.document(game, info, moves, duplicate_of, file);
+        self.writer.add_document(doc)?;
+        Ok(())
+    }
+
+    /// Keeps only games with ids below `games`, deleting (and committing the deletion of) any
+    /// other: rolls the index back to the point the caller's own store committed, after a
+    /// crash between the two commits. Costs one term-range count when there is nothing to do.
+    pub fn truncate(&mut self, games: u32) -> Result<(), MetaError> {
+        let query = RangeQuery::new(
+            std::ops::Bound::Included(Term::from_field_u64(self.fields.game, u64::from(games))),
+            std::ops::Bound::Unbounded,
+        );
+        let reader: IndexReader = self
+            .index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        if reader.searcher().search(&query, &Count)? == 0 {
+            return Ok(());
+        }
+        self.writer.delete_query(Box::new(query))?;
+        self.writer.commit()?;
+        Ok(())
+    }
+
+    /// Makes everything added so far durable and searchable.
+    pub fn commit(&mut self) -> Result<(), MetaError> {
+        self.writer.commit()?;
+        Ok(())
+    }
+
+    /// Like [`MetaWriter::commit`], recording `payload` with the commit (read it back with
+    /// [`MetaWriter::payload`] or [`MetaIndex::payload`]), e.g. how many games are in.
+    pub fn commit_with_payload(&mut self, payload: &str) -> Result<(), MetaError> {
+        let mut prepared = self.writer.prepare_commit()?;
+        prepared.set_payload(payload);
+        prepared.commit()?;
+        Ok(())
+    }
+
+    /// The payload of the last commit, if it had one.
+    pub fn payload(&self) -> Result<Option<String>, MetaError> {
+        Ok(self.index.load_metas()?.payload)
+    }
+
+    /// Commits, merges all segments into one, and waits for the merge: the end of a build.
+    pub fn finish(mut self) -> Result<(), MetaError> {
+        self.writer.commit()?;
+        let segments = self.index.searchable_segment_ids()?;
+        if segments.len() > 1 {
+            self.writer.merge(&segments).wait()?;
+        }
+        self.writer.wait_merging_threads()?;
+        Ok(())
+    }
+}
+
+/// What a listing shows about a game, from the stored fields.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct GameSummary {
+    pub game: u32,
+    pub black: Option<String>,
+    pub white: Option<String>,
+    /// Ranks as written.
+    pub black_rank: Option<String>,
+    pub white_rank: Option<String>,
+    /// The date as written.
+    pub date: Option<String>,
+    /// The date as understood: first and last day.
+    pub date_range: Option<(Date, Date)>,
+    pub event: Option<String>,
+    pub round: Option<String>,
+    /// The result as written.
+    pub result: Option<String>,
+    /// `B`, `W`, `draw`, `void` or `unknown`.
+    pub winner: String,
+    pub komi: Option<f64>,
+    pub handicap: Option<u64>,
+    /// Columns and rows.
+    pub size: (u64, u64),
+    pub moves: u64,
+    pub duplicate_of: Option<u32>,
+    pub file: Option<String>,
+}
+
+/// A read-only view of the metadata index at its last commit (see [`MetaIndex::reload`]).
+pub struct MetaIndex {
+    dir: PathBuf,
+    index: Index,
+    reader: IndexReader,
+    parser: QueryParser,
+    fields: Fields,
+}
+
+impl MetaIndex {
+    /// Opens the index in `dir`.
+    pub fn open(dir: &Path) -> Result<MetaIndex, MetaError> {
+        let index = open_index(dir)?;
+        let schema = index.schema();
+        let fields = Fields::new(&schema)?;
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        let default_fields = schema::DEFAULT_FIELDS
+            .iter()
+            .map(|name| schema.get_field(name))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut parser = QueryParser::new(schema, default_fields, tokenizer::query_manager());
+        parser.set_conjunction_by_default();
+        Ok(MetaIndex {
+            dir: dir.to_path_buf(),
+            index,
+            reader,
+            parser,
+            fields,
+        })
+    }
+
+    /// Sees the latest commit.
+    pub fn reload(&self) -> Result<(), MetaError> {
+        self.reader.reload()?;
+        Ok(())
+    }
+
+    /// Parses a query into a tantivy query (the language: see the module documentation and
+    /// `meta/query.rs`).
+    pub fn parse(&self, query: &str) -> Result<Box<dyn Query>, MetaError> {
+        if query.trim().is_empty() {
+            return Err(MetaError::Query {
+                at: None,
+                message: "the query is empty".to_string(),
+            });
+        }
+        let ast = query::parse(query)?;
+        Ok(self.parser.build_query_from_user_input_ast(ast)?)
+    }
+
+    /// Every game matching `query`, by id, ascending.
+    pub fn search(&self, query: &str) -> Result<Vec<u32>, MetaError> {
+        let query = self.parse(query)?;
+        self.search_query(query.as_ref())
+    }
+
+    /// Every game matching an already parsed query, by id, ascending.
+    pub fn search_query(&self, query: &dyn Query) -> Result<Vec<u32>, MetaError> {
+        let games = self.reader.searcher().search(query, &GameIds)?;
+        Ok(ascending(games))
+    }
+
+    /// The number of games matching `query`.
+    pub fn count(&self, query: &str) -> Result<usize, MetaError> {
+        let query = self.parse(query)?;
+        Ok(self.reader.searcher().search(query.as_ref(), &Count)?)
+    }
+
+    /// The number of games in the index (copies included).
+    pub fn num_games(&self) -> u64 {
+        self.reader.searcher().num_docs()
+    }
+
+    /// The payload of the commit this view shows, if it had one.
+    pub fn payload(&self) -> Result<Option<String>, MetaError> {
+        Ok(self.index.load_metas()?.payload)
+    }
+
+    /// The `n` most frequent whole values of `field` (`player` or `event`), most frequent first
+    /// (ties by value), with the number of games holding each.
+    pub fn top(&self, field: &str, n: usize) -> Result<Vec<(String, u64)>, MetaError> {
+        let exact = match field {
+            "player" => self.fields.player_exact,
+            "event" => self.fields.event_exact,
+            other => {
+                return Err(MetaError::Query {
+                    at: Some(format!("field {other:?}")),
+                    message: format!(
+                        "no statistics for {other:?}; fields with statistics: {}",
+                        schema::EXACT_FIELDS
+                            .iter()
+                            .map(|(f, _)| *f)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                })
+            }
+        };
+        let searcher = self.reader.searcher();
+        let mut counts: HashMap<String, u64> = HashMap::new();
+        for segment in searcher.segment_readers() {
+            let inverted = segment.inverted_index(exact)?;
+            let mut stream = inverted.terms().stream().map_err(|e| self.io(e))?;
+            while stream.advance() {
+                let Ok(term) = std::str::from_utf8(stream.key()) else {
+                    continue;
+                };
+                let count = match segment.alive_bitset() {
+                    None => u64::from(stream.value().doc_freq),
+                    Some(alive) => {
+                        let mut postings = inverted
+                            .read_postings_from_terminfo(stream.value(), IndexRecordOption::Basic)
+                            .map_err(|e| self.io(e))?;
+                        let mut alive_docs = 0;
+                        let mut doc = tantivy::DocSet::doc(&postings);
+                        while doc != tantivy::TERMINATED {
+                            if alive.is_alive(doc) {
+                                alive_docs += 1;
+                            }
+                            doc = tantivy::DocSet::advance(&mut postings);
+                        }
+                        alive_docs
+                    }
+                };
+                if count > 0 {
+                    *counts.entry(term.to_string()).or_default() += count;
+                }
+            }
+        }
+        let mut top: Vec<(String, u64)> = counts.into_iter().collect();
+        top.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        top.truncate(n);
+        Ok(top)
+    }
+
+    /// The earliest first day and the latest last day of the dated games.
+    pub fn date_range(&self) -> Result<Option<(Date, Date)>, MetaError> {
+        let searcher = self.reader.searcher();
+        let mut range: Option<(i64, i64)> = None;
+        for segment in searcher.segment_readers() {
+            let fast = segment.fast_fields();
+            let (Some(start), Some(end)) = (
+                fast.column_opt::<i64>("date_start")?,
+                fast.column_opt::<i64>("date_end")?,
+            ) else {
+                continue;
+            };
+            if start.num_docs() == 0 || start.values.num_vals() == 0 {
+                continue;
+            }
+            let (lo, hi) = (start.min_value(), end.max_value());
+            range = Some(match range {
+                None => (lo, hi),
+                Some((a, b)) => (a.min(lo), b.max(hi)),
+            });
+        }
+        Ok(range.map(|(a, b)| (date_from_days(a), date_from_days(b))))
+    }
+
+    /// The stored information of one game, if the index holds it.
+    pub fn summary(&self, game: u32) -> Result<Option<GameSummary>, MetaError> {
+        let searcher = self.reader.searcher();
+        let term = Term::from_field_u64(self.fields.game, u64::from(game));
+        let query = TermQuery::new(term, IndexRecordOption::Basic);
+        let hits = searcher.search(
+            &query,
+            &tantivy::collector::TopDocs::with_limit(1).order_by_score(),
+        )?;
+        let Some(&(_, address)) = hits.first() else {
+            return Ok(None);
+        };
+        let doc: TantivyDocument = searcher.doc(address)?;
+        let f = &self.fields;
+        let text = |field| {
+            doc.get_first(field)
+                .and_then(|v| v.as_str().map(str::to_string))
+        };
+        let u64_of = |field| doc.get_first(field).and_then(|v| v.as_u64());
+        let i64_of = |field| doc.get_first(field).and_then(|v| v.as_i64());
+        let text_named = |name: &str| {
+            let i = schema::TEXT_FIELDS
+                .iter()
+                .position(|(n, _)| *n == name)
+                .expect("a stored text field");
+            text(f.text[i])
+        };
+        let sizes: Vec<u64> = doc.get_all(f.size).filter_map(|v| v.as_u64()).collect();
+        let cols = sizes.first().copied().unwrap_or(19);
+        let rows = sizes.get(1).copied().unwrap_or(cols);
+        Ok(Some(GameSummary {
+            game,
+            black: text_named("black"),
+            white: text_named("white"),
+            black_rank: text(f.black_rank_text),
+            white_rank: text(f.white_rank_text),
+            date: text(f.date_text),
+            date_range: i64_of(f.date_start)
+                .zip(i64_of(f.date_end))
+                .map(|(a, b)| (date_from_days(a), date_from_days(b))),
+            event: text_named("event"),
+            round: text_named("round"),
+            result: text_named("result"),
+            winner: text(f.winner).unwrap_or_else(|| "unknown".to_string()),
+            komi: doc.get_first(f.komi).and_then(|v| v.as_f64()),
+            handicap: u64_of(f.handicap),
+            size: (cols, rows),
+            moves: u64_of(f.moves).unwrap_or(0),
+            duplicate_of: u64_of(f.duplicate_of).map(|g| g as u32),
+            file: text(f.file),
+        }))
+    }
+
+    /// The directory the index lives in.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    fn io(&self, source: std::io::Error) -> MetaError {
+        MetaError::Io {
+            path: self.dir.clone(),
+            source,
+        }
+    }
+}
+
+/// The day `days` after 1970-01-01 (before it if negative), proleptic Gregorian: the inverse of
+/// [`Date::days_since_epoch`].
+pub fn date_from_days(days: i64) -> Date {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = (doy - (153 * mp + 2) / 5 + 1) as u8;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
+    let year = (yoe + era * 400 + i64::from(month <= 2)) as i32;
+    Date { year, month, day }
+}
+
+/// Sorts game ids (and drops repeats). Segments interleave ids (two indexing threads, merges),
+/// so hits come out of order; a large answer is sorted through a bitmap over the dense ids,
+/// which is linear, a small one by sorting.
+fn ascending(mut games: Vec<u32>) -> Vec<u32> {
+    if games.is_sorted_by(|a, b| a < b) {
+        return games;
+    }
+    let max = games.iter().copied().max().unwrap_or(0) as usize;
+    if games.len() < 4096 || games.len() < max / 32 {
+        games.sort_unstable();
+        games.dedup();
+        return games;
+    }
+    let mut bits = vec![0u64; max / 64 + 1];
+    for &g in &games {
+        bits[g as usize / 64] |= 1 << (g % 64);
+    }
+    games.clear();
+    for (i, &word) in bits.iter().enumerate() {
+        let mut w = word;
+        while w != 0 {
+            games.push((i * 64) as u32 + w.trailing_zeros());
+            w &= w - 1;
+        }
+    }
+    games
+}
+
+/// Collects the `game` fast field of every hit: all matches, unscored.
+struct GameIds;
+
+struct SegmentGameIds {
+    column: std::sync::Arc<dyn ColumnValues<u64>>,
+    games: Vec<u32>,
+    buffer: Vec<u64>,
+}
+
+impl Collector for GameIds {
+    type Fruit = Vec<u32>;
+    type Child = SegmentGameIds;
+
+    fn for_segment(
+        &self,
+        _: SegmentOrdinal,
+        segment: &SegmentReader,
+    ) -> tantivy::Result<SegmentGameIds> {
+        Ok(SegmentGameIds {
+            column: segment
+                .fast_fields()
+                .column_first_or_default::<u64>("game")?,
+            games: Vec::new(),
+            buffer: Vec::new(),
+        })
+    }
+
+    fn requires_scoring(&self) -> bool {
+        false
+    }
+
+    fn merge_fruits(&self, fruits: Vec<Vec<u32>>) -> tantivy::Result<Vec<u32>> {
+        let mut fruits = fruits.into_iter();
+        let mut all = fruits.next().unwrap_or_default();
+        for f in fruits {
+            all.extend(f);
+        }
+        Ok(all)
+    }
+}
+
+impl SegmentCollector for SegmentGameIds {
+    type Fruit = Vec<u32>;
+
+    fn collect(&mut self, doc: DocId, _: Score) {
+        self.games.push(self.column.get_val(doc) as u32);
+    }
+
+    fn collect_block(&mut self, docs: &[DocId]) {
+        self.buffer.resize(docs.len(), 0);
+        self.column.get_vals(docs, &mut self.buffer);
+        self.games.extend(self.buffer.iter().map(|&g| g as u32));
+    }
+
+    fn harvest(self) -> Vec<u32> {
+        self.games
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn days_round_trip() {
+        for days in [-719_162, -1, 0, 1, 59, 60, 365, 10_957, 11_016, 2_932_896] {
+            assert_eq!(date_from_days(days).days_since_epoch(), days, "{days}");
+        }
+        assert_eq!(date_from_days(0).to_string(), "1970-01-01");
+        assert_eq!(date_from_days(11_016).to_string(), "2000-02-29");
+    }
+
+    #[test]
+    fn ascending_ids() {
+        assert_eq!(ascending(vec![3, 1, 2, 2]), [1, 2, 3]);
+        let many: Vec<u32> = (0..10_000u32).rev().collect();
+        assert_eq!(ascending(many), (0..10_000).collect::<Vec<_>>());
+    }
+}

@@ -1,0 +1,283 @@
+//! The schema: one document per game, its fields named as users type them in queries.
+//!
+//! Field names are the friendly query names wherever a field is queried directly, so tantivy's
+//! own error messages already speak the user's language. The few internal fields (`date_start`,
+//! `date_end`, the `*_exact` keyword copies, stored-only display values) are reached through
+//! the rewriting in [`super::query`] or the API, never typed by a user.
+//!
+//! Nothing is scored (searches return every match), so text fields keep positions (for phrases)
+//! but no field norms.
+
+use sgf::info::{WinKind, Winner};
+use sgf::GameInfo;
+use tantivy::schema::{
+    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, FAST,
+    INDEXED, STORED,
+};
+use tantivy::TantivyDocument;
+
+use super::tokenizer::TOKENIZER;
+
+/// Tokenized text fields (the [`TOKENIZER`]), each with whether it is stored for display.
+pub const TEXT_FIELDS: &[(&str, bool)] = &[
+    ("black", true),
+    ("white", true),
+    ("black_team", false),
+    ("white_team", false),
+    ("event", true),
+    ("round", true),
+    ("place", false),
+    ("rules", false),
+    ("source", false),
+    ("name", false),
+    ("comment", false),
+    ("annotator", false),
+    ("result", true),
+];
+
+/// The fields searched when a query term names no field.
+///
+/// (`player` and `team` are not fields: queries expand them to black-or-white, which indexes
+/// each name once instead of twice.)
+pub const DEFAULT_FIELDS: &[&str] = &["black", "white", "event", "name", "place", "comment"];
+
+/// Keyword fields: the whole value is one term.
+pub const KEYWORD_FIELDS: &[&str] = &["winner", "how", "file"];
+
+/// Whole names and events, one term each, for most-frequent-value statistics.
+pub const EXACT_FIELDS: &[(&str, &str)] = &[("player", "player_exact"), ("event", "event_exact")];
+
+/// Handles on every field of the schema.
+#[derive(Clone, Debug)]
+pub struct Fields {
+    pub game: Field,
+    pub text: Vec<Field>,
+    pub player_exact: Field,
+    pub event_exact: Field,
+    pub winner: Field,
+    pub how: Field,
+    pub file: Field,
+    pub margin: Field,
+    pub komi: Field,
+    pub handicap: Field,
+    pub size: Field,
+    pub moves: Field,
+    pub rank: Field,
+    pub black_rank: Field,
+    pub white_rank: Field,
+    pub black_rank_text: Field,
+    pub white_rank_text: Field,
+    pub date_start: Field,
+    pub date_end: Field,
+    pub date_text: Field,
+    pub duplicate: Field,
+    pub duplicate_of: Field,
+}
+
+/// Builds the schema.
+pub fn build() -> Schema {
+    let mut b = Schema::builder();
+    let text_indexing = TextFieldIndexing::default()
+        .set_tokenizer(TOKENIZER)
+        .set_index_option(IndexRecordOption::WithFreqsAndPositions)
+        .set_fieldnorms(false);
+    for &(name, stored) in TEXT_FIELDS {
+        let mut options = TextOptions::default().set_indexing_options(text_indexing.clone());
+        if stored {
+            options = options.set_stored();
+        }
+        b.add_text_field(name, options);
+    }
+    let keyword = TextOptions::default().set_indexing_options(
+        TextFieldIndexing::default()
+            .set_tokenizer("raw")
+            .set_index_option(IndexRecordOption::Basic)
+            .set_fieldnorms(false),
+    );
+    for name in KEYWORD_FIELDS {
+        b.add_text_field(name, keyword.clone().set_stored());
+    }
+    for &(_, exact) in EXACT_FIELDS {
+        b.add_text_field(exact, keyword.clone());
+    }
+    let stored_text = TextOptions::default().set_stored();
+    for name in ["black_rank_text", "white_rank_text", "date_text"] {
+        b.add_text_field(name, stored_text.clone());
+    }
+    let number = || NumericOptions::default().set_indexed().set_fast();
+    b.add_u64_field("game", number().set_stored());
+    b.add_f64_field("margin", number());
+    b.add_f64_field("komi", number().set_stored());
+    b.add_u64_field("handicap", number().set_stored());
+    b.add_u64_field("size", number().set_stored());
+    b.add_u64_field("moves", number().set_stored());
+    b.add_i64_field("rank", number());
+    b.add_i64_field("black_rank", number());
+    b.add_i64_field("white_rank", number());
+    b.add_i64_field("date_start", number().set_stored());
+    b.add_i64_field("date_end", number().set_stored());
+    b.add_bool_field("duplicate", INDEXED | FAST);
+    b.add_u64_field("duplicate_of", INDEXED | STORED);
+    b.build()
+}
+
+impl Fields {
+    /// Looks up every field in `schema` (one built by [`build`]; a different one is an error).
+    pub fn new(schema: &Schema) -> tantivy::Result<Fields> {
+        let f = |name: &str| schema.get_field(name);
+        Ok(Fields {
+            game: f("game")?,
+            text: TEXT_FIELDS
+                .iter()
+                .map(|(name, _)| f(name))
+                .collect::<Result<_, _>>()?,
+            player_exact: f("player_exact")?,
+            event_exact: f("event_exact")?,
+            winner: f("winner")?,
+            how: f("how")?,
+            file: f("file")?,
+            margin: f("margin")?,
+            komi: f("komi")?,
+            handicap: f("handicap")?,
+            size: f("size")?,
+            moves: f("moves")?,
+            rank: f("rank")?,
+            black_rank: f("black_rank")?,
+            white_rank: f("white_rank")?,
+            black_rank_text: f("black_rank_text")?,
+            white_rank_text: f("white_rank_text")?,
+            date_start: f("date_start")?,
+            date_end: f("date_end")?,
+            date_text: f("date_text")?,
+            duplicate: f("duplicate")?,
+            duplicate_of: f("duplicate_of")?,
+        })
+    }
+
+    fn text_field(&self, name: &str) -> Field {
+        let i = TEXT_FIELDS
+            .iter()
+            .position(|(n, _)| *n == name)
+            .expect("a text field of the schema");
+        self.text[i]
+    }
+
+    /// The document of one game.
+    pub fn document(
+        &self,
+        game: u32,
+        info: &GameInfo,
+        moves: u32,
+        duplicate_of: Option<u32>,
+        file: &str,
+    ) -> TantivyDocument {
+        let mut doc = TantivyDocument::default();
+        doc.add_u64(self.game, u64::from(game));
+        let mut text = |name: &str, value: &Option<String>| {
+            if let Some(v) = value.as_deref().filter(|v| !v.is_empty()) {
+                doc.add_text(self.text_field(name), v);
+            }
+        };
+        text("black", &info.black);
+        text("white", &info.white);
+        text("black_team", &info.black_team);
+        text("white_team", &info.white_team);
+        text("event", &info.event);
+        text("round", &info.round);
+        text("place", &info.place);
+        text("rules", &info.rules);
+        text("source", &info.source);
+        text("name", &info.game_name);
+        text("comment", &info.game_comment);
+        text("annotator", &info.annotator);
+        let result_raw = info.result.as_ref().map(|r| r.raw.clone());
+        text("result", &result_raw);
+
+        for name in [&info.black, &info.white].into_iter().flatten() {
+            doc.add_text(self.player_exact, name);
+        }
+        if let Some(event) = &info.event {
+            doc.add_text(self.event_exact, event);
+        }
+
+        let result = info.result.as_ref().and_then(|r| r.value);
+        doc.add_text(self.winner, winner_term(result.map(|r| r.winner)));
+        if let Some(how) = result.and_then(|r| r.how) {
+            doc.add_text(self.how, how_term(how));
+        }
+        if let Some(margin) = result.and_then(|r| r.margin_points()) {
+            doc.add_f64(self.margin, margin);
+        }
+        if !file.is_empty() {
+            doc.add_text(self.file, file);
+        }
+
+        if let Some(komi) = info.komi.as_ref().and_then(|k| k.value) {
+            doc.add_f64(self.komi, komi);
+        }
+        // No HA property means no handicap stones: index 0 so that `handicap:0` finds even games.
+        let handicap = info.handicap.as_ref().map_or(Some(0), |h| h.value);
+        if let Some(h) = handicap {
+            doc.add_u64(self.handicap, u64::from(h));
+        }
+        let (cols, rows) = info.size;
+        doc.add_u64(self.size, u64::from(cols));
+        if rows != cols {
+            doc.add_u64(self.size, u64::from(rows));
+        }
+        doc.add_u64(self.moves, u64::from(moves));
+
+        for (rank, order, raw) in [
+            (&info.black_rank, self.black_rank, self.black_rank_text),
+            (&info.white_rank, self.white_rank, self.white_rank_text),
+        ] {
+            if let Some(rank) = rank {
+                if !rank.raw.is_empty() {
+                    doc.add_text(raw, &rank.raw);
+                }
+                if let Some(r) = rank.value {
+                    doc.add_i64(order, i64::from(r.order()));
+                    doc.add_i64(self.rank, i64::from(r.order()));
+                }
+            }
+        }
+
+        if let Some(date) = &info.date {
+            if !date.raw.is_empty() {
+                doc.add_text(self.date_text, &date.raw);
+            }
+            if let Some(range) = date.value {
+                doc.add_i64(self.date_start, range.start.days_since_epoch());
+                doc.add_i64(self.date_end, range.end.days_since_epoch());
+            }
+        }
+
+        doc.add_bool(self.duplicate, duplicate_of.is_some());
+        if let Some(first) = duplicate_of {
+            doc.add_u64(self.duplicate_of, u64::from(first));
+        }
+        doc
+    }
+}
+
+/// The indexed term for a winner (`None`: no `RE` property).
+pub fn winner_term(winner: Option<Winner>) -> &'static str {
+    match winner {
+        Some(Winner::Black) => "B",
+        Some(Winner::White) => "W",
+        Some(Winner::Draw) => "draw",
+        Some(Winner::Void) => "void",
+        Some(Winner::Unknown) | None => "unknown",
+    }
+}
+
+/// The indexed term for how a game was won.
+pub fn how_term(how: WinKind) -> &'static str {
+    match how {
+        WinKind::Score => "score",
+        WinKind::Resignation => "resignation",
+        WinKind::Time => "time",
+        WinKind::Forfeit => "forfeit",
+        WinKind::Other => "other",
+    }
+}

@@ -1,0 +1,249 @@
+//! The tokenizer for names, events and free text, in any of the scripts Go records are written in.
+//!
+//! Player names and event titles come in Chinese, Japanese and Korean as often as in Latin
+//! letters, and CJK text has no spaces: 李世石九段 is one run of characters, yet a search for
+//! 李世石 must find it. Latin text has spaces but varies in case and accents (`Lee Sedol`,
+//! `LEE SEDOL`, `Lée`). So text is split into runs:
+//!
+//! - **CJK runs** (Han, Hiragana, Katakana, Hangul) become character n-grams. At index time each
+//!   character gives a unigram and, with its successor, a bigram at the same position, so any
+//!   substring of one or more characters is found; at query time a run of two or more characters
+//!   gives only its bigrams (a phrase of them, which is exact for the run), a lone character its
+//!   unigram. The query side is the cheaper half: fewer terms to intersect.
+//! - **Word runs** (any other letters or digits) become one token each, lower-cased and folded to
+//!   ASCII (`Lée` → `lee`). Full-width forms (`Ｌｅｅ`, `９ｐ`) are folded to ASCII first.
+//! - Everything else (spaces, punctuation, `・`) separates tokens.
+//!
+//! Positions advance by one per word and one per CJK character, so a phrase query such as
+//! `"Lee Sedol"` matches `Lee Sedol 9p` but not `Sedol Lee`, and mixed text keeps its order.
+//! No transliteration: 이창호 is found only where it is written in Hangul.
+
+use tantivy::tokenizer::{
+    AsciiFoldingFilter, LowerCaser, TextAnalyzer, Token, TokenStream, Tokenizer, TokenizerManager,
+};
+
+/// The name under which the tokenizer is registered, for indexing and querying alike.
+pub const TOKENIZER: &str = "qipu_text";
+
+/// Splits text into lower-cased words and CJK n-grams; see the module documentation.
+#[derive(Clone, Default)]
+pub struct NameTokenizer {
+    /// Query mode: bigrams only for CJK runs of two or more characters.
+    query: bool,
+    tokens: Vec<Token>,
+}
+
+impl NameTokenizer {
+    /// The tokenizer used when indexing documents.
+    pub fn for_index() -> NameTokenizer {
+        NameTokenizer::default()
+    }
+
+    /// The tokenizer used when parsing queries.
+    pub fn for_query() -> NameTokenizer {
+        NameTokenizer {
+            query: true,
+            tokens: Vec::new(),
+        }
+    }
+}
+
+/// The analyzer: [`NameTokenizer`] then lower-casing and ASCII folding.
+pub fn analyzer(tokenizer: NameTokenizer) -> TextAnalyzer {
+    TextAnalyzer::builder(tokenizer)
+        .filter(LowerCaser)
+        .filter(AsciiFoldingFilter)
+        .build()
+}
+
+/// Registers the index-side analyzer under [`TOKENIZER`].
+pub fn register_index(manager: &TokenizerManager) {
+    manager.register(TOKENIZER, analyzer(NameTokenizer::for_index()));
+}
+
+/// A tokenizer manager for the query parser: the defaults plus the query-side analyzer under
+/// [`TOKENIZER`].
+pub fn query_manager() -> TokenizerManager {
+    let manager = TokenizerManager::default();
+    manager.register(TOKENIZER, analyzer(NameTokenizer::for_query()));
+    manager
+}
+
+/// Whether `c` belongs to a script written without spaces between words: Han (with its
+/// iteration marks and radicals), Hiragana, Katakana (not the middle dot `・`, a separator) and
+/// Hangul.
+pub fn is_cjk(c: char) -> bool {
+    matches!(c as u32,
+        0x1100..=0x11FF          // Hangul Jamo
+        | 0x2E80..=0x2FDF        // CJK radicals, Kangxi radicals
+        | 0x3005..=0x3007        // 々 〆 〇
+        | 0x3021..=0x3029        // Hangzhou numerals
+        | 0x3041..=0x309F        // Hiragana
+        | 0x30A1..=0x30FA        // Katakana (before the middle dot U+30FB)
+        | 0x30FC..=0x30FF        // ー and friends
+        | 0x3131..=0x318F        // Hangul compatibility Jamo
+        | 0x31F0..=0x31FF        // Katakana phonetic extensions
+        | 0x3400..=0x4DBF        // CJK extension A
+        | 0x4E00..=0x9FFF        // CJK unified ideographs
+        | 0xA960..=0xA97F        // Hangul Jamo extended A
+        | 0xAC00..=0xD7FF        // Hangul syllables, Jamo extended B
+        | 0xF900..=0xFAFF        // CJK compatibility ideographs
+        | 0xFF66..=0xFF9F        // half-width Katakana
+        | 0x20000..=0x3134F // CJK extensions B–G
+    )
+}
+
+/// Folds full-width ASCII forms (`Ｌ`, `９`) and the ideographic space to ASCII.
+fn fold_width(c: char) -> char {
+    match c as u32 {
+        0xFF01..=0xFF5E => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
+        0x3000 => ' ',
+        _ => c,
+    }
+}
+
+fn push(tokens: &mut Vec<Token>, text: &str, from: usize, to: usize, position: usize) {
+    tokens.push(Token {
+        offset_from: from,
+        offset_to: to,
+        position,
+        text: text.to_string(),
+        position_length: 1,
+    });
+}
+
+/// Every token of `text`, in order.
+fn tokenize(text: &str, query: bool, tokens: &mut Vec<Token>) {
+    tokens.clear();
+    let mut position = 0;
+    let mut chars = text
+        .char_indices()
+        .map(|(i, c)| (i, fold_width(c)))
+        .peekable();
+    let mut word = String::new();
+    let mut run: Vec<(usize, char)> = Vec::new();
+    while let Some(&(start, c)) = chars.peek() {
+        if is_cjk(c) {
+            run.clear();
+            while let Some(&(i, c)) = chars.peek().filter(|(_, c)| is_cjk(*c)) {
+                run.push((i, c));
+                chars.next();
+            }
+            let end = chars.peek().map_or(text.len(), |&(i, _)| i);
+            let end_of = |k: usize| run.get(k + 1).map_or(end, |&(i, _)| i);
+            let n = run.len();
+            for k in 0..n {
+                let (from, a) = run[k];
+                let unigram = !query || n == 1;
+                if unigram {
+                    word.clear();
+                    word.push(a);
+                    push(tokens, &word, from, end_of(k), position + k);
+                }
+                if k + 1 < n {
+                    word.clear();
+                    word.push(a);
+                    word.push(run[k + 1].1);
+                    push(tokens, &word, from, end_of(k + 1), position + k);
+                }
+            }
+            position += n;
+        } else if c.is_alphanumeric() {
+            word.clear();
+            let mut end = start;
+            while let Some(&(i, c)) = chars
+                .peek()
+                .filter(|(_, c)| c.is_alphanumeric() && !is_cjk(*c))
+            {
+                word.push(c);
+                end = i + text[i..].chars().next().map_or(1, char::len_utf8);
+                chars.next();
+            }
+            push(tokens, &word, start, end, position);
+            position += 1;
+        } else {
+            chars.next();
+        }
+    }
+}
+
+/// The tokens of one text, handed out one by one.
+pub struct NameTokenStream<'a> {
+    tokens: &'a mut [Token],
+    next: usize,
+}
+
+impl Tokenizer for NameTokenizer {
+    type TokenStream<'a> = NameTokenStream<'a>;
+
+    fn token_stream<'a>(&'a mut self, text: &'a str) -> NameTokenStream<'a> {
+        tokenize(text, self.query, &mut self.tokens);
+        NameTokenStream {
+            tokens: &mut self.tokens,
+            next: 0,
+        }
+    }
+}
+
+impl TokenStream for NameTokenStream<'_> {
+    fn advance(&mut self) -> bool {
+        self.next += 1;
+        self.next <= self.tokens.len()
+    }
+
+    fn token(&self) -> &Token {
+        &self.tokens[self.next - 1]
+    }
+
+    fn token_mut(&mut self) -> &mut Token {
+        &mut self.tokens[self.next - 1]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tokens(text: &str, query: bool) -> Vec<(String, usize)> {
+        let mut a = analyzer(if query {
+            NameTokenizer::for_query()
+        } else {
+            NameTokenizer::for_index()
+        });
+        let mut out = Vec::new();
+        let mut s = a.token_stream(text);
+        s.process(&mut |t| out.push((t.text.clone(), t.position)));
+        out
+    }
+
+    fn t(pairs: &[(&str, usize)]) -> Vec<(String, usize)> {
+        pairs.iter().map(|&(s, p)| (s.to_string(), p)).collect()
+    }
+
+    #[test]
+    fn latin_words_fold() {
+        assert_eq!(
+            tokens("Lée SEDOL, 9p", false),
+            t(&[("lee", 0), ("sedol", 1), ("9p", 2)])
+        );
+        assert_eq!(tokens("Ｌｅｅ　９ｐ", false), t(&[("lee", 0), ("9p", 1)]));
+    }
+
+    #[test]
+    fn cjk_ngrams() {
+        assert_eq!(
+            tokens("李世石", false),
+            t(&[("李", 0), ("李世", 0), ("世", 1), ("世石", 1), ("石", 2)])
+        );
+        assert_eq!(tokens("李世石", true), t(&[("李世", 0), ("世石", 1)]));
+        assert_eq!(tokens("石", true), t(&[("石", 0)]));
+        assert_eq!(
+            tokens("Lee 李世 9段", true),
+            t(&[("lee", 0), ("李世", 1), ("9", 3), ("段", 4)])
+        );
+        assert_eq!(
+            tokens("ジョン・スミス", true),
+            t(&[("ジョ", 0), ("ョン", 1), ("スミ", 3), ("ミス", 4)])
+        );
+    }
+}

@@ -1,0 +1,462 @@
+//! The game store: per game a fixed record, its replay program, its occupancy bitmaps, its
+//! position-table entries and its original record bytes, in segments of memory-mapped files.
+//!
+//! A segment is written whole by one indexing run (or one part of a long run) and never changed
+//! afterwards; it becomes part of the index only when the manifest that names it is replaced
+//! atomically. A crash therefore leaves at worst an unreferenced segment folder, removed by the next
+//! run, and the last committed index stays searchable.
+//!
+//! Files of a segment (all little-endian):
+//! - `games.bin`: one [`GameRec`] (32 bytes) per game;
+//! - `ops.bin`: replay programs (`u16` ops, see [`crate::ops`]);
+//! - `occ.bin`: per game, the points ever held by Black and by White (19×19 only; 2 × 6 `u64`);
+//! - `positions.bin`: sorted `(hash u64, game u32, k u32)` entries, every position with at most
+//!   [`MAX_INDEXED_STONES`] stones of every stored (non-copy) game;
+//! - `records.zst` and `records.idx`: the original records, zstd-compressed in blocks;
+//! - `files.jsonl`: the record files of the segment, one JSON string per line.
+
+use std::fs::File;
+use std::io::{BufWriter, Read, Write};
+use std::path::{Path, PathBuf};
+
+use memmap2::Mmap;
+
+use crate::IndexError;
+
+/// Positions with at most this many stones are in the position table; deeper positions are found
+/// by filtering games on occupancy and replaying them.
+pub const MAX_INDEXED_STONES: u32 = 40;
+
+/// Records per compressed block of `records.zst`.
+const RECORDS_PER_BLOCK: usize = 64;
+
+/// Per-game fixed record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct GameRec {
+    /// Offset of the game's ops in `ops.bin`, in ops.
+    pub ops_start: u64,
+    pub ops_len: u32,
+    /// Main-line moves (passes included).
+    pub moves: u32,
+    pub width: u8,
+    pub height: u8,
+    /// 0 none, 1 Black won, 2 White won (as the oracle reads `RE`).
+    pub winner: u8,
+    pub flags: u8,
+    /// The game this one is an exact copy of (`u32::MAX` when none); copies have no ops.
+    pub duplicate_of: u32,
+    /// Index into the segment's files.
+    pub file: u32,
+    /// Index of the game inside its file.
+    pub game_in_file: u32,
+}
+
+/// `GameRec::flags`: the game's replay met irregular moves (occupied point, …).
+pub const FLAG_IRREGULAR: u8 = 1;
+/// `GameRec::flags`: a copy of another game up to symmetry (not necessarily exact).
+pub const FLAG_SYMMETRIC_COPY: u8 = 2;
+
+impl GameRec {
+    const SIZE: usize = 32;
+
+    fn write(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let mut b = [0u8; Self::SIZE];
+        b[0..8].copy_from_slice(&self.ops_start.to_le_bytes());
+        b[8..12].copy_from_slice(&self.ops_len.to_le_bytes());
+        b[12..16].copy_from_slice(&self.moves.to_le_bytes());
+        b[16] = self.width;
+        b[17] = self.height;
+        b[18] = self.winner;
+        b[19] = self.flags;
+        b[20..24].copy_from_slice(&self.duplicate_of.to_le_bytes());
+        b[24..28].copy_from_slice(&self.file.to_le_bytes());
+        b[28..32].copy_from_slice(&self.game_in_file.to_le_bytes());
+        out.write_all(&b)
+    }
+
+    fn read(b: &[u8]) -> GameRec {
+        let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
+        GameRec {
+            ops_start: u64::from_le_bytes(b[0..8].try_into().unwrap()),
+            ops_len: u32_at(8),
+            moves: u32_at(12),
+            width: b[16],
+            height: b[17],
+            winner: b[18],
+            flags: b[19],
+            duplicate_of: u32_at(20),
+            file: u32_at(24),
+            game_in_file: u32_at(28),
+        }
+    }
+
+    pub fn is_copy(&self) -> bool {
+        self.duplicate_of != u32::MAX
+    }
+}
+
+/// Occupancy of a 19×19 game: points that ever held a black / a white stone, 361 bits each.
+pub type Occupancy = [[u64; 6]; 2];
+
+/// One entry of the position table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PosEntry {
+    pub hash: u64,
+    pub game: u32,
+    pub k: u32,
+}
+
+impl PosEntry {
+    const SIZE: usize = 16;
+}
+
+/// Everything the builder knows about one game, ready to be written.
+pub struct GameData {
+    pub rec: GameRec,
+    pub ops: Vec<u16>,
+    pub occupancy: Occupancy,
+    /// (hash, k) of the positions to index.
+    pub positions: Vec<(u64, u32)>,
+    pub record: Vec<u8>,
+    /// Exact and canonical main-line signatures (see [`crate::game`]).
+    pub signatures: (u64, u64),
+}
+
+/// Writes one segment.
+pub struct SegmentWriter {
+    dir: PathBuf,
+    first_game: u32,
+    games: BufWriter<File>,
+    ops: BufWriter<File>,
+    occ: BufWriter<File>,
+    records: BufWriter<File>,
+    records_idx: BufWriter<File>,
+    files: BufWriter<File>,
+    sigs: BufWriter<File>,
+    ops_len: u64,
+    records_len: u64,
+    positions: Vec<PosEntry>,
+    block: Vec<u8>,
+    block_entries: Vec<(u32, u32)>,
+    count: u32,
+    file_count: u32,
+}
+
+impl SegmentWriter {
+    pub fn create(dir: &Path, first_game: u32) -> Result<SegmentWriter, IndexError> {
+        std::fs::create_dir_all(dir).map_err(|e| IndexError::io(dir, e))?;
+        let open = |name: &str| -> Result<BufWriter<File>, IndexError> {
+            let p = dir.join(name);
+            File::create(&p)
+                .map(|f| BufWriter::with_capacity(1 << 20, f))
+                .map_err(|e| IndexError::io(&p, e))
+        };
+        Ok(SegmentWriter {
+            dir: dir.to_path_buf(),
+            first_game,
+            games: open("games.bin")?,
+            ops: open("ops.bin")?,
+            occ: open("occ.bin")?,
+            records: open("records.zst")?,
+            records_idx: open("records.idx")?,
+            files: open("files.jsonl")?,
+            sigs: open("sigs.bin")?,
+            ops_len: 0,
+            records_len: 0,
+            positions: Vec::new(),
+            block: Vec::new(),
+            block_entries: Vec::new(),
+            count: 0,
+            file_count: 0,
+        })
+    }
+
+    /// Games written so far.
+    pub fn len(&self) -> u32 {
+        self.count
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// Registers a record file; returns its index for [`GameRec::file`].
+    pub fn add_file(&mut self, name: &str) -> Result<u32, IndexError> {
+        let line = serde_json::to_string(name).unwrap_or_default();
+        writeln!(self.files, "{line}").map_err(|e| IndexError::io(&self.dir, e))?;
+        self.file_count += 1;
+        Ok(self.file_count - 1)
+    }
+
+    /// Appends a game; returns its global id.
+    pub fn add_game(&mut self, mut g: GameData) -> Result<u32, IndexError> {
+        let id = self.first_game + self.count;
+        let err = |e| IndexError::io(&self.dir, e);
+        g.rec.ops_start = self.ops_len;
+        g.rec.ops_len = g.ops.len() as u32;
+        g.rec.write(&mut self.games).map_err(err)?;
+        for op in &g.ops {
+            self.ops.write_all(&op.to_le_bytes()).map_err(err)?;
+        }
+        self.ops_len += g.ops.len() as u64;
+        for color in &g.occupancy {
+            for w in color {
+                self.occ.write_all(&w.to_le_bytes()).map_err(err)?;
+            }
+        }
+        self.sigs
+            .write_all(&g.signatures.0.to_le_bytes())
+            .map_err(err)?;
+        self.sigs
+            .write_all(&g.signatures.1.to_le_bytes())
+            .map_err(err)?;
+        self.positions.extend(
+            g.positions
+                .iter()
+                .map(|&(hash, k)| PosEntry { hash, game: id, k }),
+        );
+        self.block_entries
+            .push((self.block.len() as u32, g.record.len() as u32));
+        self.block.extend_from_slice(&g.record);
+        self.count += 1;
+        if self.block_entries.len() == RECORDS_PER_BLOCK {
+            self.flush_block()?;
+        }
+        Ok(id)
+    }
+
+    fn flush_block(&mut self) -> Result<(), IndexError> {
+        if self.block_entries.is_empty() {
+            return Ok(());
+        }
+        let dir = self.dir.clone();
+        let err = |e| IndexError::io(&dir, e);
+        let compressed = zstd::bulk::compress(&self.block, 9).map_err(err)?;
+        self.records.write_all(&compressed).map_err(err)?;
+        for &(off, len) in &self.block_entries {
+            self.records_idx
+                .write_all(&self.records_len.to_le_bytes())
+                .map_err(err)?;
+            self.records_idx
+                .write_all(&(compressed.len() as u32).to_le_bytes())
+                .map_err(err)?;
+            self.records_idx
+                .write_all(&off.to_le_bytes())
+                .map_err(err)?;
+            self.records_idx
+                .write_all(&len.to_le_bytes())
+                .map_err(err)?;
+        }
+        self.records_len += compressed.len() as u64;
+        self.block.clear();
+        self.block_entries.clear();
+        Ok(())
+    }
+
+    /// Sorts the position table, writes everything and syncs it to disk.
+    pub fn finish(mut self) -> Result<(), IndexError> {
+        self.flush_block()?;
+        let dir = self.dir.clone();
+        let err = |e| IndexError::io(&dir, e);
+        self.positions.sort_unstable();
+        let p = self.dir.join("positions.bin");
+        let mut pos = BufWriter::with_capacity(1 << 20, File::create(&p).map_err(err)?);
+        for e in &self.positions {
+            pos.write_all(&e.hash.to_le_bytes()).map_err(err)?;
+            pos.write_all(&e.game.to_le_bytes()).map_err(err)?;
+            pos.write_all(&e.k.to_le_bytes()).map_err(err)?;
+        }
+        for w in [
+            pos,
+            self.games,
+            self.ops,
+            self.occ,
+            self.records,
+            self.records_idx,
+            self.files,
+            self.sigs,
+        ] {
+            let f = w.into_inner().map_err(|e| err(e.into_error()))?;
+            f.sync_all().map_err(err)?;
+        }
+        Ok(())
+    }
+}
+
+/// A read-only, memory-mapped segment.
+pub struct Segment {
+    pub first_game: u32,
+    games: Map,
+    ops: Map,
+    occ: Map,
+    positions: Map,
+    records: Map,
+    records_idx: Map,
+    sigs: Map,
+    files: Vec<String>,
+}
+
+/// A mapped file (empty files cannot be mapped).
+enum Map {
+    Mapped(Mmap),
+    Empty,
+}
+
+impl std::ops::Deref for Map {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Map::Mapped(m) => m,
+            Map::Empty => &[],
+        }
+    }
+}
+
+fn map(path: &Path) -> Result<Map, IndexError> {
+    let f = File::open(path).map_err(|e| IndexError::io(path, e))?;
+    let len = f.metadata().map_err(|e| IndexError::io(path, e))?.len();
+    if len == 0 {
+        return Ok(Map::Empty);
+    }
+    // SAFETY: segment files are written once, synced, and never modified afterwards.
+    let m = unsafe { Mmap::map(&f) }.map_err(|e| IndexError::io(path, e))?;
+    Ok(Map::Mapped(m))
+}
+
+impl Segment {
+    pub fn open(dir: &Path, first_game: u32) -> Result<Segment, IndexError> {
+        let mut files = String::new();
+        let fp = dir.join("files.jsonl");
+        File::open(&fp)
+            .and_then(|mut f| f.read_to_string(&mut files))
+            .map_err(|e| IndexError::io(&fp, e))?;
+        let files = files
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap_or_default())
+            .collect();
+        Ok(Segment {
+            first_game,
+            games: map(&dir.join("games.bin"))?,
+            ops: map(&dir.join("ops.bin"))?,
+            occ: map(&dir.join("occ.bin"))?,
+            positions: map(&dir.join("positions.bin"))?,
+            records: map(&dir.join("records.zst"))?,
+            records_idx: map(&dir.join("records.idx"))?,
+            sigs: map(&dir.join("sigs.bin"))?,
+            files,
+        })
+    }
+
+    /// Games in the segment.
+    pub fn len(&self) -> u32 {
+        (self.games.len() / GameRec::SIZE) as u32
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The record of game `i` of this segment (0-based within the segment).
+    pub fn game(&self, i: u32) -> GameRec {
+        let at = i as usize * GameRec::SIZE;
+        GameRec::read(&self.games[at..at + GameRec::SIZE])
+    }
+
+    /// The ops of a game record of this segment.
+    pub fn ops(&self, rec: &GameRec) -> Vec<u16> {
+        let start = rec.ops_start as usize * 2;
+        self.ops[start..start + rec.ops_len as usize * 2]
+            .chunks_exact(2)
+            .map(|c| u16::from_le_bytes([c[0], c[1]]))
+            .collect()
+    }
+
+    /// The occupancy of game `i` (0-based within the segment).
+    pub fn occupancy(&self, i: u32) -> Occupancy {
+        let at = i as usize * 96;
+        let mut o = [[0u64; 6]; 2];
+        for (c, color) in o.iter_mut().enumerate() {
+            for (w, word) in color.iter_mut().enumerate() {
+                let s = at + c * 48 + w * 8;
+                *word = u64::from_le_bytes(self.occ[s..s + 8].try_into().unwrap());
+            }
+        }
+        o
+    }
+
+    /// Position-table entries with this hash.
+    pub fn positions(&self, hash: u64) -> Vec<PosEntry> {
+        let n = self.positions.len() / PosEntry::SIZE;
+        let hash_at = |i: usize| {
+            let s = i * PosEntry::SIZE;
+            u64::from_le_bytes(self.positions[s..s + 8].try_into().unwrap())
+        };
+        // Lower bound by binary search, then a forward scan over equal hashes.
+        let (mut lo, mut hi) = (0, n);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if hash_at(mid) < hash {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        let mut out = Vec::new();
+        while lo < n && hash_at(lo) == hash {
+            let s = lo * PosEntry::SIZE;
+            let u32_at =
+                |i: usize| u32::from_le_bytes(self.positions[i..i + 4].try_into().unwrap());
+            out.push(PosEntry {
+                hash,
+                game: u32_at(s + 8),
+                k: u32_at(s + 12),
+            });
+            lo += 1;
+        }
+        out
+    }
+
+    /// The original record bytes of game `i` (0-based within the segment).
+    pub fn record(&self, i: u32) -> Result<Vec<u8>, IndexError> {
+        let at = i as usize * 20;
+        let idx = &self.records_idx[at..at + 20];
+        let block_start = u64::from_le_bytes(idx[0..8].try_into().unwrap()) as usize;
+        let block_len = u32::from_le_bytes(idx[8..12].try_into().unwrap()) as usize;
+        let off = u32::from_le_bytes(idx[12..16].try_into().unwrap()) as usize;
+        let len = u32::from_le_bytes(idx[16..20].try_into().unwrap()) as usize;
+        let block = zstd::stream::decode_all(&self.records[block_start..block_start + block_len])
+            .map_err(|e| IndexError::Corrupt(format!("record block of game {i}: {e}")))?;
+        block
+            .get(off..off + len)
+            .map(<[u8]>::to_vec)
+            .ok_or_else(|| IndexError::Corrupt(format!("record of game {i} out of its block")))
+    }
+
+    /// Exact and canonical signatures of game `i` (0-based within the segment).
+    pub fn signatures(&self, i: u32) -> (u64, u64) {
+        let at = i as usize * 16;
+        let s = &self.sigs[at..at + 16];
+        (
+            u64::from_le_bytes(s[0..8].try_into().unwrap()),
+            u64::from_le_bytes(s[8..16].try_into().unwrap()),
+        )
+    }
+
+    /// File names of the segment.
+    pub fn files(&self) -> &[String] {
+        &self.files
+    }
+
+    /// Bytes of the position table (for statistics).
+    pub fn part_sizes(&self) -> [(&'static str, u64); 7] {
+        [
+            ("games", self.games.len() as u64),
+            ("moves", self.ops.len() as u64),
+            ("occupancy", self.occ.len() as u64),
+            ("positions", self.positions.len() as u64),
+            ("records", self.records.len() as u64),
+            ("records index", self.records_idx.len() as u64),
+            ("signatures", self.sigs.len() as u64),
+        ]
+    }
+}

@@ -1,0 +1,586 @@
+//! Tests of `index::inputs`: discovery, names and bytes for every source kind, damage handling,
+//! and (when the shared datasets are present) the real archives.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use index::inputs::{discover, read_source, InputError, RecordBytes, Source, SourceKind};
+
+/// A scratch directory removed when dropped (no tempfile crate in the dependencies).
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(test: &str) -> Self {
+        let dir = std::env::temp_dir().join(format!("qipu-inputs-{}-{test}", std::process::id()));
+        let _ = fs::remove_dir_all(&dir);
+        fs::create_dir_all(&dir).unwrap();
+        Scratch(dir)
+    }
+
+    fn write(&self, rel: &str, bytes: &[u8]) -> PathBuf {
+        let path = self.0.join(rel);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        fs::write(&path, bytes).unwrap();
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.0);
+    }
+}
+
+fn game(n: usize) -> Vec<u8> {
+    format!("(;GM[1]SZ[19]PB[b{n}];B[pd];W[dp])").into_bytes()
+}
+
+/// A long game with pseudo-random moves, so that archives of it span many compressed blocks.
+fn long_game(seed: usize, moves: usize) -> Vec<u8> {
+    let mut out = format!("(;GM[1]SZ[19]PB[p{seed}]").into_bytes();
+    let mut x = seed as u32 ^ 0x9e37_79b9;
+    for m in 0..moves {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        let (a, b) = (b'a' + (x >> 16) as u8 % 19, b'a' + (x >> 24) as u8 % 19);
+        let colour = if m % 2 == 0 { 'B' } else { 'W' };
+        out.extend(format!(";{colour}[{}{}]", a as char, b as char).bytes());
+    }
+    out.push(b')');
+    out
+}
+
+fn zst(bytes: &[u8]) -> Vec<u8> {
+    zstd::encode_all(bytes, 3).unwrap()
+}
+
+/// A tar of `members` (name, bytes), with the end-of-archive marker.
+fn tar_of(members: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let mut builder = tar::Builder::new(Vec::new());
+    for (name, bytes) in members {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(bytes.len() as u64);
+        header.set_mode(0o644);
+        header.set_entry_type(tar::EntryType::Regular);
+        // Raw name bytes: `set_path` refuses `/abs` names, which real archives may hold.
+        header.as_old_mut().name[..name.len()].copy_from_slice(name.as_bytes());
+        header.set_cksum();
+        builder.append(&header, &bytes[..]).unwrap();
+    }
+    builder.into_inner().unwrap()
+}
+
+fn gz(bytes: &[u8]) -> Vec<u8> {
+    let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    encoder.write_all(bytes).unwrap();
+    encoder.finish().unwrap()
+}
+
+fn zip_of(members: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let mut writer = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+    let options = zip::write::SimpleFileOptions::default()
+        .compression_method(zip::CompressionMethod::Deflated);
+    for (name, bytes) in members {
+        if name.ends_with('/') {
+            writer.add_directory(*name, options).unwrap();
+        } else {
+            writer.start_file(*name, options).unwrap();
+            writer.write_all(bytes).unwrap();
+        }
+    }
+    writer.finish().unwrap().into_inner()
+}
+
+/// A delivered record: name, bytes, damaged.
+type Got = (String, Vec<u8>, bool);
+
+/// Every record of a source, and the result.
+fn read_all(source: &Source) -> (Vec<Got>, Result<(), InputError>) {
+    let mut records = Vec::new();
+    let mut last_consumed = 0;
+    let result = read_source(source, &mut |record| {
+        assert!(record.consumed >= last_consumed, "consumed goes backwards");
+        assert!(record.consumed <= source.len, "consumed beyond the file");
+        last_consumed = record.consumed;
+        records.push((record.name, record.bytes.to_vec(), record.damaged));
+    });
+    (records, result)
+}
+
+fn names(records: &[Got]) -> Vec<&str> {
+    records.iter().map(|(name, _, _)| name.as_str()).collect()
+}
+
+fn only_source(path: &Path) -> Source {
+    let mut sources = discover(&[path.to_path_buf()]).unwrap();
+    assert_eq!(sources.len(), 1);
+    sources.pop().unwrap()
+}
+
+#[test]
+fn directory_walk_takes_the_right_files_in_sorted_order() {
+    let scratch = Scratch::new("walk");
+    for rel in [
+        "b.sgf",
+        "A.SGF",
+        "notes.txt",
+        "sub/z.wtf",
+        "sub/deeper/c.Sgf",
+        "sub/m.sgf.zst",
+        "sub/n.WTF.ZST",
+        "a.sgf/inside.sgf", // a directory named like a record
+        "t.tar",
+        "t.tar.gz",
+        "t.tgz",
+        "t.tar.zst",
+        "t.tzst",
+        "t.zip",
+        "loose.zst",
+        "loose.gz",
+        "game.gib",
+        "sgf",
+    ] {
+        scratch.write(rel, b"x");
+    }
+    let sources = discover(std::slice::from_ref(&scratch.0)).unwrap();
+    let got: Vec<(&str, SourceKind)> = sources.iter().map(|s| (s.name.as_str(), s.kind)).collect();
+    use SourceKind::*;
+    assert_eq!(
+        got,
+        [
+            ("A.SGF", Plain),
+            ("a.sgf/inside.sgf", Plain),
+            ("b.sgf", Plain),
+            ("sub/deeper/c.Sgf", Plain),
+            ("sub/m.sgf.zst", Zstd),
+            ("sub/n.WTF.ZST", Zstd),
+            ("sub/z.wtf", Plain),
+            ("t.tar", Tar),
+            ("t.tar.gz", TarGz),
+            ("t.tar.zst", TarZst),
+            ("t.tgz", TarGz),
+            ("t.tzst", TarZst),
+            ("t.zip", Zip),
+        ]
+    );
+    assert!(sources.iter().all(|s| s.len == 1));
+    assert!(sources.iter().all(|s| s.path.starts_with(&scratch.0)));
+    assert_eq!(
+        sources.iter().filter(|s| s.is_archive()).count(),
+        6,
+        "tar, tar.gz, tgz, tar.zst, tzst, zip"
+    );
+}
+
+#[test]
+fn files_given_directly_are_always_taken_under_their_cleaned_path() {
+    let scratch = Scratch::new("given");
+    let notes = scratch.write("d/notes.txt", &game(1));
+    let loose = scratch.write("d/loose.zst", &zst(&game(2)));
+    let dotted = scratch.0.join("d/./notes.txt");
+    let sources = discover(&[notes.clone(), loose, dotted, scratch.0.join("d")]).unwrap();
+    let base = scratch.0.to_string_lossy().into_owned();
+    let got: Vec<(String, SourceKind)> = sources.iter().map(|s| (s.name.clone(), s.kind)).collect();
+    assert_eq!(
+        got,
+        [
+            (format!("{base}/d/notes.txt"), SourceKind::Plain),
+            (format!("{base}/d/loose.zst"), SourceKind::Zstd),
+            (format!("{base}/d/notes.txt"), SourceKind::Plain),
+            // the directory holds neither a record file nor an archive by name
+        ]
+    );
+    let (records, result) = read_all(&sources[1]);
+    result.unwrap();
+    assert_eq!(records, [(format!("{base}/d/loose.zst"), game(2), false)]);
+}
+
+#[test]
+fn a_missing_input_is_an_error_naming_it() {
+    let scratch = Scratch::new("missing");
+    scratch.write("a.sgf", &game(1));
+    let missing = scratch.0.join("nope.sgf");
+    let err = discover(&[scratch.0.clone(), missing.clone()]).unwrap_err();
+    assert!(matches!(&err, InputError::Missing { path } if *path == missing));
+    assert!(err.to_string().contains("nope.sgf"), "{err}");
+}
+
+#[test]
+fn plain_and_compressed_files() {
+    let scratch = Scratch::new("plain");
+    scratch.write("small.sgf", &game(1));
+    scratch.write("empty.sgf", b"");
+    let big: Vec<u8> = (0..10_000).flat_map(game).collect();
+    assert!(big.len() > 256 * 1024);
+    scratch.write("big.sgf", &big);
+    scratch.write("coll/2009-01.sgf.zst", &zst(&big));
+    let sources = discover(std::slice::from_ref(&scratch.0)).unwrap();
+    let by_name = |name: &str| sources.iter().find(|s| s.name == name).unwrap();
+
+    let mut mapped = false;
+    read_source(by_name("big.sgf"), &mut |record| {
+        mapped = matches!(record.bytes, RecordBytes::Mapped(_));
+        assert_eq!(&record.bytes[..], &big[..]);
+        assert_eq!(record.consumed, big.len() as u64);
+    })
+    .unwrap();
+    assert!(mapped, "a large plain file is mapped");
+
+    let mut empty = false;
+    read_source(by_name("empty.sgf"), &mut |record| {
+        empty = matches!(record.bytes, RecordBytes::Empty) && record.bytes.is_empty();
+    })
+    .unwrap();
+    assert!(empty);
+
+    let (records, result) = read_all(by_name("small.sgf"));
+    result.unwrap();
+    assert_eq!(records, [("small.sgf".to_string(), game(1), false)]);
+
+    let (records, result) = read_all(by_name("coll/2009-01.sgf.zst"));
+    result.unwrap();
+    assert_eq!(records, [("coll/2009-01.sgf.zst".to_string(), big, false)]);
+}
+
+/// Members of every archive kind: names, bytes, what is skipped.
+fn sample_members() -> Vec<(&'static str, Vec<u8>)> {
+    vec![
+        ("./kgs/2001/a.sgf", game(1)),
+        ("kgs/2001/readme.txt", b"not a record".to_vec()),
+        ("kgs/2001/B.SGF", game(2)),
+        ("/abs/c.wtf", game(3)),
+        ("coll/2017-05.sgf.zst", zst(&game(4))),
+        ("empty.sgf", Vec::new()),
+        ("nested.zip", b"PK not opened".to_vec()),
+    ]
+}
+
+fn sample_expected(archive: &str) -> Vec<Got> {
+    [
+        ("kgs/2001/a.sgf", game(1)),
+        ("kgs/2001/B.SGF", game(2)),
+        ("abs/c.wtf", game(3)),
+        ("coll/2017-05.sgf.zst", game(4)),
+        ("empty.sgf", Vec::new()),
+    ]
+    .into_iter()
+    .map(|(name, bytes)| (format!("{archive}/{name}"), bytes, false))
+    .collect()
+}
+
+#[test]
+fn archives_of_every_kind_yield_their_records() {
+    let scratch = Scratch::new("archives");
+    let members = sample_members();
+    let tar = tar_of(&members);
+    scratch.write("in/x.tar", &tar);
+    scratch.write("in/x.tar.gz", &gz(&tar));
+    scratch.write("in/x.tgz", &gz(&tar));
+    scratch.write("in/x.tar.zst", &zst(&tar));
+    scratch.write("in/x.TZST", &zst(&tar));
+    // a zip: `/abs/c.wtf` is stored as written; directories are skipped
+    let mut zip_members = members.clone();
+    zip_members.insert(0, ("kgs/", Vec::new()));
+    scratch.write("in/x.zip", &zip_of(&zip_members));
+
+    let sources = discover(&[scratch.0.join("in")]).unwrap();
+    assert_eq!(sources.len(), 6);
+    for source in &sources {
+        let (records, result) = read_all(source);
+        result.unwrap_or_else(|err| panic!("{}: {err}", source.name));
+        assert_eq!(records, sample_expected(&source.name), "{}", source.name);
+    }
+}
+
+#[test]
+fn gzip_members_concatenated_are_read_whole() {
+    let scratch = Scratch::new("multigz");
+    let tar = tar_of(&[("a.sgf", game(1)), ("b.sgf", game(2))]);
+    let (head, tail) = tar.split_at(700);
+    let mut two = gz(head);
+    two.extend(gz(tail));
+    let path = scratch.write("two.tar.gz", &two);
+    let (records, result) = read_all(&only_source(&path));
+    result.unwrap();
+    assert_eq!(names(&records).len(), 2);
+}
+
+/// Checks that a damaged source delivered `good` first, then reported an error.
+fn assert_damaged(path: &Path, good: &[&str]) -> (Vec<Got>, InputError) {
+    let source = only_source(path);
+    let (records, result) = read_all(&source);
+    let err = result.expect_err("damage must be reported");
+    let good: Vec<String> = good
+        .iter()
+        .map(|m| format!("{}/{m}", source.name))
+        .collect();
+    let got: Vec<String> = names(&records).iter().map(|n| n.to_string()).collect();
+    assert!(
+        got.len() >= good.len() && got[..good.len()] == good[..],
+        "{}: got {got:?}, want {good:?} first; error {err}",
+        source.name
+    );
+    assert!(err.to_string().contains(&source.path.display().to_string()));
+    (records, err)
+}
+
+#[test]
+fn truncated_archives_deliver_the_members_before_the_damage() {
+    let scratch = Scratch::new("truncated");
+    let members: Vec<(String, Vec<u8>)> = (0..50)
+        .map(|i| (format!("g/{i:02}.sgf"), long_game(i, 4000)))
+        .collect();
+    let members: Vec<(&str, Vec<u8>)> = members
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.clone()))
+        .collect();
+    let tar = tar_of(&members);
+    let half = tar.len() / 2;
+    let first: Vec<String> = (0..10).map(|i| format!("g/{i:02}.sgf")).collect();
+
+    // tar cut in the middle of a member: that member comes out damaged
+    let first: Vec<&str> = first.iter().map(String::as_str).collect();
+    let path = scratch.write("cut.tar", &tar[..half + 100]);
+    let (records, err) = assert_damaged(&path, &first);
+    let (_, last, damaged) = records.last().unwrap();
+    assert!(*damaged, "the cut member is delivered, flagged");
+    assert!(!last.is_empty());
+    assert!(records[..records.len() - 1].iter().all(|r| !r.2));
+    assert!(
+        matches!(
+            err,
+            InputError::Damaged {
+                member: Some(_),
+                ..
+            }
+        ),
+        "{err}"
+    );
+
+    // tar cut exactly between two members: no end-of-archive marker
+    let boundary = {
+        // header (512) + data rounded up to 512, for each of the first 7 members
+        let per = 512 + members[0].1.len().div_ceil(512) * 512;
+        7 * per
+    };
+    let path = scratch.write("boundary.tar", &tar[..boundary]);
+    let (records, err) = assert_damaged(&path, &[]);
+    assert_eq!(records.len(), 7);
+    assert!(records.iter().all(|r| !r.2));
+    assert!(err.to_string().contains("end-of-archive"), "{err}");
+
+    for (name, bytes) in [
+        ("cut.tar.zst", zst(&tar)),
+        ("cut.tar.gz", gz(&tar)),
+        ("cut.zip", zip_of(&members)),
+    ] {
+        let path = scratch.write(name, &bytes[..bytes.len() * 2 / 3]);
+        let (records, _) = assert_damaged(&path, &first);
+        for (i, (_, bytes, damaged)) in records.iter().enumerate() {
+            if !damaged {
+                assert_eq!(*bytes, members[i].1, "{name}: member {i}");
+            }
+        }
+    }
+
+    // a cut collection: what decoded is delivered, flagged
+    let big: Vec<u8> = (0..20).flat_map(|i| long_game(i, 4000)).collect();
+    let compressed = zst(&big);
+    let path = scratch.write("cut.sgf.zst", &compressed[..compressed.len() / 2]);
+    let (records, _) = assert_damaged(&path, &[]);
+    assert_eq!(records.len(), 1);
+    assert!(records[0].2);
+    assert!(big.starts_with(&records[0].1));
+}
+
+#[test]
+fn a_broken_zip_member_is_skipped_and_the_rest_are_read() {
+    let scratch = Scratch::new("zipmember");
+    let members: Vec<(String, Vec<u8>)> = (0..5)
+        .map(|i| (format!("{i}.sgf"), (0..50).flat_map(|_| game(i)).collect()))
+        .collect();
+    let members: Vec<(&str, Vec<u8>)> = members
+        .iter()
+        .map(|(n, b)| (n.as_str(), b.clone()))
+        .collect();
+    let mut bytes = zip_of(&members);
+    // Wreck the compressed data of member 2 (its local header starts with PK\3\4).
+    let starts: Vec<usize> = bytes
+        .windows(4)
+        .enumerate()
+        .filter(|(_, w)| *w == b"PK\x03\x04")
+        .map(|(i, _)| i)
+        .collect();
+    assert_eq!(starts.len(), 5);
+    for b in &mut bytes[starts[2] + 40..starts[3] - 4] {
+        *b ^= 0x5a;
+    }
+    let path = scratch.write("broken.zip", &bytes);
+    let source = only_source(&path);
+    let (records, result) = read_all(&source);
+    let err = result.unwrap_err();
+    let good: Vec<&Got> = records.iter().filter(|r| !r.2).collect();
+    let good_names: Vec<&str> = good.iter().map(|r| r.0.as_str()).collect();
+    let want: Vec<String> = [0, 1, 3, 4]
+        .iter()
+        .map(|i| format!("{}/{i}.sgf", source.name))
+        .collect();
+    assert_eq!(good_names, want);
+    match &err {
+        InputError::Damaged { member, more, .. } => {
+            assert_eq!(member.as_deref(), Some("2.sgf"));
+            assert_eq!(*more, 0);
+        }
+        other => panic!("unexpected {other}"),
+    }
+}
+
+#[test]
+fn garbage_never_panics() {
+    let scratch = Scratch::new("garbage");
+    let mut noise = Vec::new();
+    let mut x: u32 = 12345;
+    for _ in 0..100_000 {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12345);
+        noise.push((x >> 16) as u8);
+    }
+    let tar = tar_of(&[("a.sgf", game(1)), ("b.sgf", game(2))]);
+    let zip = zip_of(&[("a.sgf", game(1)), ("b.sgf", game(2))]);
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("n.tar", noise.clone()),
+        ("n.tar.gz", noise.clone()),
+        ("n.tar.zst", noise.clone()),
+        ("n.zip", noise.clone()),
+        ("n.sgf.zst", noise.clone()),
+        ("e.tar", Vec::new()),
+        ("e.zip", Vec::new()),
+        ("e.tar.zst", Vec::new()),
+        ("h.tar", tar[..300].to_vec()),
+        ("h.zip", zip[..20].to_vec()),
+    ];
+    for (name, bytes) in cases {
+        let path = scratch.write(name, &bytes);
+        let (records, result) = read_all(&only_source(&path));
+        assert!(result.is_err(), "{name}: {records:?}");
+    }
+    // flip bytes all over a small archive: errors are fine, panics are not
+    for (name, original) in [("f.tar", &tar), ("f.zip", &zip)] {
+        for at in (0..original.len()).step_by(37) {
+            let mut bytes = original.clone();
+            bytes[at] ^= 0xff;
+            let path = scratch.write(name, &bytes);
+            let _ = read_all(&only_source(&path));
+        }
+    }
+}
+
+fn datasets() -> Option<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets");
+    dir.join("big").is_dir().then_some(dir)
+}
+
+#[test]
+fn shared_tygem_ai_tar_yields_its_collections() {
+    let Some(datasets) = datasets() else {
+        eprintln!("shared datasets absent: skipped");
+        return;
+    };
+    let sources = discover(&[datasets.join("big")]).unwrap();
+    let source = sources
+        .iter()
+        .find(|s| s.name == "tygem-ai.tar.zst")
+        .unwrap();
+    assert_eq!(source.kind, SourceKind::TarZst);
+    let (records, result) = read_all(source);
+    result.unwrap();
+    assert_eq!(records.len(), 32);
+    let names = names(&records);
+    assert!(
+        names.contains(&"tygem-ai.tar.zst/DolBaram/2017-05.sgf"),
+        "{names:?}"
+    );
+    assert!(
+        names.contains(&"tygem-ai.tar.zst/DeepZen(B)/2017-07.sgf"),
+        "{names:?}"
+    );
+    for name in &names {
+        let member = name.strip_prefix("tygem-ai.tar.zst/").unwrap();
+        let (account, month) = member.split_once('/').unwrap();
+        assert!(
+            !account.is_empty() && month.len() == "2017-05.sgf".len(),
+            "{name}"
+        );
+    }
+    let games: usize = records
+        .iter()
+        .map(|(_, bytes, _)| bytes.windows(2).filter(|w| *w == b"(;").count())
+        .sum();
+    assert_eq!(games, 7720);
+
+    let monthly = sources
+        .iter()
+        .find(|s| s.name == "tygem-9d/2009-01.sgf.zst")
+        .unwrap();
+    assert_eq!(monthly.kind, SourceKind::Zstd);
+    let (records, result) = read_all(monthly);
+    result.unwrap();
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].1.len(), 15_079_178);
+}
+
+#[test]
+fn shared_kgs_tar_yields_every_game() {
+    let Some(datasets) = datasets() else {
+        eprintln!("shared datasets absent: skipped");
+        return;
+    };
+    let source = only_source(&datasets.join("big/kgs-6d.tar.zst"));
+    assert!(
+        source.name.ends_with("big/kgs-6d.tar.zst"),
+        "{}",
+        source.name
+    );
+    let mut count = 0;
+    let mut last_consumed = 0;
+    let mut first = None;
+    read_source(&source, &mut |record| {
+        count += 1;
+        last_consumed = record.consumed;
+        assert!(record.bytes.starts_with(b"(;"), "{}", record.name);
+        first.get_or_insert(record.name);
+    })
+    .unwrap();
+    assert_eq!(count, 32_047);
+    assert_eq!(
+        first.unwrap(),
+        format!("{}/kgs-6d/KGS2002/2002-07-17-5.sgf", source.name)
+    );
+    assert!(last_consumed > source.len / 2);
+}
+
+#[test]
+fn shared_diverse_sources_match_the_oracle_files() {
+    let Some(datasets) = datasets() else {
+        eprintln!("shared datasets absent: skipped");
+        return;
+    };
+    let oracle = datasets.join("../oracle/diverse");
+    let mut want = std::collections::BTreeSet::new();
+    for file in ["universe.jsonl", "excluded.jsonl"] {
+        let Ok(text) = fs::read_to_string(oracle.join(file)) else {
+            eprintln!("oracle absent: skipped");
+            return;
+        };
+        for line in text.lines().filter(|l| !l.trim().is_empty()) {
+            let value: serde_json::Value = serde_json::from_str(line).unwrap();
+            want.insert(value["file"].as_str().unwrap().to_string());
+        }
+    }
+    let sources = discover(&[datasets.join("diverse")]).unwrap();
+    let got: std::collections::BTreeSet<String> = sources.iter().map(|s| s.name.clone()).collect();
+    assert_eq!(got.len(), sources.len(), "names are unique");
+    assert_eq!(got, want);
+    let mut sorted = sources.clone();
+    sorted.sort_by(|a, b| a.name.cmp(&b.name));
+    assert_eq!(sorted, sources, "sources come sorted by name");
+}

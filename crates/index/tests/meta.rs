@@ -1,0 +1,326 @@
+//! The metadata index end to end: games written from parsed SGF, then searched with the query
+//! language users type.
+
+use std::path::PathBuf;
+
+use index::meta::{MetaError, MetaIndex, MetaWriter};
+use sgf::GameInfo;
+
+/// A fresh directory under the system temporary directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("qipu-meta-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn info(sgf: &str) -> GameInfo {
+    let records = sgf::Records::read(sgf.as_bytes());
+    let tree = records.game(0).expect("a game");
+    GameInfo::read(&tree)
+}
+
+/// The games of the main test index, by id.
+const GAMES: &[&str] = &[
+    // 0
+    "(;GM[1]SZ[19]PB[Lee Sedol]BR[9p]PW[Gu Li]WR[9p]EV[Samsung Cup]RO[Final]DT[2005-03-15]RE[B+R]KM[6.5]PC[Seoul])",
+    // 1
+    "(;GM[1]SZ[19]PB[李世石九段]PW[古力]DT[2008]RE[白中盘胜]KM[7.5]EV[第12届三星杯])",
+    // 2
+    "(;GM[1]SZ[19]PB[Sedol Lee]PW[Cho Chikun]DT[1996-05-06,07,08]RE[W+3.5]KM[5.5]EV[Kisei])",
+    // 3
+    "(;GM[1]SZ[9]PB[이창호]PW[Lée Changho]BR[3d]WR[10k]DT[2004-12-30,2005-01-02]RE[B+T]HA[2]KM[0.5])",
+    // 4
+    "(;GM[1]SZ[19]PB[LEE SEDOL]PW[Gu Li]DT[2010-12-31]RE[0]KM[6.5]GN[Game of the century]GC[a famous ladder])",
+    // 5
+    "(;GM[1]SZ[13]PB[本因坊秀策]PW[幻庵因碩]DT[1835]RE[Void]EV[御城碁])",
+    // 6: no date, no result
+    "(;GM[1]SZ[19:13]PB[Alice]PW[Bob])",
+];
+
+/// Move counts of the games above.
+const MOVES: &[u32] = &[211, 150, 280, 95, 301, 0, 12];
+
+fn build(dir: &TempDir) -> MetaIndex {
+    let w = MetaWriter::create(&dir.0, 50_000_000).unwrap();
+    for (g, sgf) in GAMES.iter().enumerate() {
+        let duplicate_of = (g == 4).then_some(0);
+        w.add(
+            g as u32,
+            &info(sgf),
+            MOVES[g],
+            duplicate_of,
+            &format!("f/{g}.sgf"),
+        )
+        .unwrap();
+    }
+    w.finish().unwrap();
+    MetaIndex::open(&dir.0).unwrap()
+}
+
+fn search(m: &MetaIndex, q: &str) -> Vec<u32> {
+    match m.search(q) {
+        Ok(v) => {
+            assert_eq!(m.count(q).unwrap(), v.len(), "count of {q}");
+            v
+        }
+        Err(e) => panic!("{q}: {e}"),
+    }
+}
+
+fn query_error(m: &MetaIndex, q: &str) -> String {
+    match m.search(q) {
+        Ok(v) => panic!("{q} should fail, found {v:?}"),
+        Err(e @ MetaError::Query { .. }) => {
+            let s = e.to_string();
+            assert!(!s.contains('\n'), "one line: {s}");
+            s
+        }
+        Err(e) => panic!("{q}: not a query error: {e}"),
+    }
+}
+
+#[test]
+fn metadata_search() {
+    let dir = TempDir::new("search");
+    let m = build(&dir);
+    assert_eq!(m.num_games(), GAMES.len() as u64);
+
+    // CJK: substrings of a run, single characters, Hangul.
+    assert_eq!(search(&m, "player:李世石"), [1]);
+    assert_eq!(search(&m, "black:李世石"), [1]);
+    assert_eq!(search(&m, "white:李世石"), Vec::<u32>::new());
+    assert_eq!(search(&m, "black:世石九"), [1]);
+    assert_eq!(search(&m, "black:石"), [1]);
+    assert_eq!(search(&m, "black:石李"), Vec::<u32>::new());
+    assert_eq!(search(&m, "black:이창호"), [3]);
+    assert_eq!(search(&m, "player:因坊"), [5]);
+    assert_eq!(search(&m, "三星杯"), [1], "default fields include event");
+
+    // Latin: case folding, accents, phrases in order only.
+    assert_eq!(search(&m, r#"black:"Lee Sedol""#), [0, 4]);
+    assert_eq!(search(&m, "black:sedol"), [0, 2, 4]);
+    assert_eq!(search(&m, r#"player:"lee changho""#), [3]);
+    assert_eq!(search(&m, "white:lee"), [3]);
+    assert_eq!(search(&m, r#"player:"Sedol Lee""#), [2]);
+    assert_eq!(search(&m, "Sedol"), [0, 2, 4], "default field player");
+    assert_eq!(search(&m, "ladder"), [4], "default field comment");
+    assert_eq!(search(&m, r#"name:"game of the century""#), [4]);
+    assert_eq!(search(&m, "place:seoul"), [0]);
+    assert_eq!(search(&m, "event:samsung AND round:final"), [0]);
+
+    // Dates: partial dates are whole periods; a game matches when its dates overlap the query.
+    assert_eq!(search(&m, "date:2005"), [0, 3]);
+    assert_eq!(search(&m, "date:2004"), [3]);
+    assert_eq!(search(&m, "date:2005-03"), [0]);
+    assert_eq!(search(&m, "date:2005-03-15"), [0]);
+    assert_eq!(search(&m, "date:2005-03-16"), Vec::<u32>::new());
+    assert_eq!(search(&m, "date:[2005 TO 2010]"), [0, 1, 3, 4]);
+    assert_eq!(search(&m, "date:[2005-03 TO 2005-06-30]"), [0]);
+    assert_eq!(
+        search(&m, "date:[2008-06 TO 2009]"),
+        [1],
+        "a game dated 2008 may be June"
+    );
+    assert_eq!(search(&m, "date:{2005 TO 2010}"), [1]);
+    assert_eq!(search(&m, "date:1996-05-07"), [2], "multi-day shorthand");
+    assert_eq!(search(&m, "date:1996-05-09"), Vec::<u32>::new());
+    assert_eq!(search(&m, "date:<1900"), [5]);
+    assert_eq!(search(&m, "date:>=2010"), [4]);
+    assert_eq!(search(&m, "date:>2008"), [4]);
+    assert_eq!(search(&m, "date:*"), [0, 1, 2, 3, 4, 5]);
+    assert_eq!(search(&m, "NOT date:*"), [6]);
+    assert_eq!(search(&m, "date:2010/12/31"), [4]);
+
+    // Results.
+    assert_eq!(search(&m, "winner:B"), [0, 3]);
+    assert_eq!(search(&m, "winner:black"), [0, 3]);
+    assert_eq!(search(&m, "winner:W"), [1, 2]);
+    assert_eq!(search(&m, "winner:white"), [1, 2]);
+    assert_eq!(search(&m, "winner:draw"), [4]);
+    assert_eq!(search(&m, "winner:void"), [5]);
+    assert_eq!(search(&m, "winner:unknown"), [6]);
+    assert_eq!(search(&m, "how:resignation"), [0, 1]);
+    assert_eq!(search(&m, "how:R"), [0, 1]);
+    assert_eq!(search(&m, "how:time"), [3]);
+    assert_eq!(search(&m, "how:score"), [2]);
+    assert_eq!(search(&m, "margin:[3 TO 4]"), [2]);
+    assert_eq!(search(&m, r#"result:"B+R""#), [0]);
+
+    // Numbers.
+    assert_eq!(search(&m, "komi:6.5"), [0, 4]);
+    assert_eq!(search(&m, "komi:[6 TO 7]"), [0, 4]);
+    assert_eq!(search(&m, "komi:>7"), [1]);
+    assert_eq!(search(&m, "handicap:2"), [3]);
+    assert_eq!(search(&m, "handicap:0"), [0, 1, 2, 4, 5, 6]);
+    assert_eq!(search(&m, "size:19"), [0, 1, 2, 4, 6]);
+    assert_eq!(
+        search(&m, "size:13"),
+        [5, 6],
+        "a 19×13 board has both sizes"
+    );
+    assert_eq!(search(&m, "size:9"), [3]);
+    assert_eq!(search(&m, "moves:>200"), [0, 2, 4]);
+    assert_eq!(search(&m, "moves:[100 TO 250]"), [0, 1]);
+    assert_eq!(search(&m, "moves:0"), [5]);
+
+    // Ranks.
+    assert_eq!(search(&m, "rank:9p"), [0]);
+    assert_eq!(search(&m, "rank:>=1d"), [0, 3]);
+    assert_eq!(search(&m, "black_rank:3d"), [3]);
+    assert_eq!(search(&m, "white_rank:<1d"), [3]);
+    assert_eq!(search(&m, "white_rank:[10k TO 1k]"), [3]);
+
+    // Copies and files.
+    assert_eq!(search(&m, "duplicate:true"), [4]);
+    assert_eq!(search(&m, "duplicate:no"), [0, 1, 2, 3, 5, 6]);
+    assert_eq!(search(&m, "duplicate_of:0"), [4]);
+    assert_eq!(search(&m, r#"file:"f/3.sgf""#), [3]);
+
+    // Combinations.
+    assert_eq!(
+        search(
+            &m,
+            r#"black:"Lee Sedol" AND date:[2005 TO 2010] AND winner:B"#
+        ),
+        [0]
+    );
+    assert_eq!(search(&m, "black:sedol AND NOT winner:B"), [2, 4]);
+    assert_eq!(search(&m, "winner:draw OR winner:void"), [4, 5]);
+    assert_eq!(search(&m, "(winner:draw OR how:time) AND size:9"), [3]);
+    assert_eq!(search(&m, "NOT winner:B"), [1, 2, 4, 5, 6]);
+    assert_eq!(search(&m, "-size:19 -size:9"), [5]);
+    assert_eq!(
+        search(&m, "lee sedol"),
+        [0, 2, 4],
+        "terms are ANDed by default"
+    );
+    assert_eq!(search(&m, "winner: IN [B draw]"), [0, 3, 4]);
+
+    // Errors: one line, naming what is wrong.
+    let e = query_error(&m, "colour:black");
+    assert!(e.contains("\"colour\""), "{e}");
+    let e = query_error(&m, "date_start:5");
+    assert!(e.contains("\"date_start\""), "{e}");
+    let e = query_error(&m, "date:2005-13");
+    assert!(
+        e.contains("date") && e.contains("2005-13") && e.contains("month"),
+        "{e}"
+    );
+    let e = query_error(&m, "date:[2005 TO soon]");
+    assert!(e.contains("soon"), "{e}");
+    let e = query_error(&m, "date:05");
+    assert!(e.contains("not a date"), "{e}");
+    let e = query_error(&m, "date:2003-02-30");
+    assert!(e.contains("no such day"), "{e}");
+    let e = query_error(&m, "komi:six");
+    assert!(e.contains("komi") && e.contains("six"), "{e}");
+    let e = query_error(&m, "winner:green");
+    assert!(e.contains("winner") && e.contains("green"), "{e}");
+    let e = query_error(&m, "rank:>=master");
+    assert!(e.contains("rank") && e.contains("master"), "{e}");
+    let e = query_error(&m, r#"black:"Lee"#);
+    assert!(e.contains("position"), "{e}");
+    let e = query_error(&m, "black:*");
+    assert!(e.contains("black:*"), "{e}");
+    let e = query_error(&m, "date:[2005 TO 2010");
+    assert!(e.contains("position"), "{e}");
+    let e = query_error(&m, "");
+    assert!(e.contains("empty"), "{e}");
+}
+
+#[test]
+fn statistics_and_summaries() {
+    let dir = TempDir::new("stats");
+    let m = build(&dir);
+    let top = m.top("player", 3).unwrap();
+    assert_eq!(
+        top,
+        [
+            ("Gu Li".to_string(), 2),
+            ("Alice".to_string(), 1),
+            ("Bob".to_string(), 1)
+        ]
+    );
+    let events = m.top("event", 10).unwrap();
+    assert_eq!(events.len(), 4);
+    assert!(m.top("komi", 3).is_err());
+
+    let (first, last) = m.date_range().unwrap().unwrap();
+    assert_eq!(first.to_string(), "1835-01-01");
+    assert_eq!(last.to_string(), "2010-12-31");
+
+    let s = m.summary(0).unwrap().unwrap();
+    assert_eq!(s.black.as_deref(), Some("Lee Sedol"));
+    assert_eq!(s.white_rank.as_deref(), Some("9p"));
+    assert_eq!(s.date.as_deref(), Some("2005-03-15"));
+    assert_eq!(s.result.as_deref(), Some("B+R"));
+    assert_eq!(s.winner, "B");
+    assert_eq!(s.komi, Some(6.5));
+    assert_eq!(s.moves, 211);
+    assert_eq!(s.size, (19, 19));
+    assert_eq!(s.file.as_deref(), Some("f/0.sgf"));
+    let s = m.summary(6).unwrap().unwrap();
+    assert_eq!(s.size, (19, 13));
+    assert_eq!(s.date_range, None);
+    assert_eq!(m.summary(4).unwrap().unwrap().duplicate_of, Some(0));
+    assert_eq!(m.summary(99).unwrap(), None);
+}
+
+#[test]
+fn reopen_append_and_truncate() {
+    let dir = TempDir::new("append");
+    {
+        let mut w = MetaWriter::create(&dir.0, 50_000_000).unwrap();
+        w.add(0, &info(GAMES[0]), 10, None, "a.sgf").unwrap();
+        w.add(1, &info(GAMES[1]), 10, None, "a.sgf").unwrap();
+        w.commit_with_payload("2").unwrap();
+        // Added but never committed: lost, as after a crash.
+        w.add(2, &info(GAMES[2]), 10, None, "a.sgf").unwrap();
+    }
+    assert!(MetaWriter::create(&dir.0, 50_000_000).is_err(), "exists");
+    let m = MetaIndex::open(&dir.0).unwrap();
+    assert_eq!(m.num_games(), 2);
+    assert_eq!(m.payload().unwrap().as_deref(), Some("2"));
+
+    let mut w = MetaWriter::open_or_create(&dir.0, 50_000_000).unwrap();
+    assert_eq!(w.payload().unwrap().as_deref(), Some("2"));
+    for g in 2..5 {
+        w.add(g, &info(GAMES[g as usize]), 10, None, "b.sgf")
+            .unwrap();
+    }
+    w.commit().unwrap();
+    m.reload().unwrap();
+    assert_eq!(search(&m, "player:sedol"), [0, 2, 4]);
+    assert_eq!(search(&m, "player:李世石 OR winner:draw"), [1, 4]);
+
+    // Roll back to three games, then add the fourth again.
+    w.truncate(3).unwrap();
+    w.add(3, &info(GAMES[3]), 10, None, "b.sgf").unwrap();
+    w.finish().unwrap();
+    m.reload().unwrap();
+    assert_eq!(m.num_games(), 4);
+    assert_eq!(search(&m, "player:sedol"), [0, 2]);
+    assert_eq!(search(&m, "size:*"), [0, 1, 2, 3]);
+    let top = m.top("player", 100).unwrap();
+    assert!(top.contains(&("Gu Li".to_string(), 1)), "{top:?}");
+    assert!(!top.iter().any(|(p, _)| p == "LEE SEDOL"), "{top:?}");
+    assert_eq!(top.len(), 8);
+}
+
+#[test]
+fn missing_index_is_an_error() {
+    let dir = TempDir::new("missing");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let e = MetaIndex::open(&dir.0).err().expect("no index");
+    assert!(e.to_string().contains("no metadata index"), "{e}");
+}

@@ -1,0 +1,234 @@
+//! Queries as users write them: a position (from a record, or typed as points), a pattern diagram.
+//! Every way a query can make no sense is an error that says what and where.
+
+use goban::{replay_main_line, Color, Point, Position};
+use sgf::Records;
+
+use crate::SearchError;
+
+/// A full-board position to find.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PositionQuery {
+    pub position: Position,
+    /// Try all symmetries of the board (8 on a square, 4 on a rectangle).
+    pub symmetry: bool,
+    /// Also match with colours exchanged.
+    pub swap_colors: bool,
+    /// Only hits where this colour plays next.
+    pub to_move: Option<Color>,
+}
+
+/// What a pattern point asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cell {
+    Black,
+    White,
+    Empty,
+    Any,
+    /// Black or empty (`x`).
+    NotWhite,
+    /// White or empty (`o`).
+    NotBlack,
+}
+
+/// A board diagram to find, anchored to the board (or anywhere with `anywhere`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PatternQuery {
+    /// Columns and rows of the diagram.
+    pub width: u8,
+    pub height: u8,
+    /// Row-major cells, top row first.
+    pub cells: Vec<Cell>,
+    /// Where the diagram's top-left corner lies on the board (anchored patterns).
+    pub offset: (u8, u8),
+    /// The board the pattern belongs to.
+    pub board: (u8, u8),
+    pub symmetry: bool,
+    pub swap_colors: bool,
+    /// The pattern may also be translated anywhere on the board.
+    pub anywhere: bool,
+}
+
+/// Reads the position after move `at` (default: the last) of the first game in a record file.
+/// A setup-only record gives its setup.
+pub fn position_from_record(bytes: &[u8], at: Option<usize>) -> Result<Position, SearchError> {
+    let records = Records::read(bytes);
+    let tree = records
+        .game(0)
+        .map_err(|d| SearchError::BadQuery(format!("position file: {d}")))?;
+    let replay = replay_main_line(&tree, at, false, |_, _| {})
+        .map_err(|e| SearchError::BadQuery(format!("position file: {e}")))?;
+    if let Some(k) = at {
+        if k > replay.total_moves {
+            return Err(SearchError::BadQuery(format!(
+                "--at {k}: the game has only {} moves",
+                replay.total_moves
+            )));
+        }
+    }
+    Ok(replay.board.position().clone())
+}
+
+/// Reads points typed on the command line: SGF points (`pd`), GTP coordinates (`Q16`) or
+/// quadrant labels (`0144`, 19×19 only), separated by commas or spaces.
+pub fn parse_points(text: &str, width: u8, height: u8) -> Result<Vec<Point>, SearchError> {
+    let mut out = Vec::new();
+    for tok in text.split([',', ' ', ';']).filter(|t| !t.is_empty()) {
+        let p = parse_point(tok, width, height).ok_or_else(|| {
+            SearchError::BadQuery(format!(
+                "{tok:?} is not a point on a {width}×{height} board (write pd, Q16 or 0144)"
+            ))
+        })?;
+        out.push(p);
+    }
+    Ok(out)
+}
+
+fn parse_point(tok: &str, width: u8, height: u8) -> Option<Point> {
+    let b = tok.as_bytes();
+    let on_board = |p: Point| (p.x < width && p.y < height).then_some(p);
+    if b.len() == 4 && b.iter().all(u8::is_ascii_digit) && (width, height) == (19, 19) {
+        let label: sgf::quadrant::Label = tok.parse().ok()?;
+        return sgf::quadrant::point(label);
+    }
+    if b.len() == 2 && b.iter().all(u8::is_ascii_lowercase) {
+        return on_board(Point::parse_sgf(b)?);
+    }
+    // GTP: a column letter A–T without I, then the row counted from the bottom.
+    let (col, row) = tok.split_at(1);
+    let c = col.chars().next()?.to_ascii_uppercase();
+    if !c.is_ascii_uppercase() || c == 'I' {
+        return None;
+    }
+    let x = (c as u8 - b'A') - (c > 'I') as u8;
+    let r: u8 = row.parse().ok()?;
+    if r == 0 || r > height {
+        return None;
+    }
+    on_board(Point::new(x, height - r))
+}
+
+/// Builds a position from typed black and white points.
+pub fn position_from_points(
+    width: u8,
+    height: u8,
+    black: &[Point],
+    white: &[Point],
+) -> Result<Position, SearchError> {
+    let mut pos = Position::new(width, height).map_err(|e| SearchError::BadQuery(e.to_string()))?;
+    for (points, color) in [(black, Color::Black), (white, Color::White)] {
+        for &p in points {
+            if pos.get(p).is_some() {
+                return Err(SearchError::BadQuery(format!(
+                    "point {} is given twice",
+                    p.sgf_string()
+                )));
+            }
+            pos.set(p, Some(color));
+        }
+    }
+    Ok(pos)
+}
+
+/// Parses a pattern diagram: one text row per board row, top row first; `X` black, `O` white,
+/// `.` empty, `?` any, `x` black or empty, `o` white or empty. Blank lines and lines starting with
+/// `#` are ignored. A diagram as large as the board is anchored to it; a smaller one is a
+/// corner or side region: `place` says where its top-left point lies (for a corner region, the
+/// corner it touches is found from `corner`).
+pub fn parse_pattern(text: &str) -> Result<(u8, u8, Vec<Cell>), SearchError> {
+    let mut cells = Vec::new();
+    let mut width = None;
+    let mut height = 0u8;
+    for (n, line) in text.lines().enumerate() {
+        let line = line.trim_end();
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let row: Vec<Cell> = line
+            .chars()
+            .filter(|c| *c != ' ')
+            .enumerate()
+            .map(|(col, c)| {
+                Ok(match c {
+                    'X' => Cell::Black,
+                    'O' => Cell::White,
+                    '.' | '+' => Cell::Empty,
+                    '?' => Cell::Any,
+                    'x' => Cell::NotWhite,
+                    'o' => Cell::NotBlack,
+                    other => {
+                        return Err(SearchError::BadQuery(format!(
+                            "pattern line {}, column {}: {other:?} is not one of X O . ? x o",
+                            n + 1,
+                            col + 1
+                        )))
+                    }
+                })
+            })
+            .collect::<Result<_, _>>()?;
+        match width {
+            None => width = Some(row.len()),
+            Some(w) if w != row.len() => {
+                return Err(SearchError::BadQuery(format!(
+                    "pattern line {}: {} points where the first row has {w}",
+                    n + 1,
+                    row.len()
+                )))
+            }
+            _ => {}
+        }
+        if row.len() > 52 || height == 52 {
+            return Err(SearchError::BadQuery(format!(
+                "pattern line {}: larger than the largest board (52×52)",
+                n + 1
+            )));
+        }
+        cells.extend(row);
+        height += 1;
+    }
+    let width = width.unwrap_or(0) as u8;
+    if width == 0 || height == 0 {
+        return Err(SearchError::BadQuery("the pattern has no rows".into()));
+    }
+    Ok((width, height, cells))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn points_in_three_notations() {
+        let p = parse_points("pd Q16,0144 dp", 19, 19).unwrap();
+        assert_eq!(
+            p,
+            vec![Point::new(15, 3); 3]
+                .into_iter()
+                .chain([Point::new(3, 15)])
+                .collect::<Vec<_>>()
+        );
+        assert!(parse_points("I5", 19, 19).is_err());
+        assert!(parse_points("T20", 19, 19).is_err());
+        assert!(parse_points("zz", 19, 19).is_err());
+        assert_eq!(parse_points("J10", 19, 19).unwrap(), vec![Point::new(8, 9)]);
+    }
+
+    #[test]
+    fn patterns_parse_and_complain() {
+        let (w, h, cells) = parse_pattern("# corner\nX.o\n?Ox\n").unwrap();
+        assert_eq!((w, h), (3, 2));
+        assert_eq!(cells[2], Cell::NotBlack);
+        assert_eq!(cells[5], Cell::NotWhite);
+        let e = parse_pattern("X.\nX.Z\n").unwrap_err().to_string();
+        assert!(e.contains("line 2"), "{e}");
+        let e = parse_pattern("XQ\n").unwrap_err().to_string();
+        assert!(e.contains("column 2"), "{e}");
+        assert!(parse_pattern("\n#\n").is_err());
+    }
+
+    #[test]
+    fn a_point_twice_is_an_error() {
+        let p = Point::new(3, 3);
+        assert!(position_from_points(19, 19, &[p], &[p]).is_err());
+    }
+}

@@ -1,0 +1,255 @@
+//! Every position and pattern probe of the oracle, answered from a freshly built index, must give
+//! exactly the oracle's hits and continuation tables (games the oracle excluded aside).
+//!
+//! The oracle and datasets live outside the repository (`../shared`). Without them these tests say
+//! so and pass, unless `QIPU_REQUIRE_DATASETS=1` (as in CI), where their absence is a failure.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+use index::{build, BuildOptions, Index};
+use search::query::{parse_pattern, position_from_record};
+use search::{find_pattern, find_position, PatternQuery, PositionQuery};
+use serde_json::Value;
+
+fn shared() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
+    if p.join("oracle").is_dir() && p.join("datasets").is_dir() {
+        return Some(p);
+    }
+    if std::env::var("QIPU_REQUIRE_DATASETS").is_ok_and(|v| v == "1") {
+        panic!("{} is missing", p.display());
+    }
+    eprintln!("skipped: {} is not present", p.display());
+    None
+}
+
+fn lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect()
+}
+
+type Hits = BTreeMap<(String, u64), Vec<u64>>;
+type Table = BTreeSet<(String, String, u64, u64, u64)>;
+
+fn oracle_hits(v: &Value) -> Option<Hits> {
+    v["hits"].as_array().map(|hits| {
+        hits.iter()
+            .map(|h| {
+                let moves = h["moves"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|m| m.as_u64().unwrap())
+                    .collect();
+                (
+                    (
+                        h["file"].as_str().unwrap().to_string(),
+                        h["game"].as_u64().unwrap(),
+                    ),
+                    moves,
+                )
+            })
+            .collect()
+    })
+}
+
+fn oracle_table(v: &Value) -> Table {
+    v["continuations"]
+        .as_array()
+        .map(|c| {
+            c.iter()
+                .map(|c| {
+                    (
+                        c["color"].as_str().unwrap().to_string(),
+                        c["point"].as_str().unwrap().to_string(),
+                        c["count"].as_u64().unwrap(),
+                        c["black_wins"].as_u64().unwrap(),
+                        c["white_wins"].as_u64().unwrap(),
+                    )
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn check(dataset: &str) {
+    let Some(shared) = shared() else { return };
+    let oracle = shared.join("oracle").join(dataset);
+    let data = shared.join("datasets").join(dataset);
+    let dir = std::env::temp_dir().join(format!("qipu-oracle-{dataset}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let opts = BuildOptions {
+        rebuild: true,
+        ..BuildOptions::default()
+    };
+    build(&dir, &[data], &opts, |_| {}).unwrap();
+    let index = Index::open(&dir).unwrap();
+
+    // The games the oracle replayed (excluded games and files it could not read neither hit nor
+    // count; qipu reads some of those, e.g. UTF-16 files and files missing their `(`).
+    let universe: HashSet<(String, u64)> = lines(&oracle.join("universe.jsonl"))
+        .iter()
+        .map(|v| {
+            (
+                v["file"].as_str().unwrap().to_string(),
+                v["game"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let mut by_identity = HashMap::new();
+    let mut allowed = Vec::new();
+    for g in 0..index.len() {
+        let (file, game) = index.identity(g);
+        by_identity.insert(g, (file.to_string(), game as u64));
+        if universe.contains(&(file.to_string(), game as u64)) {
+            allowed.push(g);
+        }
+    }
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for probe in lines(&oracle.join("positions.jsonl")) {
+        let id = probe["id"].as_str().unwrap();
+        let bytes = std::fs::read(oracle.join(probe["query"].as_str().unwrap())).unwrap();
+        let position = position_from_record(&bytes, None).unwrap();
+        let q = PositionQuery {
+            position,
+            symmetry: probe["symmetry"].as_bool().unwrap(),
+            swap_colors: false,
+            to_move: None,
+        };
+        let answer = find_position(&index, &q, Some(&allowed));
+        let hits: Hits = answer
+            .hits
+            .iter()
+            .map(|h| {
+                (
+                    by_identity[&h.game].clone(),
+                    h.moves.iter().map(|&m| m as u64).collect(),
+                )
+            })
+            .collect();
+        let table: Table = answer
+            .continuations
+            .iter()
+            .map(|c| {
+                (
+                    c.color.letter().to_string(),
+                    c.point.map_or(String::new(), |p| p.sgf_string()),
+                    c.count as u64,
+                    c.black_wins as u64,
+                    c.white_wins as u64,
+                )
+            })
+            .collect();
+        checked += 1;
+        if hits.len() as u64 != probe["hit_games"].as_u64().unwrap() {
+            failures.push(format!(
+                "{id}: {} hit games, oracle {}",
+                hits.len(),
+                probe["hit_games"]
+            ));
+        }
+        if let Some(want) = oracle_hits(&probe) {
+            if hits != want {
+                let extra: Vec<_> = hits
+                    .iter()
+                    .filter(|h| want.get(h.0) != Some(h.1))
+                    .take(3)
+                    .collect();
+                let missing: Vec<_> = want
+                    .iter()
+                    .filter(|h| hits.get(h.0) != Some(h.1))
+                    .take(3)
+                    .collect();
+                failures.push(format!(
+                    "{id}: hits differ; ours not oracle's {extra:?}; oracle's not ours {missing:?}"
+                ));
+            }
+        }
+        let want = oracle_table(&probe);
+        if table != want {
+            let a: Vec<_> = table.difference(&want).take(3).collect();
+            let b: Vec<_> = want.difference(&table).take(3).collect();
+            failures.push(format!(
+                "{id}: continuations differ; ours {a:?}; oracle {b:?}"
+            ));
+        }
+    }
+    for probe in lines(&oracle.join("patterns.jsonl")) {
+        let id = probe["id"].as_str().unwrap();
+        let text = std::fs::read_to_string(oracle.join(probe["query"].as_str().unwrap())).unwrap();
+        let (width, height, cells) = parse_pattern(&text).unwrap();
+        let q = PatternQuery {
+            width,
+            height,
+            cells,
+            offset: (0, 0),
+            board: (width, height),
+            symmetry: probe["symmetry"].as_bool().unwrap(),
+            swap_colors: false,
+            anywhere: false,
+        };
+        let answer = find_pattern(&index, &q, Some(&allowed));
+        let hits: Hits = answer
+            .hits
+            .iter()
+            .map(|h| {
+                (
+                    by_identity[&h.game].clone(),
+                    h.moves.iter().map(|&m| m as u64).collect(),
+                )
+            })
+            .collect();
+        checked += 1;
+        if hits.len() as u64 != probe["hit_games"].as_u64().unwrap() {
+            failures.push(format!(
+                "{id}: {} hit games, oracle {}",
+                hits.len(),
+                probe["hit_games"]
+            ));
+        }
+        if let Some(want) = oracle_hits(&probe) {
+            if hits != want {
+                let extra: Vec<_> = hits
+                    .iter()
+                    .filter(|h| want.get(h.0) != Some(h.1))
+                    .take(3)
+                    .collect();
+                let missing: Vec<_> = want
+                    .iter()
+                    .filter(|h| hits.get(h.0) != Some(h.1))
+                    .take(3)
+                    .collect();
+                failures.push(format!(
+                    "{id}: hits differ; ours not oracle's {extra:?}; oracle's not ours {missing:?}"
+                ));
+            }
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    eprintln!(
+        "{dataset}: {checked} probes checked, {} failures",
+        failures.len()
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {checked} probes differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn fox_pro_probes_match_the_oracle() {
+    check("fox-pro");
+}
+
+#[test]
+fn diverse_probes_match_the_oracle() {
+    check("diverse");
+}
