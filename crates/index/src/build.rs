@@ -200,6 +200,8 @@ pub fn build(
     })?;
     state.commit()?;
     drop(state);
+    // Merging is off while games come in; merge the metadata segments once, at the end.
+    meta.finish()?;
     summary.bytes_read = bytes_total;
     summary.seconds = start.elapsed().as_secs_f64();
     summary.index_bytes = dir_size(dir);

@@ -6,7 +6,7 @@ use sgf::info::Winner;
 use sgf::{GameInfo, GameTree};
 
 use crate::ops::{encode_main_line, Op, Replayer};
-use crate::store::{GameRec, Occupancy, FLAG_IRREGULAR, MAX_INDEXED_STONES};
+use crate::store::{GameRec, Occupancy, FLAG_IRREGULAR, FLAG_LONG, MAX_INDEXED_STONES, NO_NEXT};
 
 /// A game ready for the store and the metadata index.
 pub struct Analysed {
@@ -14,7 +14,8 @@ pub struct Analysed {
     pub rec: GameRec,
     pub ops: Vec<u16>,
     pub occupancy: Occupancy,
-    pub positions: Vec<(u64, u32)>,
+    /// (hash, k, the move after it as an op or [`NO_NEXT`]) of the positions to index.
+    pub positions: Vec<(u64, u16, u16)>,
     /// Identical main line (no symmetry): exact copies share it.
     pub exact_signature: u64,
     /// The main line under the best of its symmetries: copies up to rotation/reflection share it.
@@ -35,20 +36,34 @@ pub fn analyse(tree: &GameTree<'_>) -> Analysed {
     let mut occupancy = [[0u64; 6]; 2];
     let mut positions = Vec::new();
     let mut irregular = false;
+    let mut long = false;
     if let Ok(mut rep) = Replayer::new(&ops, width, height, true) {
         while let Some(step) = rep.next_position(|m| irregular |= !m.flags.is_empty()) {
             let b = rep.board();
             let stones = (b.stones(Color::Black).len() + b.stones(Color::White).len()) as u32;
             if stones <= MAX_INDEXED_STONES {
-                positions.push((b.hash(), step.k));
-            }
-            if (width, height) == (19, 19) {
-                for (c, color) in [Color::Black, Color::White].into_iter().enumerate() {
-                    for p in b.stones(color).iter() {
-                        let bit = p.y as usize * 19 + p.x as usize;
-                        occupancy[c][bit / 64] |= 1 << (bit % 64);
+                match u16::try_from(step.k) {
+                    Ok(k) => {
+                        let next = step.next.map_or(NO_NEXT, |(c, p)| Op::Move(c, p).encode());
+                        positions.push((b.hash(), k, next));
                     }
+                    // Positions past move 65,535 are found by replay (see FLAG_LONG).
+                    Err(_) => long = true,
                 }
+            }
+        }
+    }
+    // Every stone that was ever on the board was put there by a move or by setup.
+    if (width, height) == (19, 19) {
+        for &v in &ops {
+            let (c, p) = match Op::decode(v) {
+                Op::Move(Color::Black, Some(p)) | Op::Setup(Some(Color::Black), p) => (0, p),
+                Op::Move(Color::White, Some(p)) | Op::Setup(Some(Color::White), p) => (1, p),
+                _ => continue,
+            };
+            if p.x < 19 && p.y < 19 {
+                let bit = p.y as usize * 19 + p.x as usize;
+                occupancy[c][bit / 64] |= 1 << (bit % 64);
             }
         }
     }
@@ -60,7 +75,7 @@ pub fn analyse(tree: &GameTree<'_>) -> Analysed {
             width,
             height,
             winner,
-            flags: if irregular { FLAG_IRREGULAR } else { 0 },
+            flags: if irregular { FLAG_IRREGULAR } else { 0 } | if long { FLAG_LONG } else { 0 },
             duplicate_of: u32::MAX,
             ..GameRec::default()
         },

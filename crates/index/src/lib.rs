@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 pub use build::{build, BuildOptions, Progress, Summary};
 pub use manifest::Manifest;
-pub use store::{GameRec, Occupancy, PosEntry, MAX_INDEXED_STONES};
+pub use store::{GameRec, Occupancy, PosEntry, FLAG_LONG, MAX_INDEXED_STONES, NO_NEXT};
 
 /// Errors of building or reading an index.
 #[derive(Debug, thiserror::Error)]
@@ -55,6 +55,7 @@ pub struct Index {
     segments: Vec<store::Segment>,
     meta: meta::MetaIndex,
     copies: HashMap<u32, Vec<u32>>,
+    long: Vec<u32>,
 }
 
 impl Index {
@@ -68,6 +69,7 @@ impl Index {
             .collect::<Result<Vec<_>, _>>()?;
         let meta = meta::MetaIndex::open(&dir.join("meta"))?;
         let mut copies: HashMap<u32, Vec<u32>> = HashMap::new();
+        let mut long = Vec::new();
         for seg in &segments {
             for i in 0..seg.len() {
                 let rec = seg.game(i);
@@ -76,6 +78,8 @@ impl Index {
                         .entry(rec.duplicate_of)
                         .or_default()
                         .push(seg.first_game + i);
+                } else if rec.flags & FLAG_LONG != 0 {
+                    long.push(seg.first_game + i);
                 }
             }
         }
@@ -84,6 +88,7 @@ impl Index {
             segments,
             meta,
             copies,
+            long,
         })
     }
 
@@ -154,6 +159,11 @@ impl Index {
     /// Exact copies of game `id` (games whose main line is identical), in id order.
     pub fn copies(&self, id: u32) -> &[u32] {
         self.copies.get(&id).map_or(&[], Vec::as_slice)
+    }
+
+    /// Stored games too long for the position table to hold all their positions.
+    pub fn long_games(&self) -> &[u32] {
+        &self.long
     }
 
     /// Position-table entries with `hash`, over all segments.

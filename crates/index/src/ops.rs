@@ -1,10 +1,11 @@
 //! A game's main line as a compact program of 2-byte operations, and the replayer that runs it.
 //!
 //! Search verifies hits and builds continuation tables by replaying games, so the store keeps each
-//! main line in the smallest form that replays exactly: one `u16` per move or setup stone. Setup
-//! may sit in any node (the Fox archives put it in thousands of non-root nodes), and position k
-//! excludes the setup of the node holding move k+1, so a node holding a move starts with a MARK:
-//! the replayer reports position k at the mark before move k+1.
+//! main line in the smallest form that replays exactly: one `u16` per move or setup stone. A move
+//! op stands for the position before it. Setup may sit in any node (the Fox archives put it in
+//! thousands of non-root nodes), and position k excludes the setup of the node holding move k+1,
+//! so such a node starts with MARKs, one per move: the replayer then reports position k at the
+//! mark instead.
 //!
 //! Layout of an op: the top 3 bits are the kind, the low 13 bits the point `y * 52 + x`
 //! (8191 for a pass or a malformed point, played as a pass).
@@ -62,9 +63,17 @@ pub fn encode_main_line(tree: &GameTree<'_>, out: &mut Vec<u16>) -> u32 {
     for node in tree.main_line() {
         let b = node.get(ids::B);
         let wm = node.get(ids::W);
-        // One mark per move: a node holding both B and W has two positions before it, equal.
-        for _ in 0..(b.is_some() as usize + wm.is_some() as usize) {
-            out.push(Op::Mark.encode());
+        // A move op stands for the position before it. Only when the node also holds setup
+        // (which position k must not include), or two moves, are the positions marked
+        // explicitly: one mark per move, before the node's setup.
+        let n_moves = b.is_some() as usize + wm.is_some() as usize;
+        let has_setup = node
+            .props()
+            .any(|p| [ids::AB, ids::AW, ids::AE].contains(&p.id()));
+        if n_moves == 2 || (n_moves == 1 && has_setup) {
+            for _ in 0..n_moves {
+                out.push(Op::Mark.encode());
+            }
         }
         for (id, content) in [
             (ids::AB, Some(Color::Black)),
@@ -97,6 +106,10 @@ pub struct Replayer<'o> {
     board: Board,
     /// Positions returned so far.
     k: u32,
+    /// Marks passed whose moves are still to be played.
+    explicit: u32,
+    /// The position before the unmarked move at `at` was reported.
+    implicit_done: bool,
     done: bool,
 }
 
@@ -121,6 +134,8 @@ impl<'o> Replayer<'o> {
             at: 0,
             board,
             k: 0,
+            explicit: 0,
+            implicit_done: false,
             done: false,
         })
     }
@@ -134,35 +149,42 @@ impl<'o> Replayer<'o> {
     /// the final position. `on_move` sees the outcome of each move played on the way.
     pub fn next_position(&mut self, mut on_move: impl FnMut(&MoveOutcome)) -> Option<Step> {
         while self.at < self.ops.len() {
-            let op = Op::decode(self.ops[self.at]);
-            self.at += 1;
-            match op {
+            match Op::decode(self.ops[self.at]) {
                 Op::Mark => {
-                    // The k-th mark: the moves of its node follow, after the node's setup.
-                    // Marks just before this one belong to the same node: the j-th mark of a
-                    // node is followed by the node's j-th move.
-                    let skip = self.ops[..self.at - 1]
+                    // The j-th mark of a node is followed by the node's j-th move.
+                    let j = self.ops[..self.at]
                         .iter()
                         .rev()
                         .take_while(|&&v| Op::decode(v) == Op::Mark)
                         .count();
+                    self.at += 1;
+                    self.explicit += 1;
                     let next = self.ops[self.at..]
                         .iter()
                         .filter_map(|&v| match Op::decode(v) {
                             Op::Move(c, p) => Some((c, p)),
                             _ => None,
                         })
-                        .nth(skip);
-                    let step = Step { k: self.k, next };
-                    self.k += 1;
-                    return Some(step);
+                        .nth(j);
+                    return Some(self.step(next));
                 }
                 Op::Setup(c, p) => {
                     self.board.setup(c, p);
+                    self.at += 1;
                 }
                 Op::Move(c, p) => {
+                    if self.explicit == 0 && !self.implicit_done {
+                        // An unmarked move: the position before it is reported first.
+                        self.implicit_done = true;
+                        return Some(self.step(Some((c, p))));
+                    }
+                    if self.explicit > 0 {
+                        self.explicit -= 1;
+                    }
+                    self.implicit_done = false;
                     let out = self.board.play(c, p);
                     on_move(&out);
+                    self.at += 1;
                 }
             }
         }
@@ -170,10 +192,13 @@ impl<'o> Replayer<'o> {
             return None;
         }
         self.done = true;
-        Some(Step {
-            k: self.k,
-            next: None,
-        })
+        Some(self.step(None))
+    }
+
+    fn step(&mut self, next: Option<(Color, Option<Point>)>) -> Step {
+        let step = Step { k: self.k, next };
+        self.k += 1;
+        step
     }
 }
 

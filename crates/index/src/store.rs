@@ -10,7 +10,8 @@
 //! - `games.bin`: one [`GameRec`] (32 bytes) per game;
 //! - `ops.bin`: replay programs (`u16` ops, see [`crate::ops`]);
 //! - `occ.bin`: per game, the points ever held by Black and by White (19×19 only; 2 × 6 `u64`);
-//! - `positions.bin`: sorted `(hash u64, game u32, k u32)` entries, every position with at most
+//! - `positions.bin`: sorted `(hash u64, game u32, k u16, next u16)` entries (`next`: the move
+//!   that followed, as an op, so continuation tables need no replay), every position with at most
 //!   [`MAX_INDEXED_STONES`] stones of every stored (non-copy) game;
 //! - `records.zst` and `records.idx`: the original records, zstd-compressed in blocks;
 //! - `files.jsonl`: the record files of the segment, one JSON string per line.
@@ -55,6 +56,11 @@ pub struct GameRec {
 pub const FLAG_IRREGULAR: u8 = 1;
 /// `GameRec::flags`: a copy of another game up to symmetry (not necessarily exact).
 pub const FLAG_SYMMETRIC_COPY: u8 = 2;
+/// `GameRec::flags`: positions past move 65,535 are not in the position table: replay the game.
+pub const FLAG_LONG: u8 = 4;
+
+/// `PosEntry::next` of a final position.
+pub const NO_NEXT: u16 = u16::MAX;
 
 impl GameRec {
     const SIZE: usize = 32;
@@ -103,7 +109,9 @@ pub type Occupancy = [[u64; 6]; 2];
 pub struct PosEntry {
     pub hash: u64,
     pub game: u32,
-    pub k: u32,
+    pub k: u16,
+    /// The move played from this position, as an op ([`crate::ops::Op`]), or [`NO_NEXT`].
+    pub next: u16,
 }
 
 impl PosEntry {
@@ -115,8 +123,8 @@ pub struct GameData {
     pub rec: GameRec,
     pub ops: Vec<u16>,
     pub occupancy: Occupancy,
-    /// (hash, k) of the positions to index.
-    pub positions: Vec<(u64, u32)>,
+    /// (hash, k, next) of the positions to index.
+    pub positions: Vec<(u64, u16, u16)>,
     pub record: Vec<u8>,
     /// Exact and canonical main-line signatures (see [`crate::game`]).
     pub signatures: (u64, u64),
@@ -210,11 +218,13 @@ impl SegmentWriter {
         self.sigs
             .write_all(&g.signatures.1.to_le_bytes())
             .map_err(err)?;
-        self.positions.extend(
-            g.positions
-                .iter()
-                .map(|&(hash, k)| PosEntry { hash, game: id, k }),
-        );
+        self.positions
+            .extend(g.positions.iter().map(|&(hash, k, next)| PosEntry {
+                hash,
+                game: id,
+                k,
+                next,
+            }));
         self.block_entries
             .push((self.block.len() as u32, g.record.len() as u32));
         self.block.extend_from_slice(&g.record);
@@ -231,7 +241,7 @@ impl SegmentWriter {
         }
         let dir = self.dir.clone();
         let err = |e| IndexError::io(&dir, e);
-        let compressed = zstd::bulk::compress(&self.block, 9).map_err(err)?;
+        let compressed = zstd::bulk::compress(&self.block, 3).map_err(err)?;
         self.records.write_all(&compressed).map_err(err)?;
         for &(off, len) in &self.block_entries {
             self.records_idx
@@ -265,6 +275,7 @@ impl SegmentWriter {
             pos.write_all(&e.hash.to_le_bytes()).map_err(err)?;
             pos.write_all(&e.game.to_le_bytes()).map_err(err)?;
             pos.write_all(&e.k.to_le_bytes()).map_err(err)?;
+            pos.write_all(&e.next.to_le_bytes()).map_err(err)?;
         }
         for w in [
             pos,
@@ -404,12 +415,12 @@ impl Segment {
         let mut out = Vec::new();
         while lo < n && hash_at(lo) == hash {
             let s = lo * PosEntry::SIZE;
-            let u32_at =
-                |i: usize| u32::from_le_bytes(self.positions[i..i + 4].try_into().unwrap());
+            let b = &self.positions[s..s + PosEntry::SIZE];
             out.push(PosEntry {
                 hash,
-                game: u32_at(s + 8),
-                k: u32_at(s + 12),
+                game: u32::from_le_bytes(b[8..12].try_into().unwrap()),
+                k: u16::from_le_bytes([b[12], b[13]]),
+                next: u16::from_le_bytes([b[14], b[15]]),
             });
             lo += 1;
         }

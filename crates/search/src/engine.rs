@@ -6,11 +6,11 @@
 //! shape if it ever had those stones) and replaying the survivors on the bitboard engine, on all
 //! cores. Every answer follows the definitions of `shared/oracle/README.md`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use goban::{Board, Color, Point, Position, Symmetry};
 use index::ops::{Op, Replayer};
-use index::{Index, MAX_INDEXED_STONES};
+use index::{Index, MAX_INDEXED_STONES, NO_NEXT};
 use rayon::prelude::*;
 
 use crate::query::{Cell, PatternQuery, PositionQuery};
@@ -52,8 +52,15 @@ struct Image {
     hash: u64,
 }
 
-/// A hit position and the query images that match there.
-type Found = ((u32, u32), Vec<Image>);
+/// A position where some image of the query stands: game, k, which images (bit i = images[i])
+/// and the move played next.
+#[derive(Clone, Copy)]
+struct Occurrence {
+    game: u32,
+    k: u32,
+    images: u16,
+    next: Option<(Color, Option<Point>)>,
+}
 
 /// Finds a position.
 pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> Answer {
@@ -79,21 +86,46 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
             });
         }
     }
+    let mask_of = |hash: u64| -> u16 {
+        images
+            .iter()
+            .enumerate()
+            .filter(|(_, im)| im.hash == hash)
+            .fold(0, |m, (i, _)| m | 1 << i)
+    };
     let stones = q.position.stones(Color::Black).len() + q.position.stones(Color::White).len();
-    // (game, k) → images that match there.
-    let mut found: BTreeMap<(u32, u32), Vec<Image>> = BTreeMap::new();
-    if stones as u32 <= MAX_INDEXED_STONES {
+    let mut found: Vec<Occurrence> = Vec::new();
+    let scan: Vec<u32> = if stones as u32 <= MAX_INDEXED_STONES {
+        // Every position with this few stones is in the table, with the move that followed it.
         let mut hashes: Vec<u64> = images.iter().map(|i| i.hash).collect();
         hashes.sort_unstable();
         hashes.dedup();
         for hash in hashes {
-            for e in index.positions(hash) {
-                let matching: Vec<Image> =
-                    images.iter().filter(|i| i.hash == hash).copied().collect();
-                found.entry((e.game, e.k)).or_default().extend(matching);
-            }
+            let mask = mask_of(hash);
+            found.extend(index.positions(hash).into_iter().map(|e| Occurrence {
+                game: e.game,
+                k: e.k as u32,
+                images: mask,
+                next: (e.next != NO_NEXT).then(|| match Op::decode(e.next) {
+                    Op::Move(c, p) => (c, p),
+                    _ => unreachable!("position entries hold moves"),
+                }),
+            }));
         }
+        // Games too long for the table are replayed.
+        index
+            .long_games()
+            .iter()
+            .copied()
+            .filter(|&g| {
+                let r = index.game(g);
+                (r.width, r.height) == (w, h)
+            })
+            .collect()
     } else {
+        candidates(index, w, h, filter)
+    };
+    if !scan.is_empty() {
         let wanted: Vec<Occupancy> = images
             .iter()
             .map(|im| {
@@ -102,7 +134,8 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
                 occupancy_of(&t)
             })
             .collect();
-        let per_game: Vec<Vec<Found>> = candidates(index, w, h, filter)
+        let table_path = stones as u32 <= MAX_INDEXED_STONES;
+        let per_game: Vec<Vec<Occurrence>> = scan
             .into_par_iter()
             .filter(|&g| {
                 (w, h) != (19, 19) || {
@@ -117,10 +150,18 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
                 };
                 let mut out = Vec::new();
                 while let Some(step) = rep.next_position(|_| {}) {
-                    let hash = rep.board().hash();
-                    let m: Vec<Image> = images.iter().filter(|i| i.hash == hash).copied().collect();
-                    if !m.is_empty() {
-                        out.push(((g, step.k), m));
+                    // On the table path only what the table could not hold is new.
+                    if table_path && step.k <= u16::MAX as u32 {
+                        continue;
+                    }
+                    let mask = mask_of(rep.board().hash());
+                    if mask != 0 {
+                        out.push(Occurrence {
+                            game: g,
+                            k: step.k,
+                            images: mask,
+                            next: step.next,
+                        });
                     }
                 }
                 out
@@ -128,41 +169,43 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
             .collect();
         found.extend(per_game.into_iter().flatten());
     }
-    // Only stored games are in the table: add their exact copies, then apply the filter.
-    let mut with_copies: BTreeMap<(u32, u32), Vec<Image>> = BTreeMap::new();
-    for ((g, k), ims) in found {
-        for &c in index.copies(g) {
-            with_copies.insert((c, k), ims.clone());
+    // Only stored games are in the table and scanned: add their exact copies, then filter.
+    let mut all: Vec<Occurrence> = Vec::with_capacity(found.len());
+    for o in found {
+        for &c in index.copies(o.game) {
+            all.push(Occurrence { game: c, ..o });
         }
-        with_copies.insert((g, k), ims);
+        all.push(o);
     }
     if let Some(f) = filter {
-        with_copies.retain(|(g, _), _| f.binary_search(g).is_ok());
+        all.retain(|o| f.binary_search(&o.game).is_ok());
     }
-    // Continuations (and the side-to-move restriction, which needs the next move).
-    let mut table: BTreeMap<(Color, String), Continuation> = BTreeMap::new();
-    let mut hits: BTreeMap<u32, Vec<u32>> = BTreeMap::new();
-    let mut ops_cache: Option<(u32, Vec<u16>)> = None;
-    for ((g, k), ims) in with_copies {
-        let rec = index.game(g);
-        if ops_cache.as_ref().is_none_or(|c| c.0 != g) {
-            ops_cache = Some((g, index.ops(g)));
-        }
-        let ops = &ops_cache.as_ref().expect("just set").1;
-        let next = nth_move(ops, k);
-        if let Some(want) = q.to_move {
-            // The colour to move in the query's colours.
-            let swapped = ims.iter().all(|i| i.swapped);
-            match next {
-                Some((c, _)) if (if swapped { c.opponent() } else { c }) == want => {}
-                _ => continue,
-            }
-        }
-        hits.entry(g).or_default().push(k);
-        let Some((color, point)) = next else { continue };
-        // Mapped back into the query's orientation; the smallest SGF string among all matches.
+    if let Some(want) = q.to_move {
+        all.retain(|o| {
+            // The colour to move, in the query's colours.
+            let swapped = images
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| o.images & (1 << i) != 0)
+                .all(|(_, im)| im.swapped);
+            matches!(o.next, Some((c, _)) if (if swapped { c.opponent() } else { c }) == want)
+        });
+    }
+    all.sort_unstable_by_key(|o| (o.game, o.k));
+    all.dedup_by_key(|o| (o.game, o.k));
+    // Continuations, mapped back into the query's orientation (the smallest SGF string among
+    // all matching images), counted with the wins of each game.
+    let mut table: HashMap<(Color, Option<Point>), Continuation> = HashMap::new();
+    let mut winner_cache: Option<(u32, u8)> = None;
+    for o in &all {
+        let Some((color, point)) = o.next else {
+            continue;
+        };
         let mut best: Option<(String, Color, Option<Point>)> = None;
-        for im in &ims {
+        for (i, im) in images.iter().enumerate() {
+            if o.images & (1 << i) == 0 {
+                continue;
+            }
             let c = if im.swapped { color.opponent() } else { color };
             let p = point.map(|p| im.sym.inverse().apply(p, w, h));
             let key = p.map_or(String::new(), |p| p.sgf_string());
@@ -170,8 +213,16 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
                 best = Some((key, c, p));
             }
         }
-        let (key, c, p) = best.expect("at least one image matched");
-        let row = table.entry((c, key)).or_insert(Continuation {
+        let Some((_, c, p)) = best else { continue };
+        let winner = match winner_cache {
+            Some((g, w)) if g == o.game => w,
+            _ => {
+                let w = index.game(o.game).winner;
+                winner_cache = Some((o.game, w));
+                w
+            }
+        };
+        let row = table.entry((c, p)).or_insert(Continuation {
             color: c,
             point: p,
             count: 0,
@@ -179,8 +230,8 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
             white_wins: 0,
         });
         row.count += 1;
-        row.black_wins += (rec.winner == 1) as u32;
-        row.white_wins += (rec.winner == 2) as u32;
+        row.black_wins += (winner == 1) as u32;
+        row.white_wins += (winner == 2) as u32;
     }
     let mut continuations: Vec<Continuation> = table.into_values().collect();
     continuations.sort_by(|a, b| {
@@ -189,27 +240,20 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
                 .cmp(&(b.color, b.point.map(|p| p.sgf_string())))
         })
     });
+    let mut hits: Vec<Hit> = Vec::new();
+    for o in &all {
+        match hits.last_mut() {
+            Some(h) if h.game == o.game => h.moves.push(o.k),
+            _ => hits.push(Hit {
+                game: o.game,
+                moves: vec![o.k],
+            }),
+        }
+    }
     Answer {
-        hits: hits
-            .into_iter()
-            .map(|(game, mut moves)| {
-                moves.sort_unstable();
-                moves.dedup();
-                Hit { game, moves }
-            })
-            .collect(),
+        hits,
         continuations,
     }
-}
-
-/// The (k+1)-th move of an op program.
-fn nth_move(ops: &[u16], k: u32) -> Option<(Color, Option<Point>)> {
-    ops.iter()
-        .filter_map(|&v| match Op::decode(v) {
-            Op::Move(c, p) => Some((c, p)),
-            _ => None,
-        })
-        .nth(k as usize)
 }
 
 /// Stored games of the right board size to replay: all, or those behind the filter's games
