@@ -45,7 +45,7 @@ impl Default for BuildOptions {
         BuildOptions {
             rebuild: false,
             segment_games: 250_000,
-            batch_bytes: 32 << 20,
+            batch_bytes: 8 << 20,
             meta_heap: 256 << 20,
         }
     }
