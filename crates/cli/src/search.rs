@@ -11,7 +11,10 @@ use clap::Args;
 use goban::{Board, Color, Point};
 use index::Index;
 use search::query::{parse_pattern, parse_points, position_from_points, position_from_record};
-use search::{find_pattern, find_position, Answer, PatternQuery, PositionQuery, SearchError};
+use search::{
+    find_pattern, find_position, find_sequence, Answer, PatternQuery, PositionQuery, SearchError,
+    SequenceQuery,
+};
 use serde_json::json;
 use sgf::{GameInfo, Records};
 
@@ -55,6 +58,13 @@ pub struct SearchArgs {
     /// Only position hits where this colour (B or W) plays next.
     #[arg(long, value_parser = parse_color)]
     to_move: Option<Color>,
+    /// A move sequence (e.g. a joseki): a record file whose main line it is, or moves typed as
+    /// `B[pd] W[qf] B[nc]` or in quadrant digits (`01：44、36，63、`).
+    #[arg(long, conflicts_with_all = ["position", "pattern", "black", "white"])]
+    moves: Option<String>,
+    /// With --moves: the moves as a set, in any order (default: in order, tenuki allowed).
+    #[arg(long)]
+    any_order: bool,
     /// A game-information query, e.g. 'black:"Lee Sedol" AND date:[2005 TO 2010] AND winner:B'.
     #[arg(long)]
     query: Option<String>,
@@ -88,6 +98,7 @@ fn parse_color(s: &str) -> Result<Color, String> {
 enum Kind {
     Position(Box<PositionQuery>),
     Pattern(PatternQuery),
+    Sequence(SequenceQuery),
     Meta,
 }
 
@@ -114,6 +125,7 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
     let answer = match &kind {
         Kind::Position(q) => find_position(&index, q, filter.as_deref()),
         Kind::Pattern(q) => find_pattern(&index, q, filter.as_deref()),
+        Kind::Sequence(q) => find_sequence(&index, q, filter.as_deref()),
         Kind::Meta => Answer {
             hits: filter
                 .as_deref()
@@ -221,11 +233,57 @@ fn build_query(a: &SearchArgs) -> Result<Kind, SearchError> {
             anywhere: a.anywhere,
         }));
     }
+    if let Some(text) = &a.moves {
+        let bytes = if Path::new(text).is_file() {
+            std::fs::read(text).map_err(|e| SearchError::BadQuery(format!("{text}: {e}")))?
+        } else if text.contains('[') {
+            format!(
+                "(;SZ[{}];{})",
+                a.size,
+                text.split_whitespace().collect::<Vec<_>>().join(";")
+            )
+            .into_bytes()
+        } else {
+            text.clone().into_bytes()
+        };
+        let records = Records::read(&bytes);
+        let tree = records
+            .game(0)
+            .map_err(|_| SearchError::BadQuery(format!("--moves {text:?}: no moves found (write B[pd] W[qf] …, quadrant digits, or a record file)")))?;
+        let board = tree.board_size();
+        let moves: Vec<(Color, Point)> = tree
+            .main_line_moves()
+            .map_err(|i| SearchError::BadQuery(format!("--moves: move {} is not a point", i + 1)))?
+            .into_iter()
+            .filter_map(|(c, p)| p.map(|p| (c, p)))
+            .collect();
+        if moves.is_empty() {
+            return Err(SearchError::BadQuery(format!(
+                "--moves {text:?}: no moves found"
+            )));
+        }
+        if let Some((_, p)) = moves.iter().find(|(_, p)| p.x >= board.0 || p.y >= board.1) {
+            return Err(SearchError::BadQuery(format!(
+                "--moves: {} is off a {}×{} board",
+                p.sgf_string(),
+                board.0,
+                board.1
+            )));
+        }
+        return Ok(Kind::Sequence(SequenceQuery {
+            board,
+            moves,
+            in_order: !a.any_order,
+            symmetry,
+            swap_colors: a.swap_colors,
+            anywhere: a.anywhere,
+        }));
+    }
     if a.query.is_some() {
         return Ok(Kind::Meta);
     }
     Err(SearchError::BadQuery(
-        "nothing to search: give --position, --black/--white, --pattern or --query".into(),
+        "nothing to search: give --position, --black/--white, --pattern, --moves or --query".into(),
     ))
 }
 

@@ -467,3 +467,187 @@ pub fn find_pattern(index: &Index, q: &PatternQuery, filter: Filter<'_>) -> Answ
         continuations: Vec::new(),
     }
 }
+
+/// A sequence of moves to find (e.g. a joseki).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SequenceQuery {
+    pub board: (u8, u8),
+    pub moves: Vec<(Color, Point)>,
+    /// The moves in this order (other moves, tenuki, may come between); otherwise as a set, in
+    /// any order.
+    pub in_order: bool,
+    pub symmetry: bool,
+    pub swap_colors: bool,
+    /// The sequence may also be translated anywhere on the board.
+    pub anywhere: bool,
+}
+
+/// Finds games where a sequence of moves was played. A game hits at k when its k-th move
+/// completes the sequence (in order, or as a set), for some orientation (and translation, with
+/// `anywhere`) of the sequence. A point played twice (after a capture) is two moves, so captures
+/// need nothing special.
+pub fn find_sequence(index: &Index, q: &SequenceQuery, filter: Filter<'_>) -> Answer {
+    let (bw, bh) = q.board;
+    if q.moves.is_empty() {
+        return Answer::default();
+    }
+    let syms: &[Symmetry] = if !q.symmetry {
+        &[Symmetry::Identity]
+    } else if q.anywhere {
+        &Symmetry::ALL
+    } else {
+        Symmetry::of_board(bw, bh)
+    };
+    let colourings: &[bool] = if q.swap_colors {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    // Each variant: the moves transformed (for `anywhere`, relative to their bounding box).
+    let mut variants: Vec<Vec<(Color, Point)>> = Vec::new();
+    for &s in syms {
+        for &swapped in colourings {
+            let mut v: Vec<(Color, Point)> = q
+                .moves
+                .iter()
+                .map(|&(c, p)| {
+                    let c = if swapped { c.opponent() } else { c };
+                    (c, s.apply(p, bw, bh))
+                })
+                .collect();
+            if q.anywhere {
+                let (x0, y0) = v
+                    .iter()
+                    .fold((u8::MAX, u8::MAX), |a, m| (a.0.min(m.1.x), a.1.min(m.1.y)));
+                for m in &mut v {
+                    m.1 = Point::new(m.1.x - x0, m.1.y - y0);
+                }
+            }
+            if !variants.contains(&v) {
+                variants.push(v);
+            }
+        }
+    }
+    let needs: Vec<Occupancy> = variants
+        .iter()
+        .map(|v| {
+            let mut o = [[0u64; 6]; 2];
+            if (bw, bh) == (19, 19) && !q.anywhere {
+                for &(c, p) in v {
+                    let bit = p.y as usize * 19 + p.x as usize;
+                    o[(c == Color::White) as usize][bit / 64] |= 1 << (bit % 64);
+                }
+            }
+            o
+        })
+        .collect();
+    let found: Vec<Hit> = candidates(index, bw, bh, filter)
+        .into_par_iter()
+        .filter(|&g| {
+            q.anywhere || (bw, bh) != (19, 19) || {
+                let occ = index.occupancy(g);
+                needs.iter().any(|n| covers(&occ, n))
+            }
+        })
+        .filter_map(|g| {
+            let moves: Vec<(Color, Option<Point>)> = index
+                .ops(g)
+                .iter()
+                .filter_map(|&v| match Op::decode(v) {
+                    Op::Move(c, p) => Some((c, p)),
+                    _ => None,
+                })
+                .collect();
+            let mut ks: Vec<u32> = Vec::new();
+            for v in &variants {
+                if q.anywhere {
+                    // Anchor the sequence's first move on each move of that colour.
+                    let mut offsets: Vec<(i16, i16)> = moves
+                        .iter()
+                        .filter(|m| m.0 == v[0].0)
+                        .filter_map(|m| m.1)
+                        .map(|p| (p.x as i16 - v[0].1.x as i16, p.y as i16 - v[0].1.y as i16))
+                        .filter(|&(dx, dy)| {
+                            v.iter().all(|m| {
+                                let (x, y) = (m.1.x as i16 + dx, m.1.y as i16 + dy);
+                                (0..bw as i16).contains(&x) && (0..bh as i16).contains(&y)
+                            })
+                        })
+                        .collect();
+                    offsets.sort_unstable();
+                    offsets.dedup();
+                    for (dx, dy) in offsets {
+                        let placed: Vec<(Color, Point)> = v
+                            .iter()
+                            .map(|&(c, p)| {
+                                (
+                                    c,
+                                    Point::new((p.x as i16 + dx) as u8, (p.y as i16 + dy) as u8),
+                                )
+                            })
+                            .collect();
+                        ks.extend(completion(&moves, &placed, q.in_order));
+                    }
+                } else {
+                    ks.extend(completion(&moves, v, q.in_order));
+                }
+            }
+            ks.sort_unstable();
+            ks.dedup();
+            (!ks.is_empty()).then_some(Hit { game: g, moves: ks })
+        })
+        .collect();
+    let mut hits = Vec::new();
+    for hit in found {
+        for &c in index.copies(hit.game) {
+            hits.push(Hit {
+                game: c,
+                moves: hit.moves.clone(),
+            });
+        }
+        hits.push(hit);
+    }
+    if let Some(f) = filter {
+        hits.retain(|h| f.binary_search(&h.game).is_ok());
+    }
+    hits.sort_by_key(|h| h.game);
+    Answer {
+        hits,
+        continuations: Vec::new(),
+    }
+}
+
+/// The move number (1-based) at which `seq` is complete in `game`, if it is.
+fn completion(
+    game: &[(Color, Option<Point>)],
+    seq: &[(Color, Point)],
+    in_order: bool,
+) -> Option<u32> {
+    if in_order {
+        let mut j = 0;
+        for (i, &(c, p)) in game.iter().enumerate() {
+            if p == Some(seq[j].1) && c == seq[j].0 {
+                j += 1;
+                if j == seq.len() {
+                    return Some(i as u32 + 1);
+                }
+            }
+        }
+        None
+    } else {
+        let mut done = vec![false; seq.len()];
+        let mut left = seq.len();
+        for (i, &(c, p)) in game.iter().enumerate() {
+            if let Some(j) = (0..seq.len())
+                .find(|&j| !done[j] && seq[j] == (c, p.unwrap_or(Point::new(255, 255))))
+            {
+                done[j] = true;
+                left -= 1;
+                if left == 0 {
+                    return Some(i as u32 + 1);
+                }
+            }
+        }
+        None
+    }
+}

@@ -4,7 +4,9 @@
 mod engine;
 pub mod query;
 
-pub use engine::{find_pattern, find_position, Answer, Continuation, Filter, Hit};
+pub use engine::{
+    find_pattern, find_position, find_sequence, Answer, Continuation, Filter, Hit, SequenceQuery,
+};
 pub use query::{Cell, PatternQuery, PositionQuery};
 
 /// A query that cannot be answered, said in one line.
