@@ -201,14 +201,14 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
         let Some((color, point)) = o.next else {
             continue;
         };
-        let mut best: Option<(String, Color, Option<Point>)> = None;
+        let mut best: Option<((u8, u8), Color, Option<Point>)> = None;
         for (i, im) in images.iter().enumerate() {
             if o.images & (1 << i) == 0 {
                 continue;
             }
             let c = if im.swapped { color.opponent() } else { color };
             let p = point.map(|p| im.sym.inverse().apply(p, w, h));
-            let key = p.map_or(String::new(), |p| p.sgf_string());
+            let key = sgf_order(p);
             if best.as_ref().is_none_or(|b| key < b.0) {
                 best = Some((key, c, p));
             }
@@ -254,6 +254,13 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
         hits,
         continuations,
     }
+}
+
+/// Orders points as their SGF strings sort (a pass, `""`, first; `A`–`Z` before `a`–`z`),
+/// without building the strings.
+fn sgf_order(p: Option<Point>) -> (u8, u8) {
+    let rank = |c: u8| if c < 26 { c + 27 } else { c - 25 };
+    p.map_or((0, 0), |p| (rank(p.x), rank(p.y)))
 }
 
 /// Stored games of the right board size to replay: all, or those behind the filter's games
