@@ -31,6 +31,9 @@ pub struct Board {
     keys: &'static [OrientedKeys],
     /// After a move that took a ko: the point, and the colour that would retake it next move.
     ko: Option<(Point, Color)>,
+    /// Stones on the board, kept as they come and go (counting bits needs POPCNT, which the
+    /// baseline x86-64 target lacks).
+    stones: u32,
 }
 
 impl Board {
@@ -44,6 +47,7 @@ impl Board {
             zob: Accumulators::empty(width, height),
             keys: oriented_table(width, height),
             ko: None,
+            stones: 0,
         })
     }
 
@@ -56,6 +60,7 @@ impl Board {
             zob: Accumulators::empty(position.width, position.height),
             keys: oriented_table(position.width, position.height),
             ko: None,
+            stones: (position.stones[0].len() + position.stones[1].len()) as u32,
         };
         board.recompute();
         board
@@ -217,6 +222,16 @@ impl Board {
         min_key(&std::array::from_fn(|i| h[i].min(g[i])), self.is_square())
     }
 
+    /// Number of stones on the board, both colours.
+    #[inline]
+    pub fn stone_count(&self) -> u32 {
+        debug_assert_eq!(
+            self.stones as usize,
+            self.pos.stones[0].len() + self.pos.stones[1].len()
+        );
+        self.stones
+    }
+
     /// Setup (`AB`, `AW`, `AE`): puts `content` on `p`, or empties it for `None`, whatever stood there.
     /// Captures nothing, even a group left without liberties. Forgets any ko. Returns `false`, changing
     /// nothing else, when `p` is off the board.
@@ -327,6 +342,7 @@ impl Board {
     /// Puts a stone of colour index `c` on the empty point (`r`, `bit`).
     #[inline(always)]
     fn add_stone(&mut self, c: usize, r: usize, bit: u64) {
+        self.stones += 1;
         self.pos.stones[c].rows[r] |= bit;
         self.empty.rows[r] &= !bit;
         self.toggle_hash(c, r, bit);
@@ -335,6 +351,7 @@ impl Board {
     /// Takes the stone of colour index `c` off (`r`, `bit`).
     #[inline(always)]
     fn remove_stone(&mut self, c: usize, r: usize, bit: u64) {
+        self.stones -= 1;
         self.pos.stones[c].rows[r] &= !bit;
         self.empty.rows[r] |= bit;
         self.toggle_hash(c, r, bit);
@@ -379,6 +396,7 @@ impl Board {
             }
             self.pos.stones[c].rows[y] &= !g;
             self.empty.rows[y] |= g;
+            self.stones -= g.count_ones();
             let mut bits = g;
             while bits != 0 {
                 let x = bits.trailing_zeros() as usize;

@@ -404,3 +404,37 @@ fn colour_swap_key() {
     assert_ne!(one.hash(), other.hash());
     assert_eq!(one.swapped_hashes(), other.hashes());
 }
+
+#[test]
+fn stone_count_follows_moves_captures_and_setup() {
+    use goban::{Board, Color, Point};
+    let mut b = Board::new(19, 19).unwrap();
+    let mut seed = 12345u64;
+    let mut next = || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    for i in 0..5000 {
+        let p = Point::new((next() % 19) as u8, (next() % 19) as u8);
+        let c = if i % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
+        match next() % 10 {
+            0 => {
+                b.setup(None, p);
+            }
+            1 => {
+                b.setup(Some(c), p);
+            }
+            _ => {
+                b.play(c, Some(p));
+            }
+        }
+        let want = b.stones(Color::Black).len() + b.stones(Color::White).len();
+        assert_eq!(b.stone_count() as usize, want, "after step {i}");
+    }
+}

@@ -160,41 +160,54 @@ pub fn build(
                 ));
             }
         });
-        let mut batch: Vec<Item> = Vec::new();
-        let mut batch_bytes = 0usize;
-        let mut bytes_read = 0u64;
-        loop {
-            // The channel closes when the reader is done and everything it sent was received.
-            let item = rx.recv().ok();
-            let done = item.is_none();
-            match item {
-                Some(Item::Record(i, name, n, rec)) => {
-                    batch_bytes += rec.bytes.len();
-                    batch.push(Item::Record(i, name, n, rec));
+        // Parsing and replaying (on all cores) overlaps with writing: a processor thread turns
+        // batches of record files into results while this thread writes the previous batch.
+        let (done_tx, done_rx) = sync_channel::<(Vec<Processed>, u64)>(2);
+        let batch_limit = opts.batch_bytes;
+        let processor = scope.spawn(move || {
+            let mut batch: Vec<Item> = Vec::new();
+            let mut batch_bytes = 0usize;
+            let mut bytes_read = 0u64;
+            loop {
+                // The channel closes when the reader is done and everything it sent was received.
+                let item = rx.recv().ok();
+                let done = item.is_none();
+                match item {
+                    Some(Item::Record(i, name, n, rec)) => {
+                        batch_bytes += rec.bytes.len();
+                        batch.push(Item::Record(i, name, n, rec));
+                    }
+                    Some(Item::SourceDone(name, len, n, err)) => {
+                        bytes_read += len;
+                        batch.push(Item::SourceDone(name, len, n, err));
+                    }
+                    None => {}
                 }
-                Some(Item::SourceDone(name, len, n, err)) => {
-                    bytes_read += len;
-                    batch.push(Item::SourceDone(name, len, n, err));
-                }
-                None => {}
-            }
-            if done || batch_bytes >= opts.batch_bytes {
-                batch_bytes = 0;
-                for r in process(std::mem::take(&mut batch)) {
-                    if let Some(err) = state.write(r, &mut seen)? {
-                        read_error.get_or_insert(err);
+                if (done && !batch.is_empty()) || batch_bytes >= batch_limit {
+                    batch_bytes = 0;
+                    let results = process(std::mem::take(&mut batch));
+                    if done_tx.send((results, bytes_read)).is_err() {
+                        break; // the writer stopped on an error
                     }
                 }
-                progress(Progress {
-                    games: state.summary.games,
-                    bytes_read,
-                    bytes_total,
-                });
+                if done {
+                    break;
+                }
             }
-            if done {
-                break;
+        });
+        for (results, bytes_read) in done_rx {
+            for r in results {
+                if let Some(err) = state.write(r, &mut seen)? {
+                    read_error.get_or_insert(err);
+                }
             }
+            progress(Progress {
+                games: state.summary.games,
+                bytes_read,
+                bytes_total,
+            });
         }
+        let _ = processor.join();
         let _ = reader.join();
         Ok(())
     })?;

@@ -40,8 +40,7 @@ pub fn analyse(tree: &GameTree<'_>) -> Analysed {
     if let Ok(mut rep) = Replayer::new(&ops, width, height, true) {
         while let Some(step) = rep.next_position(|m| irregular |= !m.flags.is_empty()) {
             let b = rep.board();
-            let stones = (b.stones(Color::Black).len() + b.stones(Color::White).len()) as u32;
-            if stones <= MAX_INDEXED_STONES {
+            if b.stone_count() <= MAX_INDEXED_STONES {
                 match u16::try_from(step.k) {
                     Ok(k) => {
                         let next = step.next.map_or(NO_NEXT, |(c, p)| Op::Move(c, p).encode());
@@ -88,24 +87,31 @@ pub fn analyse(tree: &GameTree<'_>) -> Analysed {
 }
 
 /// Signatures of a main line: of the ops as they are, and the least over the board's symmetries.
+/// The chains of all symmetries advance together, one op at a time, so that the processor runs
+/// them side by side instead of waiting on one chain of multiplications after another.
 fn signatures(ops: &[u16], width: u8, height: u8) -> (u64, u64) {
-    let mut best = u64::MAX;
-    let mut exact = 0;
-    for &s in Symmetry::of_board(width, height) {
-        let mut h = mix(0x9e37_79b9_7f4a_7c15 ^ ((width as u64) << 8 | height as u64));
-        for &v in ops {
-            let op = match Op::decode(v) {
-                Op::Mark => continue,
+    let syms = Symmetry::of_board(width, height);
+    let seed = mix(0x9e37_79b9_7f4a_7c15 ^ ((width as u64) << 8 | height as u64));
+    let mut acc = [seed; 8];
+    for &v in ops {
+        let op = Op::decode(v);
+        if op == Op::Mark {
+            continue;
+        }
+        for (a, &s) in acc.iter_mut().zip(syms) {
+            let t = match op {
                 Op::Move(c, p) => Op::Move(c, p.map(|p| s.apply(p, width, height))),
                 Op::Setup(c, p) => Op::Setup(c, s.apply(p, width, height)),
+                Op::Mark => Op::Mark,
             };
-            h = mix(h ^ op.encode() as u64);
+            *a = mix(*a ^ t.encode() as u64);
         }
-        if s == Symmetry::Identity {
-            exact = h;
-        }
-        best = best.min(h);
     }
+    let exact = acc[syms
+        .iter()
+        .position(|&s| s == Symmetry::Identity)
+        .unwrap_or(0)];
+    let best = acc[..syms.len()].iter().copied().min().unwrap_or(exact);
     (exact, best)
 }
 
