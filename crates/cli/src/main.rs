@@ -5,6 +5,7 @@
 //! one game or file is printed as a diagnostic and never stops the others.
 
 mod convert;
+mod derive;
 mod index;
 mod info;
 mod inputs;
@@ -83,6 +84,19 @@ enum Command {
     },
     /// Search an index for a position, a pattern or game information.
     Search(search::SearchArgs),
+    /// Write a larger corpus derived from INPUTs by board symmetries and colour swap (each derived
+    /// game is a different game on the board; its game comment says how it was made).
+    Derive {
+        /// Output folder (collections of 10,000 games).
+        #[arg(long)]
+        out: PathBuf,
+        /// Derived games per input game (1–15: the 7 other symmetries, then the 8 with colours swapped).
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=15))]
+        variants: u8,
+        /// Inputs, as for `qipu index`.
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+    },
 }
 
 /// Output formats of `qipu convert`.
@@ -111,6 +125,11 @@ fn main() -> ExitCode {
         } => index::run(&index, &inputs, rebuild, segment_games, quiet),
         Command::Stats { index, json } => index::stats(&index, json),
         Command::Search(args) => search::run(&args),
+        Command::Derive {
+            out,
+            variants,
+            inputs,
+        } => derive::run(&out, &inputs, variants as usize),
     };
     match result {
         Ok(code) => code,
