@@ -135,3 +135,19 @@ pub fn read_dir_files(dir: &Path) -> Vec<Vec<u8>> {
     files.sort();
     files.iter().map(|p| std::fs::read(p).unwrap()).collect()
 }
+
+/// The corpus the index and search benches build on: `fox-pro/` (10,348 professional games) when
+/// the shared datasets are present, the embedded samples otherwise; `QIPU_BENCH_INPUT` names another.
+pub fn index_corpus() -> (String, PathBuf) {
+    if let Ok(p) = std::env::var("QIPU_BENCH_INPUT") {
+        return (p.clone(), PathBuf::from(p));
+    }
+    let fox = root().join("../shared/datasets/fox-pro");
+    if fox.is_dir() {
+        return ("fox-pro".into(), fox);
+    }
+    (
+        "samples/games (shared datasets absent)".into(),
+        root().join("samples/games"),
+    )
+}
