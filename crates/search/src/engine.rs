@@ -328,13 +328,13 @@ impl Placement {
                 need[i][bit / 64] |= 1 << (bit % 64);
             }
         }
-        Placement {
-            rows: rows
-                .into_iter()
-                .map(|(y, m)| (y, m[0], m[1], m[2], m[3], m[4]))
-                .collect(),
-            need,
-        }
+        let mut rows: Vec<_> = rows
+            .into_iter()
+            .map(|(y, m)| (y, m[0], m[1], m[2], m[3], m[4]))
+            .collect();
+        // Rows that demand stones fail most often: test them first.
+        rows.sort_by_key(|r| std::cmp::Reverse((r.1 | r.2).count_ones()));
+        Placement { rows, need }
     }
 
     fn matches(&self, b: &Board) -> bool {
