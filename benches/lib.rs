@@ -92,16 +92,11 @@ pub fn move_lists<'a>(files: impl IntoIterator<Item = &'a [u8]>) -> Vec<MoveList
             let (width, height) = tree.board_size();
             let mut setup = Vec::new();
             let mut pts = Vec::new();
-            for (id, color) in [
-                (sgf::ids::AB, sgf::Color::Black),
-                (sgf::ids::AW, sgf::Color::White),
-            ] {
-                if let Some(p) = tree.root().get(id) {
-                    for (raw, _) in p.raw_values() {
-                        pts.clear();
-                        sgf::value::point_list(raw, &mut pts);
-                        setup.extend(pts.iter().map(|&p| (color, p)));
-                    }
+            for (content, raw) in tree.root().setup_values() {
+                if let Some(color) = content {
+                    pts.clear();
+                    sgf::value::point_list(raw, &mut pts);
+                    setup.extend(pts.iter().map(|&p| (color, p)));
                 }
             }
             out.push(MoveList {

@@ -8,10 +8,10 @@ use anyhow::{bail, Context, Result};
 use sgf::write::{to_quadrant, to_sgf, to_wtf};
 use sgf::Records;
 
-use crate::{inputs, Target};
+use crate::Target;
 
 pub fn run(file: &Path, to: Target) -> Result<ExitCode> {
-    let bytes = inputs::map(file)?;
+    let bytes = std::fs::read(file).with_context(|| format!("{}", file.display()))?;
     let records = Records::read(&bytes);
     for d in records.diagnostics() {
         eprintln!("{}: {d}", file.display());

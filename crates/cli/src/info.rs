@@ -5,11 +5,15 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use rayon::prelude::*;
 use serde_json::{json, Value};
 use sgf::{Diagnostic, GameInfo, Records};
 
 use crate::inputs::{self, Input};
+
+/// An input that holds no game or could not be read, as a row.
+fn failed(name: &str, msg: String) -> Vec<Row> {
+    vec![file_row(name, &[msg])]
+}
 
 /// What is printed for one game (or for a file that yielded none).
 struct Row {
@@ -19,8 +23,7 @@ struct Row {
 }
 
 pub fn run(paths: &[PathBuf], json: bool) -> Result<ExitCode> {
-    let files = inputs::collect(paths)?;
-    let rows: Vec<Vec<Row>> = files.par_iter().map(read_file).collect();
+    let rows: Vec<Vec<Row>> = inputs::map_records(paths, read_file, failed)?;
     let mut out = std::io::stdout().lock();
     if !json {
         writeln!(
@@ -47,18 +50,14 @@ pub fn run(paths: &[PathBuf], json: bool) -> Result<ExitCode> {
         writeln!(
             out,
             "{} files, {games} games, {problems} with diagnostics",
-            files.len()
+            rows.len()
         )?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn read_file(input: &Input) -> Vec<Row> {
-    let bytes = match inputs::map(&input.path) {
-        Ok(b) => b,
-        Err(e) => return vec![file_row(input, &[format!("{e:#}")])],
-    };
-    let records = Records::read(&bytes);
+fn read_file(input: &Input<'_>) -> Vec<Row> {
+    let records = Records::read(input.bytes);
     let mut rows = Vec::new();
     let file_diags: Vec<String> = records
         .diagnostics()
@@ -66,7 +65,7 @@ fn read_file(input: &Input) -> Vec<Row> {
         .map(|d| d.to_string())
         .collect();
     if records.is_empty() {
-        return vec![file_row(input, &file_diags)];
+        return vec![file_row(input.name, &file_diags)];
     }
     for i in 0..records.len() {
         rows.push(match records.game(i) {
@@ -77,7 +76,7 @@ fn read_file(input: &Input) -> Vec<Row> {
     rows
 }
 
-fn game_row(input: &Input, index: usize, format: &str, tree: &sgf::GameTree<'_>) -> Row {
+fn game_row(input: &Input<'_>, index: usize, format: &str, tree: &sgf::GameTree<'_>) -> Row {
     let info = GameInfo::read(tree);
     let moves = tree
         .main_line()
@@ -148,7 +147,7 @@ fn game_row(input: &Input, index: usize, format: &str, tree: &sgf::GameTree<'_>)
     };
     let table = format!(
         "{:<40} {:>4} {:>5} {:>5}  {:<24} {:<24} {:<10} {:<10} {:<12} {}",
-        clip(&input.name, 40),
+        clip(input.name, 40),
         index,
         size,
         moves,
@@ -181,19 +180,19 @@ fn game_row(input: &Input, index: usize, format: &str, tree: &sgf::GameTree<'_>)
     }
 }
 
-fn rejected_row(input: &Input, index: usize, d: &Diagnostic) -> Row {
+fn rejected_row(input: &Input<'_>, index: usize, d: &Diagnostic) -> Row {
     let msg = d.to_string();
     Row {
         json: json!({"file": input.name, "game": index, "rejected": true, "diagnostics": [msg]}),
-        table: format!("{:<40} {:>4} rejected", clip(&input.name, 40), index),
+        table: format!("{:<40} {:>4} rejected", clip(input.name, 40), index),
         diagnostics: vec![msg],
     }
 }
 
-fn file_row(input: &Input, diags: &[String]) -> Row {
+fn file_row(name: &str, diags: &[String]) -> Row {
     Row {
-        json: json!({"file": input.name, "game": null, "rejected": true, "diagnostics": diags}),
-        table: format!("{:<40} {:>4} no game", clip(&input.name, 40), "-"),
+        json: json!({"file": name, "game": null, "rejected": true, "diagnostics": diags}),
+        table: format!("{:<40} {:>4} no game", clip(name, 40), "-"),
         diagnostics: diags.to_vec(),
     }
 }

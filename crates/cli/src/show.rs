@@ -7,15 +7,17 @@ use std::process::ExitCode;
 
 use anyhow::Result;
 use goban::{replay_main_line, Board, Color, Point};
-use rayon::prelude::*;
 use serde_json::json;
 use sgf::Records;
 
 use crate::inputs::{self, Input};
 
 pub fn run(paths: &[PathBuf], at: Option<usize>, json: bool) -> Result<ExitCode> {
-    let files = inputs::collect(paths)?;
-    let outputs: Vec<String> = files.par_iter().map(|f| show_file(f, at, json)).collect();
+    let outputs = inputs::map_records(
+        paths,
+        |input| show_file(input, at, json),
+        |name, msg| problem(name, None, &msg, json),
+    )?;
     let mut out = std::io::stdout().lock();
     for o in outputs {
         out.write_all(o.as_bytes())?;
@@ -23,21 +25,17 @@ pub fn run(paths: &[PathBuf], at: Option<usize>, json: bool) -> Result<ExitCode>
     Ok(ExitCode::SUCCESS)
 }
 
-fn show_file(input: &Input, at: Option<usize>, json: bool) -> String {
+fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
     let mut out = String::new();
-    let bytes = match inputs::map(&input.path) {
-        Ok(b) => b,
-        Err(e) => return problem(input, None, &format!("{e:#}"), json),
-    };
-    let records = Records::read(&bytes);
+    let records = Records::read(input.bytes);
     for d in records.diagnostics() {
-        out.push_str(&problem(input, None, &d.to_string(), json));
+        out.push_str(&problem(input.name, None, &d.to_string(), json));
     }
     for i in 0..records.len() {
         let tree = match records.game(i) {
             Ok(t) => t,
             Err(d) => {
-                out.push_str(&problem(input, Some(i), &d.to_string(), json));
+                out.push_str(&problem(input.name, Some(i), &d.to_string(), json));
                 continue;
             }
         };
@@ -46,7 +44,7 @@ fn show_file(input: &Input, at: Option<usize>, json: bool) -> String {
             match replay_main_line(&tree, at, false, |_, m| last = Some((m.color, m.point))) {
                 Ok(r) => r,
                 Err(e) => {
-                    out.push_str(&problem(input, Some(i), &e.to_string(), json));
+                    out.push_str(&problem(input.name, Some(i), &e.to_string(), json));
                     continue;
                 }
             };
@@ -88,16 +86,16 @@ fn show_file(input: &Input, at: Option<usize>, json: bool) -> String {
     out
 }
 
-fn problem(input: &Input, game: Option<usize>, msg: &str, json: bool) -> String {
+fn problem(name: &str, game: Option<usize>, msg: &str, json: bool) -> String {
     if json {
         format!(
             "{}\n",
-            json!({"file": input.name, "game": game, "rejected": true, "flags": [msg]})
+            json!({"file": name, "game": game, "rejected": true, "flags": [msg]})
         )
     } else {
         match game {
-            Some(g) => format!("{} game {g}: {msg}\n\n", input.name),
-            None => format!("{}: {msg}\n\n", input.name),
+            Some(g) => format!("{name} game {g}: {msg}\n\n"),
+            None => format!("{name}: {msg}\n\n"),
         }
     }
 }

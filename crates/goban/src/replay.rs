@@ -93,27 +93,18 @@ pub fn replay_main_line(
         if stopped {
             continue;
         }
-        for (id, content) in [
-            (ids::AB, Some(Color::Black)),
-            (ids::AW, Some(Color::White)),
-            (ids::AE, None),
-        ] {
-            for p in node.props().filter(|p| p.id() == id) {
-                for (raw, _) in p.raw_values() {
-                    points.clear();
-                    let ok = value::point_list(raw, &mut points);
-                    let mut bad = !ok;
-                    for &pt in &points {
-                        bad |= !board.setup(content, pt);
-                    }
-                    if bad {
-                        notes.push(Note {
-                            moves,
-                            offset: node.offset(),
-                            kind: NoteKind::BadSetup(String::from_utf8_lossy(raw).into_owned()),
-                        });
-                    }
-                }
+        for (content, raw) in node.setup_values() {
+            points.clear();
+            let mut bad = !value::point_list(raw, &mut points);
+            for &pt in &points {
+                bad |= !board.setup(content, pt);
+            }
+            if bad {
+                notes.push(Note {
+                    moves,
+                    offset: node.offset(),
+                    kind: NoteKind::BadSetup(String::from_utf8_lossy(raw).into_owned()),
+                });
             }
         }
         if node_moves == 2 {

@@ -67,26 +67,16 @@ pub fn encode_main_line(tree: &GameTree<'_>, out: &mut Vec<u16>) -> u32 {
         // (which position k must not include), or two moves, are the positions marked
         // explicitly: one mark per move, before the node's setup.
         let n_moves = b.is_some() as usize + wm.is_some() as usize;
-        let has_setup = node
-            .props()
-            .any(|p| [ids::AB, ids::AW, ids::AE].contains(&p.id()));
+        let has_setup = node.setup_values().next().is_some();
         if n_moves == 2 || (n_moves == 1 && has_setup) {
             for _ in 0..n_moves {
                 out.push(Op::Mark.encode());
             }
         }
-        for (id, content) in [
-            (ids::AB, Some(Color::Black)),
-            (ids::AW, Some(Color::White)),
-            (ids::AE, None),
-        ] {
-            for p in node.props().filter(|p| p.id() == id) {
-                for (raw, _) in p.raw_values() {
-                    pts.clear();
-                    value::point_list(raw, &mut pts);
-                    out.extend(pts.iter().map(|&pt| Op::Setup(content, pt).encode()));
-                }
-            }
+        for (content, raw) in node.setup_values() {
+            pts.clear();
+            value::point_list(raw, &mut pts);
+            out.extend(pts.iter().map(|&pt| Op::Setup(content, pt).encode()));
         }
         for (prop, color) in [(b, Color::Black), (wm, Color::White)] {
             if let Some(prop) = prop {

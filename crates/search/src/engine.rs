@@ -455,6 +455,15 @@ pub fn find_pattern(index: &Index, q: &PatternQuery, filter: Filter<'_>) -> Answ
             (!moves.is_empty()).then_some(Hit { game: g, moves })
         })
         .collect();
+    Answer {
+        hits: with_copies(index, found, filter),
+        continuations: Vec::new(),
+    }
+}
+
+/// Hits of stored games, plus the same hits for their exact copies (only originals are replayed),
+/// restricted to the filter, in game order.
+fn with_copies(index: &Index, found: Vec<Hit>, filter: Filter<'_>) -> Vec<Hit> {
     let mut hits = Vec::new();
     for hit in found {
         for &c in index.copies(hit.game) {
@@ -469,10 +478,7 @@ pub fn find_pattern(index: &Index, q: &PatternQuery, filter: Filter<'_>) -> Answ
         hits.retain(|h| f.binary_search(&h.game).is_ok());
     }
     hits.sort_by_key(|h| h.game);
-    Answer {
-        hits,
-        continuations: Vec::new(),
-    }
+    hits
 }
 
 /// A sequence of moves to find (e.g. a joseki).
@@ -604,22 +610,8 @@ pub fn find_sequence(index: &Index, q: &SequenceQuery, filter: Filter<'_>) -> An
             (!ks.is_empty()).then_some(Hit { game: g, moves: ks })
         })
         .collect();
-    let mut hits = Vec::new();
-    for hit in found {
-        for &c in index.copies(hit.game) {
-            hits.push(Hit {
-                game: c,
-                moves: hit.moves.clone(),
-            });
-        }
-        hits.push(hit);
-    }
-    if let Some(f) = filter {
-        hits.retain(|h| f.binary_search(&h.game).is_ok());
-    }
-    hits.sort_by_key(|h| h.game);
     Answer {
-        hits,
+        hits: with_copies(index, found, filter),
         continuations: Vec::new(),
     }
 }

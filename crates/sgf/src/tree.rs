@@ -13,6 +13,7 @@ use crate::diag::Diagnostic;
 use crate::prop::{ids, PropId, ValueType};
 use crate::scan::{Escapes, Span};
 use crate::value;
+use crate::Color;
 
 pub(crate) const NONE: u32 = u32::MAX;
 
@@ -261,6 +262,25 @@ impl<'t, 'a> Node<'t, 'a> {
     /// The first property with this id.
     pub fn get(&self, id: PropId) -> Option<Prop<'t, 'a>> {
         self.props().find(|p| p.id() == id)
+    }
+
+    /// The raw values of the node's setup properties in the order setup applies them — `AB`, then
+    /// `AW`, then `AE` (`None`: empty the points) — each still a point or a compressed list
+    /// (expand with [`crate::value::point_list`]).
+    pub fn setup_values(&self) -> impl Iterator<Item = (Option<Color>, &'a [u8])> + 't {
+        let node = *self;
+        [
+            (ids::AB, Some(Color::Black)),
+            (ids::AW, Some(Color::White)),
+            (ids::AE, None),
+        ]
+        .into_iter()
+        .flat_map(move |(id, content)| {
+            node.props()
+                .filter(move |p| p.id() == id)
+                .flat_map(|p| p.raw_values().map(|(raw, _)| raw))
+                .map(move |raw| (content, raw))
+        })
     }
 
     /// The tree this node belongs to.
