@@ -77,6 +77,34 @@ fn oracle_table(v: &Value) -> Table {
         .unwrap_or_default()
 }
 
+/// Compares hit games (and, where the oracle lists them, the hits themselves) with a probe's.
+fn compare_hits(id: &str, hits: &Hits, probe: &Value, failures: &mut Vec<String>) {
+    if hits.len() as u64 != probe["hit_games"].as_u64().unwrap() {
+        failures.push(format!(
+            "{id}: {} hit games, oracle {}",
+            hits.len(),
+            probe["hit_games"]
+        ));
+    }
+    if let Some(want) = oracle_hits(probe) {
+        if *hits != want {
+            let extra: Vec<_> = hits
+                .iter()
+                .filter(|h| want.get(h.0) != Some(h.1))
+                .take(3)
+                .collect();
+            let missing: Vec<_> = want
+                .iter()
+                .filter(|h| hits.get(h.0) != Some(h.1))
+                .take(3)
+                .collect();
+            failures.push(format!(
+                "{id}: hits differ; ours not oracle's {extra:?}; oracle's not ours {missing:?}"
+            ));
+        }
+    }
+}
+
 fn check(dataset: &str) {
     let Some(shared) = shared() else { return };
     let oracle = shared.join("oracle").join(dataset);
@@ -147,30 +175,7 @@ fn check(dataset: &str) {
             })
             .collect();
         checked += 1;
-        if hits.len() as u64 != probe["hit_games"].as_u64().unwrap() {
-            failures.push(format!(
-                "{id}: {} hit games, oracle {}",
-                hits.len(),
-                probe["hit_games"]
-            ));
-        }
-        if let Some(want) = oracle_hits(&probe) {
-            if hits != want {
-                let extra: Vec<_> = hits
-                    .iter()
-                    .filter(|h| want.get(h.0) != Some(h.1))
-                    .take(3)
-                    .collect();
-                let missing: Vec<_> = want
-                    .iter()
-                    .filter(|h| hits.get(h.0) != Some(h.1))
-                    .take(3)
-                    .collect();
-                failures.push(format!(
-                    "{id}: hits differ; ours not oracle's {extra:?}; oracle's not ours {missing:?}"
-                ));
-            }
-        }
+        compare_hits(id, &hits, &probe, &mut failures);
         let want = oracle_table(&probe);
         if table != want {
             let a: Vec<_> = table.difference(&want).take(3).collect();
@@ -206,30 +211,7 @@ fn check(dataset: &str) {
             })
             .collect();
         checked += 1;
-        if hits.len() as u64 != probe["hit_games"].as_u64().unwrap() {
-            failures.push(format!(
-                "{id}: {} hit games, oracle {}",
-                hits.len(),
-                probe["hit_games"]
-            ));
-        }
-        if let Some(want) = oracle_hits(&probe) {
-            if hits != want {
-                let extra: Vec<_> = hits
-                    .iter()
-                    .filter(|h| want.get(h.0) != Some(h.1))
-                    .take(3)
-                    .collect();
-                let missing: Vec<_> = want
-                    .iter()
-                    .filter(|h| hits.get(h.0) != Some(h.1))
-                    .take(3)
-                    .collect();
-                failures.push(format!(
-                    "{id}: hits differ; ours not oracle's {extra:?}; oracle's not ours {missing:?}"
-                ));
-            }
-        }
+        compare_hits(id, &hits, &probe, &mut failures);
     }
     let _ = std::fs::remove_dir_all(&dir);
     eprintln!(
