@@ -125,11 +125,7 @@ pub fn build(
     let bytes_total: u64 = todo.iter().map(|(s, _)| s.len).sum();
 
     let mut seen = Signatures::load(dir, &manifest)?;
-    let mut report = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(dir.join(REPORT))
-        .map_err(|e| IndexError::io(&dir.join(REPORT), e))?;
+
     let mut state = Writer {
         dir,
         manifest: &mut manifest,
@@ -137,7 +133,6 @@ pub fn build(
         segment: None,
         summary: &mut summary,
         opts,
-        report: &mut report,
     };
 
     let (tx, rx) = sync_channel::<Item>(256);
@@ -215,6 +210,7 @@ pub fn build(
     drop(state);
     // Merging is off while games come in; merge the metadata segments once, at the end.
     meta.finish()?;
+    write_report(dir, &manifest)?;
     summary.bytes_read = bytes_total;
     summary.seconds = start.elapsed().as_secs_f64();
     summary.index_bytes = dir_size(dir);
@@ -319,7 +315,6 @@ struct Writer<'a> {
     segment: Option<(String, SegmentWriter)>,
     summary: &'a mut Summary,
     opts: &'a BuildOptions,
-    report: &'a mut std::fs::File,
 }
 
 impl Writer<'_> {
@@ -327,6 +322,7 @@ impl Writer<'_> {
     fn write(&mut self, p: Processed, seen: &mut Signatures) -> Result<Option<String>, IndexError> {
         match p {
             Processed::SourceDone(name, len, records, err) => {
+                let name_for_report = name.clone();
                 let info = self.manifest.sources.entry(name).or_insert(SourceInfo {
                     len,
                     ..SourceInfo::default()
@@ -334,6 +330,14 @@ impl Writer<'_> {
                 info.len = len;
                 info.records_done = info.records_done.max(records);
                 info.complete = err.is_none();
+                if let Some(e) = &err {
+                    self.reject(&Rejection {
+                        file: name_for_report,
+                        game: None,
+                        offset: 0,
+                        reason: e.clone(),
+                    })?;
+                }
                 Ok(err)
             }
             Processed::File {
@@ -430,10 +434,10 @@ impl Writer<'_> {
         Ok(())
     }
 
+    /// Records a rejection in the open segment, so that it is committed (or lost) with it.
     fn reject(&mut self, r: &Rejection) -> Result<(), IndexError> {
-        use std::io::Write;
         let line = serde_json::to_string(r).unwrap_or_default();
-        writeln!(self.report, "{line}").map_err(|e| IndexError::io(Path::new(REPORT), e))
+        self.segment()?.1.add_rejection(&line)
     }
 
     fn segment(&mut self) -> Result<&mut (String, SegmentWriter), IndexError> {
@@ -460,6 +464,20 @@ impl Writer<'_> {
         self.meta.commit()?;
         self.manifest.save(self.dir)
     }
+}
+
+/// Gathers the rejections of every committed segment into one report file.
+fn write_report(dir: &Path, manifest: &Manifest) -> Result<(), IndexError> {
+    let mut all = Vec::new();
+    for seg in &manifest.segments {
+        match std::fs::read(dir.join(&seg.dir).join(REPORT)) {
+            Ok(b) => all.extend(b),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(IndexError::io(&dir.join(&seg.dir), e)),
+        }
+    }
+    let p = dir.join(REPORT);
+    std::fs::write(&p, all).map_err(|e| IndexError::io(&p, e))
 }
 
 /// Removes what qipu wrote in `dir` (and nothing else).

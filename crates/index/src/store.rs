@@ -14,7 +14,9 @@
 //!   that followed, as an op, so continuation tables need no replay), every position with at most
 //!   [`MAX_INDEXED_STONES`] stones of every stored (non-copy) game;
 //! - `records.zst` and `records.idx`: the original records, zstd-compressed in blocks;
-//! - `files.jsonl`: the record files of the segment, one JSON string per line.
+//! - `files.jsonl`: the record files of the segment, one JSON string per line;
+//! - `rejected.jsonl`: files and games of the segment's inputs that could not be read (gathered
+//!   into the index folder's `rejected.jsonl` at the end of each run).
 
 use std::fs::File;
 use std::io::{BufWriter, Read, Write};
@@ -141,6 +143,7 @@ pub struct SegmentWriter {
     records_idx: BufWriter<File>,
     files: BufWriter<File>,
     sigs: BufWriter<File>,
+    rejected: BufWriter<File>,
     ops_len: u64,
     records_len: u64,
     positions: Vec<PosEntry>,
@@ -169,6 +172,7 @@ impl SegmentWriter {
             records_idx: open("records.idx")?,
             files: open("files.jsonl")?,
             sigs: open("sigs.bin")?,
+            rejected: open(crate::build::REPORT)?,
             ops_len: 0,
             records_len: 0,
             positions: Vec::new(),
@@ -194,6 +198,11 @@ impl SegmentWriter {
         writeln!(self.files, "{line}").map_err(|e| IndexError::io(&self.dir, e))?;
         self.file_count += 1;
         Ok(self.file_count - 1)
+    }
+
+    /// Records a rejected file or game (one JSON line) with this segment.
+    pub fn add_rejection(&mut self, line: &str) -> Result<(), IndexError> {
+        writeln!(self.rejected, "{line}").map_err(|e| IndexError::io(&self.dir, e))
     }
 
     /// Appends a game; returns its global id.
@@ -286,6 +295,7 @@ impl SegmentWriter {
             self.records_idx,
             self.files,
             self.sigs,
+            self.rejected,
         ] {
             let f = w.into_inner().map_err(|e| err(e.into_error()))?;
             f.sync_all().map_err(err)?;
