@@ -37,7 +37,7 @@ enum Command {
     },
     /// Print each game's normalised information, main-line length, charset and diagnostics.
     Info {
-        /// Record files or directories (searched recursively for .sgf and .wtf files).
+        /// Record files, directories (searched recursively) or archives, as for `qipu index`.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// One JSON object per line per game instead of a table.
@@ -46,7 +46,7 @@ enum Command {
     },
     /// Print the board of every game after move K of its main line (default: the end).
     Show {
-        /// Record files or directories (searched recursively for .sgf and .wtf files).
+        /// Record files, directories (searched recursively) or archives, as for `qipu index`.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// Show the position after this many moves of the main line.
