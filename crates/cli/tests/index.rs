@@ -185,3 +185,58 @@ fn a_killed_run_is_finished_by_the_next_with_nothing_lost_or_doubled() {
     assert_eq!(identities(&dir).len(), 10_348);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn search_exports_hits_and_rejects_nonsense_with_exit_code_2() {
+    let samples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples");
+    let dir = temp("export");
+    let idx = dir.to_str().unwrap();
+    let games = samples.join("games");
+    assert!(
+        qipu(&["index", "--index", idx, "-q", games.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let export = dir.join("hits.sgf");
+    let opening = samples.join("queries/opening.sgf");
+    let out = qipu(&[
+        "search",
+        "--index",
+        idx,
+        "--position",
+        opening.to_str().unwrap(),
+        "--export",
+        export.to_str().unwrap(),
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&export).unwrap();
+    assert_eq!(text.matches("(;QH[6]").count(), 2, "{text}");
+    let records = sgf::Records::read(text.as_bytes());
+    assert_eq!(records.len(), 2);
+    for i in 0..2 {
+        assert!(records.game(i).unwrap().main_line().count() > 100);
+    }
+    // Queries that make no sense: one line on stderr, exit code 2.
+    let bad_pattern = dir.join("bad.txt");
+    std::fs::write(&bad_pattern, "X.\nX.Z\n").unwrap();
+    for args in [
+        vec!["--pattern", bad_pattern.to_str().unwrap()],
+        vec!["--query", "nosuchfield:1"],
+        vec!["--black", "zz"],
+        vec!["--black", "pd", "--white", "pd"],
+        vec!["--position", opening.to_str().unwrap(), "--at", "7"],
+        vec![],
+    ] {
+        let mut all = vec!["search", "--index", idx];
+        all.extend(&args);
+        let out = qipu(&all);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
