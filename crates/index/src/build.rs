@@ -162,7 +162,10 @@ pub fn build(
         let processor = scope.spawn(move || {
             let mut batch: Vec<Item> = Vec::new();
             let mut batch_bytes = 0usize;
-            let mut bytes_read = 0u64;
+            // Bytes of finished inputs, plus how far into the current one its reader is (an
+            // archive is one input: without this its progress would jump from 0 to done).
+            let mut bytes_done = 0u64;
+            let mut bytes_current = 0u64;
             loop {
                 // The channel closes when the reader is done and everything it sent was received.
                 let item = rx.recv().ok();
@@ -170,10 +173,12 @@ pub fn build(
                 match item {
                     Some(Item::Record(i, name, n, rec)) => {
                         batch_bytes += rec.bytes.len();
+                        bytes_current = rec.consumed;
                         batch.push(Item::Record(i, name, n, rec));
                     }
                     Some(Item::SourceDone(name, len, n, err)) => {
-                        bytes_read += len;
+                        bytes_done += len;
+                        bytes_current = 0;
                         batch.push(Item::SourceDone(name, len, n, err));
                     }
                     None => {}
@@ -181,7 +186,7 @@ pub fn build(
                 if (done && !batch.is_empty()) || batch_bytes >= batch_limit {
                     batch_bytes = 0;
                     let results = process(std::mem::take(&mut batch));
-                    if done_tx.send((results, bytes_read)).is_err() {
+                    if done_tx.send((results, bytes_done + bytes_current)).is_err() {
                         break; // the writer stopped on an error
                     }
                 }
