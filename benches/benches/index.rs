@@ -15,6 +15,7 @@ fn bench(c: &mut Criterion) {
     };
     let games = build(&dir, std::slice::from_ref(&input), &opts, |_| {})
         .unwrap()
+        .added
         .games;
     eprintln!("corpus: {name} ({games} games)");
     let mut g = c.benchmark_group("index");
@@ -24,6 +25,7 @@ fn bench(c: &mut Criterion) {
         b.iter(|| {
             build(&dir, std::slice::from_ref(&input), &opts, |_| {})
                 .unwrap()
+                .added
                 .games
         })
     });

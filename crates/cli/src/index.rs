@@ -48,15 +48,15 @@ pub fn run(
     bar.finish_and_clear();
     println!(
         "indexed {} games from {} files in {:.1} s ({:.0} games/s, {:.1} MB/s): {} duplicates ({} up to symmetry), {} rejected games, {} files without games{}",
-        summary.games,
-        summary.files,
+        summary.added.games,
+        summary.added.files,
         summary.seconds,
-        summary.games as f64 / summary.seconds.max(1e-9),
+        summary.added.games as f64 / summary.seconds.max(1e-9),
         summary.bytes_read as f64 / 1e6 / summary.seconds.max(1e-9),
-        summary.duplicates,
-        summary.symmetric_duplicates,
-        summary.rejected,
-        summary.files_without_games,
+        summary.added.duplicates,
+        summary.added.symmetric_duplicates,
+        summary.added.rejected,
+        summary.added.files_without_games,
         if summary.sources_skipped > 0 {
             format!("; {} inputs already indexed", summary.sources_skipped)
         } else {

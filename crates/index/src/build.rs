@@ -21,7 +21,7 @@ use sgf::Records;
 
 use crate::game::{analyse, Analysed};
 use crate::inputs::{self, Record, Source};
-use crate::manifest::{Manifest, SegmentInfo, SourceInfo};
+use crate::manifest::{Manifest, SegmentInfo, SourceInfo, Totals};
 use crate::meta::MetaWriter;
 use crate::store::{GameData, Segment, SegmentWriter, FLAG_SYMMETRIC_COPY};
 use crate::IndexError;
@@ -56,12 +56,8 @@ impl Default for BuildOptions {
 pub struct Summary {
     pub sources: usize,
     pub sources_skipped: usize,
-    pub files: u64,
-    pub games: u64,
-    pub duplicates: u64,
-    pub symmetric_duplicates: u64,
-    pub rejected: u64,
-    pub files_without_games: u64,
+    /// What this run added: the manifest's totals after it, less those before.
+    pub added: Totals,
     pub bytes_read: u64,
     pub seconds: f64,
     pub index_bytes: u64,
@@ -125,13 +121,13 @@ pub fn build(
     let bytes_total: u64 = todo.iter().map(|(s, _)| s.len).sum();
 
     let mut seen = Signatures::load(dir, &manifest)?;
+    let before = manifest.totals.clone();
 
     let mut state = Writer {
         dir,
         manifest: &mut manifest,
         meta: &mut meta,
         segment: None,
-        summary: &mut summary,
         opts,
     };
 
@@ -139,12 +135,12 @@ pub fn build(
     let mut read_error = None;
     std::thread::scope(|scope| -> Result<(), IndexError> {
         let reader = scope.spawn(move || {
-            for (i, (source, skip)) in todo.iter().enumerate() {
+            for (source, skip) in &todo {
                 let mut n = 0u64;
                 let res = inputs::read_source(source, &mut |rec: Record| {
                     n += 1;
                     if n > *skip {
-                        let _ = tx.send(Item::Record(i, source.name.clone(), n, rec));
+                        let _ = tx.send(Item::Record(source.name.clone(), n, rec));
                     }
                 });
                 let _ = tx.send(Item::SourceDone(
@@ -171,10 +167,10 @@ pub fn build(
                 let item = rx.recv().ok();
                 let done = item.is_none();
                 match item {
-                    Some(Item::Record(i, name, n, rec)) => {
+                    Some(Item::Record(name, n, rec)) => {
                         batch_bytes += rec.bytes.len();
                         bytes_current = rec.consumed;
-                        batch.push(Item::Record(i, name, n, rec));
+                        batch.push(Item::Record(name, n, rec));
                     }
                     Some(Item::SourceDone(name, len, n, err)) => {
                         bytes_done += len;
@@ -202,7 +198,7 @@ pub fn build(
                 }
             }
             progress(Progress {
-                games: state.summary.games,
+                games: state.manifest.totals.games - before.games,
                 bytes_read,
                 bytes_total,
             });
@@ -216,6 +212,7 @@ pub fn build(
     // Merging is off while games come in; merge the metadata segments once, at the end.
     meta.finish()?;
     write_report(dir, &manifest)?;
+    summary.added = manifest.totals.since(&before);
     summary.bytes_read = bytes_total;
     summary.seconds = start.elapsed().as_secs_f64();
     summary.index_bytes = dir_size(dir);
@@ -227,7 +224,7 @@ pub fn build(
 
 /// What the reader thread sends.
 enum Item {
-    Record(usize, String, u64, Record),
+    Record(String, u64, Record),
     /// A source is fully read: name, size, record files in it, error that ended it early.
     SourceDone(String, u64, u64, Option<String>),
 }
@@ -249,7 +246,7 @@ fn process(batch: Vec<Item>) -> Vec<Processed> {
         .into_par_iter()
         .map(|item| match item {
             Item::SourceDone(a, b, c, d) => Processed::SourceDone(a, b, c, d),
-            Item::Record(_, source, record_no, rec) => {
+            Item::Record(source, record_no, rec) => {
                 let records = Records::read(&rec.bytes);
                 let file_problem = records.is_empty().then(|| Rejection {
                     file: rec.name.clone(),
@@ -318,7 +315,6 @@ struct Writer<'a> {
     manifest: &'a mut Manifest,
     meta: &'a mut MetaWriter,
     segment: Option<(String, SegmentWriter)>,
-    summary: &'a mut Summary,
     opts: &'a BuildOptions,
 }
 
@@ -352,21 +348,16 @@ impl Writer<'_> {
                 games,
                 file_problem,
             } => {
-                self.summary.files += 1;
                 self.manifest.totals.files += 1;
                 if let Some(r) = file_problem {
-                    self.summary.files_without_games += 1;
                     self.manifest.totals.files_without_games += 1;
                     self.reject(&r)?;
                 }
-                let (seg_dir, seg) = self.segment()?;
-                let _ = seg_dir;
-                let file_id = seg.add_file(&name)?;
+                let file_id = self.segment()?.1.add_file(&name)?;
                 for (i, g) in games.into_iter().enumerate() {
                     let (a, record) = match g {
                         Ok(x) => x,
                         Err(r) => {
-                            self.summary.rejected += 1;
                             self.manifest.totals.rejected += 1;
                             self.reject(&r)?;
                             continue;
@@ -404,13 +395,11 @@ impl Writer<'_> {
         let copy_of = seen.exact.get(&a.exact_signature).copied();
         let symmetric = seen.canonical.get(&a.canonical_signature).copied();
         if symmetric.is_some() {
-            self.summary.symmetric_duplicates += 1;
             self.manifest.totals.symmetric_duplicates += 1;
             rec.flags |= FLAG_SYMMETRIC_COPY;
         }
         let (ops, positions) = match copy_of {
             Some(original) => {
-                self.summary.duplicates += 1;
                 self.manifest.totals.duplicates += 1;
                 rec.duplicate_of = original;
                 (Vec::new(), Vec::new())
@@ -425,8 +414,7 @@ impl Writer<'_> {
             .or_insert(next_id);
         self.meta
             .add(next_id, &a.info, rec.moves, copy_of, file_name)?;
-        let (_, seg) = self.segment()?;
-        seg.add_game(GameData {
+        self.segment()?.1.add_game(GameData {
             rec,
             ops,
             occupancy: a.occupancy,
@@ -434,7 +422,6 @@ impl Writer<'_> {
             record,
             signatures: (a.exact_signature, a.canonical_signature),
         })?;
-        self.summary.games += 1;
         self.manifest.totals.games += 1;
         Ok(())
     }

@@ -55,6 +55,20 @@ pub struct Totals {
     pub files_without_games: u64,
 }
 
+impl Totals {
+    /// What was added since `before`.
+    pub fn since(&self, before: &Totals) -> Totals {
+        Totals {
+            files: self.files - before.files,
+            games: self.games - before.games,
+            duplicates: self.duplicates - before.duplicates,
+            symmetric_duplicates: self.symmetric_duplicates - before.symmetric_duplicates,
+            rejected: self.rejected - before.rejected,
+            files_without_games: self.files_without_games - before.files_without_games,
+        }
+    }
+}
+
 impl Manifest {
     pub fn load(dir: &Path) -> Result<Option<Manifest>, IndexError> {
         let p = dir.join(MANIFEST);
