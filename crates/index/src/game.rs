@@ -1,7 +1,7 @@
 //! From one parsed game to what the index stores about it: replay program, position hashes,
 //! occupancy, signatures and the winner as continuation tables count it.
 
-use goban::{Color, Symmetry};
+use goban::Symmetry;
 use sgf::info::Winner;
 use sgf::{GameInfo, GameTree};
 
@@ -33,7 +33,7 @@ pub fn analyse(tree: &GameTree<'_>) -> Analysed {
         Some(r) if r.winner == Winner::White => 2,
         _ => 0,
     };
-    let mut occupancy = [[0u64; 6]; 2];
+    let mut occupancy = Occupancy::default();
     let mut positions = Vec::new();
     let mut irregular = false;
     let mut long = false;
@@ -55,14 +55,8 @@ pub fn analyse(tree: &GameTree<'_>) -> Analysed {
     // Every stone that was ever on the board was put there by a move or by setup.
     if (width, height) == (19, 19) {
         for &v in &ops {
-            let (c, p) = match Op::decode(v) {
-                Op::Move(Color::Black, Some(p)) | Op::Setup(Some(Color::Black), p) => (0, p),
-                Op::Move(Color::White, Some(p)) | Op::Setup(Some(Color::White), p) => (1, p),
-                _ => continue,
-            };
-            if p.x < 19 && p.y < 19 {
-                let bit = p.y as usize * 19 + p.x as usize;
-                occupancy[c][bit / 64] |= 1 << (bit % 64);
+            if let Op::Move(c, Some(p)) | Op::Setup(Some(c), p) = Op::decode(v) {
+                occupancy.insert(c, p);
             }
         }
     }
@@ -154,8 +148,8 @@ mod tests {
         );
         assert_eq!(g.rec.winner, 2);
         assert_eq!(g.rec.moves, 3);
-        assert_eq!(g.occupancy[0][0] & 1, 1);
-        assert_eq!(g.occupancy[1][0] & 2, 2);
-        assert_eq!(g.occupancy[0][5] >> (360 - 320), 1);
+        assert_eq!(g.occupancy.0[0][0] & 1, 1);
+        assert_eq!(g.occupancy.0[1][0] & 2, 2);
+        assert_eq!(g.occupancy.0[0][5] >> (360 - 320), 1);
     }
 }

@@ -103,8 +103,26 @@ impl GameRec {
     }
 }
 
-/// Occupancy of a 19×19 game: points that ever held a black / a white stone, 361 bits each.
-pub type Occupancy = [[u64; 6]; 2];
+/// Points of a 19×19 board by colour, 361 bits each: for a game, every point that ever held a
+/// black / a white stone; for a query, the stones it needs. A game can only hold a query whose
+/// occupancy it [covers](Occupancy::covers). Other board sizes keep it empty (no filtering).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Occupancy(pub [[u64; 6]; 2]);
+
+impl Occupancy {
+    /// Adds a stone; points off the 19×19 board are ignored.
+    pub fn insert(&mut self, color: goban::Color, p: goban::Point) {
+        if p.x < 19 && p.y < 19 {
+            let bit = p.y as usize * 19 + p.x as usize;
+            self.0[(color == goban::Color::White) as usize][bit / 64] |= 1 << (bit % 64);
+        }
+    }
+
+    /// Whether every stone of `want` is in `self`, colour by colour.
+    pub fn covers(&self, want: &Occupancy) -> bool {
+        (0..2).all(|c| (0..6).all(|w| self.0[c][w] & want.0[c][w] == want.0[c][w]))
+    }
+}
 
 /// One entry of the position table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -216,7 +234,7 @@ impl SegmentWriter {
             self.ops.write_all(&op.to_le_bytes()).map_err(err)?;
         }
         self.ops_len += g.ops.len() as u64;
-        for color in &g.occupancy {
+        for color in &g.occupancy.0 {
             for w in color {
                 self.occ.write_all(&w.to_le_bytes()).map_err(err)?;
             }
@@ -395,8 +413,8 @@ impl Segment {
     /// The occupancy of game `i` (0-based within the segment).
     pub fn occupancy(&self, i: u32) -> Occupancy {
         let at = i as usize * 96;
-        let mut o = [[0u64; 6]; 2];
-        for (c, color) in o.iter_mut().enumerate() {
+        let mut o = Occupancy::default();
+        for (c, color) in o.0.iter_mut().enumerate() {
             for (w, word) in color.iter_mut().enumerate() {
                 let s = at + c * 48 + w * 8;
                 *word = u64::from_le_bytes(self.occ[s..s + 8].try_into().unwrap());

@@ -10,7 +10,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use goban::{Board, Color, Point, Position, Symmetry};
 use index::ops::{Op, Replayer};
-use index::{Index, MAX_INDEXED_STONES, NO_NEXT};
+use index::{Index, Occupancy, MAX_INDEXED_STONES, NO_NEXT};
 use rayon::prelude::*;
 
 use crate::query::{Cell, PatternQuery, PositionQuery};
@@ -140,7 +140,7 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
             .filter(|&g| {
                 (w, h) != (19, 19) || {
                     let occ = index.occupancy(g);
-                    wanted.iter().any(|want| covers(&occ, want))
+                    wanted.iter().any(|want| occ.covers(want))
                 }
             })
             .map(|g| {
@@ -282,23 +282,16 @@ fn candidates(index: &Index, w: u8, h: u8, filter: Filter<'_>) -> Vec<u32> {
     out
 }
 
-type Occupancy = [[u64; 6]; 2];
-
 fn occupancy_of(p: &Position) -> Occupancy {
-    let mut o = [[0u64; 6]; 2];
+    let mut o = Occupancy::default();
     if (p.width(), p.height()) == (19, 19) {
-        for (c, color) in [Color::Black, Color::White].into_iter().enumerate() {
+        for color in [Color::Black, Color::White] {
             for pt in p.stones(color).iter() {
-                let bit = pt.y as usize * 19 + pt.x as usize;
-                o[c][bit / 64] |= 1 << (bit % 64);
+                o.insert(color, pt);
             }
         }
     }
     o
-}
-
-fn covers(have: &Occupancy, want: &Occupancy) -> bool {
-    (0..2).all(|c| (0..6).all(|w| have[c][w] & want[c][w] == want[c][w]))
 }
 
 /// One placement of a pattern on the board: per-row masks.
@@ -312,7 +305,7 @@ struct Placement {
 impl Placement {
     fn new(width: u8, height: u8, cells: impl Iterator<Item = (Point, Cell)>) -> Placement {
         let mut rows: BTreeMap<u8, [u64; 5]> = BTreeMap::new();
-        let mut need = [[0u64; 6]; 2];
+        let mut need = Occupancy::default();
         for (p, cell) in cells {
             let i = match cell {
                 Cell::Black => 0,
@@ -323,9 +316,12 @@ impl Placement {
                 Cell::Any => continue,
             };
             rows.entry(p.y).or_default()[i] |= 1 << p.x;
-            if i < 2 && (width, height) == (19, 19) {
-                let bit = p.y as usize * 19 + p.x as usize;
-                need[i][bit / 64] |= 1 << (bit % 64);
+            if (width, height) == (19, 19) {
+                match cell {
+                    Cell::Black => need.insert(Color::Black, p),
+                    Cell::White => need.insert(Color::White, p),
+                    _ => {}
+                }
             }
         }
         let mut rows: Vec<_> = rows
@@ -433,7 +429,7 @@ pub fn find_pattern(index: &Index, q: &PatternQuery, filter: Filter<'_>) -> Answ
         .filter(|&g| {
             (bw, bh) != (19, 19) || {
                 let occ = index.occupancy(g);
-                placements.iter().any(|p| covers(&occ, &p.need))
+                placements.iter().any(|p| occ.covers(&p.need))
             }
         })
         .filter_map(|g| {
@@ -544,11 +540,10 @@ pub fn find_sequence(index: &Index, q: &SequenceQuery, filter: Filter<'_>) -> An
     let needs: Vec<Occupancy> = variants
         .iter()
         .map(|v| {
-            let mut o = [[0u64; 6]; 2];
+            let mut o = Occupancy::default();
             if (bw, bh) == (19, 19) && !q.anywhere {
                 for &(c, p) in v {
-                    let bit = p.y as usize * 19 + p.x as usize;
-                    o[(c == Color::White) as usize][bit / 64] |= 1 << (bit % 64);
+                    o.insert(c, p);
                 }
             }
             o
@@ -559,7 +554,7 @@ pub fn find_sequence(index: &Index, q: &SequenceQuery, filter: Filter<'_>) -> An
         .filter(|&g| {
             q.anywhere || (bw, bh) != (19, 19) || {
                 let occ = index.occupancy(g);
-                needs.iter().any(|n| covers(&occ, n))
+                needs.iter().any(|n| occ.covers(n))
             }
         })
         .filter_map(|g| {
