@@ -204,19 +204,13 @@ fn build_query(a: &SearchArgs) -> Result<Kind, SearchError> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| SearchError::BadQuery(format!("{}: {e}", path.display())))?;
         let (width, height, cells) = parse_pattern(&text)?;
-        let board = if a.pattern.is_some() && width == height && width > a.size {
-            (width, height)
-        } else {
-            (a.size, a.size)
-        };
-        let board = if (width, height) == (board.0, board.1) || width > board.0 || height > board.1
-        {
-            (width.max(board.0), height.max(board.1))
-        } else {
-            board
-        };
+        // A diagram larger than --size in either direction is a whole board of its own size.
+        let board = (a.size.max(width), a.size.max(height));
         let offset = a.place.unwrap_or((0, 0));
-        if !a.anywhere && (offset.0 + width > board.0 || offset.1 + height > board.1) {
+        if !a.anywhere
+            && (offset.0 as u16 + width as u16 > board.0 as u16
+                || offset.1 as u16 + height as u16 > board.1 as u16)
+        {
             return Err(SearchError::BadQuery(format!(
                 "a {width}×{height} pattern at {},{} does not fit a {}×{} board",
                 offset.0, offset.1, board.0, board.1
