@@ -16,7 +16,7 @@ use search::{
     SequenceQuery,
 };
 use serde_json::json;
-use sgf::{GameInfo, Records};
+use sgf::Records;
 
 /// The options of `qipu search`.
 #[derive(Args)]
@@ -290,28 +290,32 @@ struct Described {
     event: Option<String>,
 }
 
+/// What a hit line shows of a game, from the metadata index's stored fields (no record is
+/// decompressed for it).
 fn describe(index: &Index, game: u32) -> Described {
-    let record = index.record(game).unwrap_or_default();
-    let records = Records::read(&record);
-    let info = records
-        .game(0)
-        .map(|t| GameInfo::read(&t))
-        .unwrap_or_default();
-    let rank = |r: &Option<sgf::Field<sgf::info::Rank>>| {
-        r.as_ref()
-            .and_then(|r| r.value)
-            .map(|r| format!(" {r}"))
-            .unwrap_or_default()
+    let summary = index.meta().summary(game).ok().flatten();
+    let Some(g) = summary else {
+        return Described {
+            black: None,
+            white: None,
+            date: None,
+            result: None,
+            event: None,
+        };
+    };
+    let player = |name: Option<String>, rank: Option<String>| {
+        let rank = rank.as_deref().and_then(sgf::info::parse_rank);
+        name.map(|n| match rank {
+            Some(r) => format!("{n} {r}"),
+            None => n,
+        })
     };
     Described {
-        black: info.black.clone().map(|n| n + &rank(&info.black_rank)),
-        white: info.white.clone().map(|n| n + &rank(&info.white_rank)),
-        date: info
-            .date
-            .as_ref()
-            .map(|d| d.value.map_or(d.raw.clone(), |v| v.start.to_string())),
-        result: info.result.as_ref().map(|r| r.raw.clone()),
-        event: info.event.clone(),
+        black: player(g.black, g.black_rank),
+        white: player(g.white, g.white_rank),
+        date: g.date_range.map(|(start, _)| start.to_string()).or(g.date),
+        result: g.result,
+        event: g.event,
     }
 }
 
