@@ -113,7 +113,7 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
     };
     let started = Instant::now();
     let filter = match &a.query {
-        Some(q) => match index.meta().search(q) {
+        Some(q) => match index.search_meta(q) {
             Ok(ids) => Some(ids),
             Err(e) => {
                 eprintln!("qipu: --query: {e}");

@@ -109,6 +109,15 @@ impl Index {
         &self.meta
     }
 
+    /// Games matching a metadata query, sorted. Only games the manifest holds are returned: a run
+    /// killed between its metadata commit and its manifest leaves documents for games that are not
+    /// in the index yet (the next run removes them), and a reader must not see them.
+    pub fn search_meta(&self, query: &str) -> Result<Vec<u32>, IndexError> {
+        let mut ids = self.meta.search(query)?;
+        ids.truncate(ids.partition_point(|&g| g < self.len()));
+        Ok(ids)
+    }
+
     fn locate(&self, id: u32) -> (&store::Segment, u32) {
         let i = self
             .segments

@@ -127,7 +127,7 @@ fn metadata_filters_combine_with_positions() {
         swap_colors: false,
         to_move: None,
     };
-    let ids = index().meta().search(r#"black:"Lee Sedol""#).unwrap();
+    let ids = index().search_meta(r#"black:"Lee Sedol""#).unwrap();
     assert_eq!(ids.len(), 3);
     let a = find_position(index(), &q, Some(&ids));
     assert_eq!(a.hits.len(), 3);
