@@ -14,7 +14,7 @@ fn metadata_ahead_of_the_manifest_is_invisible_and_then_dropped() {
         rebuild: true,
         ..BuildOptions::default()
     };
-    build(&dir, &[samples.clone()], &opts, |_| {}).unwrap();
+    build(&dir, std::slice::from_ref(&samples), &opts, |_| {}).unwrap();
     let games = Index::open(&dir).unwrap().len();
     assert_eq!(games, 9);
 
