@@ -42,12 +42,8 @@ pub enum Problem {
     },
     #[error("text is not valid {0}: decoded with replacement characters")]
     Undecodable(&'static str),
-    #[error("bad {prop} value {value:?}: {why}")]
-    BadValue {
-        prop: String,
-        value: String,
-        why: &'static str,
-    },
+    #[error("malformed quadrant record: {0}")]
+    Quadrant(String),
     #[error("too many problems in this game; further ones are not listed")]
     TooMany,
 }

@@ -55,21 +55,20 @@ impl<'a> Records<'a> {
             Some((text, enc)) => (Cow::Owned(text.into_bytes()), Some(enc)),
             None => (Cow::Borrowed(bytes), None),
         };
-        let mut format = detect_format(&bytes);
+        let format = detect_format(&bytes);
         let bytes = if format == Format::Quadrant {
             let text = decode_plain(&bytes);
             match quadrant::parse(&text) {
                 Ok(rec) => Cow::Owned(quadrant_to_sgf(&rec).into_bytes()),
                 Err(e) => {
+                    let offset = match e {
+                        quadrant::QuadrantError::Parse { byte, .. } => byte,
+                        _ => 0,
+                    };
                     diagnostics.push(Diagnostic {
-                        offset: 0,
-                        problem: Problem::BadValue {
-                            prop: "quadrant record".into(),
-                            value: text.chars().take(40).collect(),
-                            why: leak_reason(&e.to_string()),
-                        },
+                        offset,
+                        problem: Problem::Quadrant(e.to_string()),
                     });
-                    format = Format::Quadrant;
                     Cow::Owned(Vec::new())
                 }
             }
@@ -168,21 +167,6 @@ fn decode_plain(bytes: &[u8]) -> String {
             .0
             .into_owned(),
     }
-}
-
-/// Interns a reason string so diagnostics can keep `&'static str` reasons.
-fn leak_reason(s: &str) -> &'static str {
-    static SEEN: std::sync::Mutex<Vec<&'static str>> = std::sync::Mutex::new(Vec::new());
-    let mut seen = SEEN.lock().unwrap_or_else(|e| e.into_inner());
-    if let Some(r) = seen.iter().find(|r| **r == s) {
-        return r;
-    }
-    if seen.len() > 1000 {
-        return "malformed quadrant record";
-    }
-    let r: &'static str = Box::leak(s.to_string().into_boxed_str());
-    seen.push(r);
-    r
 }
 
 /// Recognises the format from the first bytes that carry structure.
