@@ -1,6 +1,7 @@
 //! Query latency per kind on an index of one corpus (`qipu_benches::index_corpus`): the empty
 //! board with its continuation table, a common opening, a rare deep position (found by replay), a
-//! corner pattern, a move sequence and a metadata query.
+//! corner pattern, a move sequence and a metadata query; and the cost of following every game's
+//! stones, with the stored captures and with the rules engine.
 //!
 //! `cargo bench -p qipu-benches --bench search`
 
@@ -103,6 +104,35 @@ fn bench(c: &mut Criterion) {
                 .len()
         })
     });
+    g.finish();
+    // What a pattern or deep-position scan pays per game: following every stored program.
+    let mut g = c.benchmark_group("follow every game");
+    g.sample_size(10);
+    let games: Vec<(Vec<u16>, u8, u8)> = (0..index.len())
+        .map(|i| (index.ops(i), index.game(i).width, index.game(i).height))
+        .collect();
+    let positions = |walk: bool| {
+        let mut n = 0u64;
+        for (ops, w, h) in &games {
+            if walk {
+                let mut wk = index::ops::Walker::new(ops, *w, *h, false).unwrap();
+                while wk.next_position(|_| {}).is_some() {
+                    n += 1;
+                }
+            } else {
+                let mut rep = index::ops::Replayer::new(ops, *w, *h, false).unwrap();
+                while rep.next_position(|_| {}).is_some() {
+                    n += 1;
+                }
+            }
+        }
+        n
+    };
+    eprintln!("{} positions in all", positions(true));
+    g.bench_function("stones only (Walker, stored captures)", |b| {
+        b.iter(|| positions(true))
+    });
+    g.bench_function("rules engine (Replayer)", |b| b.iter(|| positions(false)));
     g.finish();
     drop(index);
     let _ = std::fs::remove_dir_all(&dir);

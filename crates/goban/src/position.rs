@@ -114,6 +114,21 @@ impl Position {
         size_key(self.width, self.height) ^ black ^ mul_alpha(white)
     }
 
+    /// The hash of the empty `width`×`height` board: [`Position::hash`] with no stones.
+    pub fn empty_hash(width: u8, height: u8) -> u64 {
+        size_key(width, height)
+    }
+
+    /// What one stone of `color` on `p` contributes to [`Position::hash`]: two positions that differ
+    /// by that stone have hashes that differ by this XOR, so a follower of a game can keep the hash
+    /// up to date for the price of one lookup per changed point.
+    pub fn stone_key(color: Color, p: Point) -> u64 {
+        match color {
+            Color::Black => point_key(p),
+            Color::White => mul_alpha(point_key(p)),
+        }
+    }
+
     /// The image of this position under `s` (on a `height`×`width` board if `s` swaps the axes).
     pub fn transformed(&self, s: Symmetry) -> Position {
         let (width, height) = s.image_size(self.width, self.height);
@@ -233,5 +248,25 @@ mod tests {
         assert_ne!(c, d);
         assert!(!c.set(Point::new(19, 0), Some(Color::Black)));
         assert!(c.set(Point::new(18, 0), Some(Color::Black)));
+    }
+
+    #[test]
+    fn stone_keys_update_the_hash() {
+        let mut p = Position::new(13, 9).unwrap();
+        let mut h = Position::empty_hash(13, 9);
+        assert_eq!(h, p.hash());
+        for (i, (x, y)) in [(0, 0), (12, 8), (5, 3), (5, 4)].into_iter().enumerate() {
+            let c = if i % 2 == 0 {
+                Color::Black
+            } else {
+                Color::White
+            };
+            p.set(Point::new(x, y), Some(c));
+            h ^= Position::stone_key(c, Point::new(x, y));
+            assert_eq!(h, p.hash());
+        }
+        p.set(Point::new(12, 8), None);
+        h ^= Position::stone_key(Color::White, Point::new(12, 8));
+        assert_eq!(h, p.hash());
     }
 }

@@ -21,7 +21,7 @@ use sgf::Records;
 
 use crate::game::{analyse, Analysed};
 use crate::inputs::{self, Record, Source};
-use crate::manifest::{Manifest, SegmentInfo, SourceInfo, Totals};
+use crate::manifest::{self, Manifest, SegmentInfo, SourceInfo, Totals};
 use crate::meta::MetaWriter;
 use crate::store::{GameData, Segment, SegmentWriter, FLAG_SYMMETRIC_COPY};
 use crate::IndexError;
@@ -96,7 +96,7 @@ pub fn build(
     }
     std::fs::create_dir_all(dir).map_err(|e| IndexError::io(dir, e))?;
     let mut manifest = Manifest::load(dir)?.unwrap_or(Manifest {
-        version: 1,
+        version: manifest::FORMAT_VERSION,
         ..Manifest::default()
     });
     clean_leftovers(dir, &manifest)?;

@@ -5,7 +5,7 @@ use goban::Symmetry;
 use sgf::info::Winner;
 use sgf::{GameInfo, GameTree};
 
-use crate::ops::{encode_main_line, Op, Replayer};
+use crate::ops::{encode_main_line, with_removals, Op};
 use crate::store::{GameRec, Occupancy, FLAG_IRREGULAR, FLAG_LONG, MAX_INDEXED_STONES, NO_NEXT};
 
 /// A game ready for the store and the metadata index.
@@ -35,23 +35,19 @@ pub fn analyse(tree: &GameTree<'_>) -> Analysed {
     };
     let mut occupancy = Occupancy::default();
     let mut positions = Vec::new();
-    let mut irregular = false;
     let mut long = false;
-    if let Ok(mut rep) = Replayer::new(&ops, width, height, true) {
-        while let Some(step) = rep.next_position(|m| irregular |= !m.flags.is_empty()) {
-            let b = rep.board();
-            if b.stone_count() <= MAX_INDEXED_STONES {
-                match u16::try_from(step.k) {
-                    Ok(k) => {
-                        let next = step.next.map_or(NO_NEXT, |(c, p)| Op::Move(c, p).encode());
-                        positions.push((b.hash(), k, next));
-                    }
-                    // Positions past move 65,535 are found by replay (see FLAG_LONG).
-                    Err(_) => long = true,
+    let (ops, irregular) = with_removals(&ops, width, height, |step, b| {
+        if b.stone_count() <= MAX_INDEXED_STONES {
+            match u16::try_from(step.k) {
+                Ok(k) => {
+                    let next = step.next.map_or(NO_NEXT, |(c, p)| Op::Move(c, p).encode());
+                    positions.push((b.hash(), k, next));
                 }
+                // Positions past move 65,535 are found by replay (see FLAG_LONG).
+                Err(_) => long = true,
             }
         }
-    }
+    });
     // Every stone that was ever on the board was put there by a move or by setup.
     if (width, height) == (19, 19) {
         for &v in &ops {
@@ -89,14 +85,15 @@ fn signatures(ops: &[u16], width: u8, height: u8) -> (u64, u64) {
     let mut acc = [seed; 8];
     for &v in ops {
         let op = Op::decode(v);
-        if op == Op::Mark {
+        // Marks and removals follow from the rest.
+        if matches!(op, Op::Mark | Op::Remove(_)) {
             continue;
         }
         for (a, &s) in acc.iter_mut().zip(syms) {
             let t = match op {
                 Op::Move(c, p) => Op::Move(c, p.map(|p| s.apply(p, width, height))),
                 Op::Setup(c, p) => Op::Setup(c, s.apply(p, width, height)),
-                Op::Mark => Op::Mark,
+                Op::Mark | Op::Remove(_) => op,
             };
             *a = mix(*a ^ t.encode() as u64);
         }

@@ -34,6 +34,12 @@ pub enum IndexError {
     Corrupt(String),
     #[error("no index in {0} (build one with `qipu index --index DIR INPUT...`)")]
     Missing(PathBuf),
+    #[error(
+        "the index in {dir} has format version {found}; this qipu reads version {}: \
+         rebuild it with `qipu index --rebuild`",
+        manifest::FORMAT_VERSION
+    )]
+    Version { dir: PathBuf, found: u32 },
     #[error(transparent)]
     Input(#[from] inputs::InputError),
     #[error(transparent)]
@@ -135,10 +141,17 @@ impl Index {
 
     /// The replay program of game `id` (a copy's is its original's).
     pub fn ops(&self, id: u32) -> Vec<u16> {
+        let mut out = Vec::new();
+        self.ops_into(id, &mut out);
+        out
+    }
+
+    /// [`Index::ops`] into a buffer the caller reuses.
+    pub fn ops_into(&self, id: u32, out: &mut Vec<u16>) {
         let rec = self.game(id);
         let owner = if rec.is_copy() { rec.duplicate_of } else { id };
         let (seg, i) = self.locate(owner);
-        seg.ops(&seg.game(i))
+        seg.ops_into(&seg.game(i), out)
     }
 
     /// Points ever held by Black and White in game `id` (19×19 games only; zero otherwise).

@@ -15,6 +15,10 @@ use crate::IndexError;
 
 pub const MANIFEST: &str = "qipu-index.json";
 
+/// The layout of the index files this build reads and writes. Version 2 stores the stones each
+/// move removes in the replay programs.
+pub const FORMAT_VERSION: u32 = 2;
+
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Manifest {
     pub version: u32,
@@ -73,9 +77,17 @@ impl Manifest {
     pub fn load(dir: &Path) -> Result<Option<Manifest>, IndexError> {
         let p = dir.join(MANIFEST);
         match std::fs::read(&p) {
-            Ok(b) => serde_json::from_slice(&b)
-                .map(Some)
-                .map_err(|e| IndexError::Corrupt(format!("{}: {e}", p.display()))),
+            Ok(b) => {
+                let m: Manifest = serde_json::from_slice(&b)
+                    .map_err(|e| IndexError::Corrupt(format!("{}: {e}", p.display())))?;
+                if m.version != FORMAT_VERSION {
+                    return Err(IndexError::Version {
+                        dir: dir.to_path_buf(),
+                        found: m.version,
+                    });
+                }
+                Ok(Some(m))
+            }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
             Err(e) => Err(IndexError::io(&p, e)),
         }
@@ -93,5 +105,27 @@ impl Manifest {
             let _ = d.sync_all();
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_index_of_another_format_is_refused_with_advice() {
+        let dir = std::env::temp_dir().join(format!("qipu-manifest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let mut m = Manifest {
+            version: FORMAT_VERSION,
+            ..Manifest::default()
+        };
+        m.save(&dir).unwrap();
+        assert!(Manifest::load(&dir).unwrap().is_some());
+        m.version = 1;
+        m.save(&dir).unwrap();
+        let err = Manifest::load(&dir).unwrap_err().to_string();
+        assert!(err.contains("format version 1") && err.contains("--rebuild"), "{err}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

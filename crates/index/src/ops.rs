@@ -5,12 +5,13 @@
 //! op stands for the position before it. Setup may sit in any node (the Fox archives put it in
 //! thousands of non-root nodes), and position k excludes the setup of the node holding move k+1,
 //! so such a node starts with MARKs, one per move: the replayer then reports position k at the
-//! mark instead.
+//! mark instead. After each move come REMOVE ops for the stones it took off (computed once, when
+//! the game is indexed), so that a search can follow the stones without the rules ([`Walker`]).
 //!
 //! Layout of an op: the top 3 bits are the kind, the low 13 bits the point `y * 52 + x`
 //! (8191 for a pass or a malformed point, played as a pass).
 
-use goban::{Board, BoardSizeError, Color, MoveOutcome, Point};
+use goban::{Bitboard, Board, BoardSizeError, Color, MoveOutcome, Point, Position};
 use sgf::{ids, value, GameTree};
 
 const KIND_SHIFT: u16 = 13;
@@ -24,9 +25,13 @@ pub enum Op {
     Setup(Option<Color>, Point),
     /// A move node starts here: the position before it is position k.
     Mark,
+    /// The move before took the stone on this point off the board (a capture, or suicide).
+    /// Redundant for the engine, which computes it; it lets [`Walker`] skip the rules.
+    Remove(Point),
 }
 
 impl Op {
+    #[inline]
     pub fn encode(self) -> u16 {
         let (kind, p) = match self {
             Op::Move(Color::Black, p) => (0, p),
@@ -35,11 +40,13 @@ impl Op {
             Op::Setup(Some(Color::White), p) => (3, Some(p)),
             Op::Setup(None, p) => (4, Some(p)),
             Op::Mark => (5, None),
+            Op::Remove(p) => (6, Some(p)),
         };
         let point = p.map_or(NO_POINT, |p| p.y as u16 * 52 + p.x as u16);
         (kind << KIND_SHIFT) | point
     }
 
+    #[inline]
     pub fn decode(v: u16) -> Op {
         let raw = v & POINT_MASK;
         let p = (raw != NO_POINT).then(|| Point::new((raw % 52) as u8, (raw / 52) as u8));
@@ -49,8 +56,59 @@ impl Op {
             2 => Op::Setup(Some(Color::Black), p.unwrap_or(Point::new(0, 0))),
             3 => Op::Setup(Some(Color::White), p.unwrap_or(Point::new(0, 0))),
             4 => Op::Setup(None, p.unwrap_or(Point::new(0, 0))),
+            6 => Op::Remove(p.unwrap_or(Point::new(0, 0))),
             _ => Op::Mark,
         }
+    }
+}
+
+/// What an op does to its point, read without decoding the point: for scans that follow only
+/// the points they watch, through a table indexed by [`Raw::point`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RawKind {
+    /// A move (a position is reported before it): puts a stone of this colour.
+    Move(Color),
+    /// Setup or removal: puts this content.
+    Put(Option<Color>),
+    Mark,
+}
+
+/// An op split into its kind and its point index.
+#[derive(Clone, Copy, Debug)]
+pub struct Raw {
+    pub kind: RawKind,
+    /// `y * 52 + x` (below `height * 52` on the board), or a larger value for a pass or a
+    /// malformed point.
+    pub point: usize,
+}
+
+impl Raw {
+    #[inline(always)]
+    pub fn split(v: u16) -> Raw {
+        let kind = match v >> KIND_SHIFT {
+            0 => RawKind::Move(Color::Black),
+            1 => RawKind::Move(Color::White),
+            2 => RawKind::Put(Some(Color::Black)),
+            3 => RawKind::Put(Some(Color::White)),
+            4 | 6 => RawKind::Put(None),
+            _ => RawKind::Mark,
+        };
+        Raw {
+            kind,
+            point: (v & POINT_MASK) as usize,
+        }
+    }
+
+    /// The index of `p` in a table indexed by [`Raw::point`].
+    #[inline]
+    pub fn index_of(p: Point) -> usize {
+        p.y as usize * 52 + p.x as usize
+    }
+
+    /// The point at an index (meaningful for indices of points on the board).
+    #[inline]
+    pub fn point_at(i: usize) -> Point {
+        Point::new((i % 52) as u8, (i / 52) as u8)
     }
 }
 
@@ -89,11 +147,12 @@ pub fn encode_main_line(tree: &GameTree<'_>, out: &mut Vec<u16>) -> u32 {
     moves
 }
 
-/// Replays an op program, stopping at each position.
-pub struct Replayer<'o> {
+/// Walks an op program position by position, saying what each op does; what to do with a
+/// board is the caller's business. One walker serves the full engine ([`Replayer`]) and the
+/// stone follower ([`Walker`]), so both report exactly the same positions.
+struct Cursor<'o> {
     ops: &'o [u16],
     at: usize,
-    board: Board,
     /// Positions returned so far.
     k: u32,
     /// Marks passed whose moves are still to be played.
@@ -103,11 +162,106 @@ pub struct Replayer<'o> {
     done: bool,
 }
 
+/// What the next op asks for.
+enum Event {
+    Position(Step),
+    Setup(Option<Color>, Point),
+    Move(Color, Option<Point>),
+    Remove(Point),
+}
+
+impl<'o> Cursor<'o> {
+    fn new(ops: &'o [u16]) -> Self {
+        Cursor {
+            ops,
+            at: 0,
+            k: 0,
+            explicit: 0,
+            implicit_done: false,
+            done: false,
+        }
+    }
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Event> {
+        let Some(&v) = self.ops.get(self.at) else {
+            return self.end();
+        };
+        Some(match Op::decode(v) {
+            Op::Move(c, p) => {
+                if self.explicit == 0 && !self.implicit_done {
+                    // An unmarked move: the position before it is reported first.
+                    self.implicit_done = true;
+                    return Some(Event::Position(self.step(Some((c, p)))));
+                }
+                self.explicit = self.explicit.saturating_sub(1);
+                self.implicit_done = false;
+                self.at += 1;
+                Event::Move(c, p)
+            }
+            Op::Setup(c, p) => {
+                self.at += 1;
+                Event::Setup(c, p)
+            }
+            Op::Remove(p) => {
+                self.at += 1;
+                Event::Remove(p)
+            }
+            Op::Mark => self.mark(),
+        })
+    }
+
+    /// The position before the node's j-th move, at its j-th mark (rare: nodes with setup or
+    /// two moves).
+    #[cold]
+    #[inline(never)]
+    fn mark(&mut self) -> Event {
+        let j = self.ops[..self.at]
+            .iter()
+            .rev()
+            .take_while(|&&v| Op::decode(v) == Op::Mark)
+            .count();
+        self.at += 1;
+        self.explicit += 1;
+        let next = self.ops[self.at..]
+            .iter()
+            .filter_map(|&v| match Op::decode(v) {
+                Op::Move(c, p) => Some((c, p)),
+                _ => None,
+            })
+            .nth(j);
+        Event::Position(self.step(next))
+    }
+
+    /// The final position, once.
+    #[cold]
+    fn end(&mut self) -> Option<Event> {
+        if self.done {
+            return None;
+        }
+        self.done = true;
+        Some(Event::Position(self.step(None)))
+    }
+
+    fn step(&mut self, next: Option<(Color, Option<Point>)>) -> Step {
+        let step = Step { k: self.k, next };
+        self.k += 1;
+        step
+    }
+}
+
 /// One step of a replay: position `k` is on the board; `next` is the move that follows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
     pub k: u32,
     pub next: Option<(Color, Option<Point>)>,
+}
+
+/// Replays an op program on the full engine (captures computed, rule breaks flagged, hashes in
+/// every orientation), stopping at each position. Stored [`Op::Remove`]s are redundant here.
+pub struct Replayer<'o> {
+    cursor: Cursor<'o>,
+    board: Board,
 }
 
 impl<'o> Replayer<'o> {
@@ -120,13 +274,8 @@ impl<'o> Replayer<'o> {
         let mut board = Board::new(width, height)?;
         board.set_hashing(hashing);
         Ok(Replayer {
-            ops,
-            at: 0,
+            cursor: Cursor::new(ops),
             board,
-            k: 0,
-            explicit: 0,
-            implicit_done: false,
-            done: false,
         })
     }
 
@@ -138,58 +287,141 @@ impl<'o> Replayer<'o> {
     /// Advances to the next position (0, 1, …, n) and says which move follows it; `None` after
     /// the final position. `on_move` sees the outcome of each move played on the way.
     pub fn next_position(&mut self, mut on_move: impl FnMut(&MoveOutcome)) -> Option<Step> {
-        while self.at < self.ops.len() {
-            match Op::decode(self.ops[self.at]) {
-                Op::Mark => {
-                    // The j-th mark of a node is followed by the node's j-th move.
-                    let j = self.ops[..self.at]
-                        .iter()
-                        .rev()
-                        .take_while(|&&v| Op::decode(v) == Op::Mark)
-                        .count();
-                    self.at += 1;
-                    self.explicit += 1;
-                    let next = self.ops[self.at..]
-                        .iter()
-                        .filter_map(|&v| match Op::decode(v) {
-                            Op::Move(c, p) => Some((c, p)),
-                            _ => None,
-                        })
-                        .nth(j);
-                    return Some(self.step(next));
-                }
-                Op::Setup(c, p) => {
+        loop {
+            match self.cursor.next()? {
+                Event::Position(step) => return Some(step),
+                Event::Setup(c, p) => {
                     self.board.setup(c, p);
-                    self.at += 1;
                 }
-                Op::Move(c, p) => {
-                    if self.explicit == 0 && !self.implicit_done {
-                        // An unmarked move: the position before it is reported first.
-                        self.implicit_done = true;
-                        return Some(self.step(Some((c, p))));
-                    }
-                    if self.explicit > 0 {
-                        self.explicit -= 1;
-                    }
-                    self.implicit_done = false;
-                    let out = self.board.play(c, p);
-                    on_move(&out);
-                    self.at += 1;
-                }
+                Event::Move(c, p) => on_move(&self.board.play(c, p)),
+                Event::Remove(_) => {}
             }
         }
-        if self.done {
-            return None;
-        }
-        self.done = true;
-        Some(self.step(None))
+    }
+}
+
+/// Follows a stored program's stones without a rules engine: moves put stones, the stored
+/// [`Op::Remove`]s take the captured ones off, setup does what it says. This is several times
+/// cheaper than [`Replayer`] (no liberty counting, at most one hash instead of sixteen), which is
+/// what a search that must look at every position of every candidate game needs. Only programs
+/// that [`with_removals`] completed replay correctly.
+pub struct Walker<'o> {
+    cursor: Cursor<'o>,
+    width: u8,
+    height: u8,
+    stones: [Bitboard; 2],
+    /// The identity hash, kept only when asked for.
+    hash: Option<u64>,
+}
+
+impl<'o> Walker<'o> {
+    /// A walker over `ops` on a `width`×`height` board; with `hashing` it keeps the position's
+    /// hash up to date.
+    pub fn new(
+        ops: &'o [u16],
+        width: u8,
+        height: u8,
+        hashing: bool,
+    ) -> Result<Self, BoardSizeError> {
+        Position::new(width, height)?;
+        Ok(Walker {
+            cursor: Cursor::new(ops),
+            width,
+            height,
+            stones: [Bitboard::EMPTY, Bitboard::EMPTY],
+            hash: hashing.then(|| Position::empty_hash(width, height)),
+        })
     }
 
-    fn step(&mut self, next: Option<(Color, Option<Point>)>) -> Step {
-        let step = Step { k: self.k, next };
-        self.k += 1;
-        step
+    /// The stones of `color` at the position last returned by [`Walker::next_position`].
+    pub fn stones(&self, color: Color) -> &Bitboard {
+        &self.stones[color as usize]
     }
+
+    /// Its hash, equal to [`Position::hash`] and to the engine's identity hash (0 when the walker
+    /// was made without hashing).
+    pub fn hash(&self) -> u64 {
+        self.hash.unwrap_or(0)
+    }
+
+    /// Advances to the next position; `on_change` sees every point whose content changed on the
+    /// way (a point may be seen more than once).
+    #[inline]
+    pub fn next_position(&mut self, mut on_change: impl FnMut(Point)) -> Option<Step> {
+        loop {
+            let (p, content) = match self.cursor.next()? {
+                Event::Position(step) => return Some(step),
+                Event::Setup(c, p) => (p, c),
+                Event::Move(c, Some(p)) => (p, Some(c)),
+                Event::Move(_, None) => continue,
+                Event::Remove(p) => (p, None),
+            };
+            if p.x >= self.width || p.y >= self.height {
+                continue;
+            }
+            let before = if self.stones[0].remove(p) {
+                Some(Color::Black)
+            } else if self.stones[1].remove(p) {
+                Some(Color::White)
+            } else {
+                None
+            };
+            if let Some(c) = content {
+                self.stones[c as usize].insert(p);
+            }
+            if before == content {
+                continue;
+            }
+            if let Some(h) = &mut self.hash {
+                if let Some(c) = before {
+                    *h ^= Position::stone_key(c, p);
+                }
+                if let Some(c) = content {
+                    *h ^= Position::stone_key(c, p);
+                }
+            }
+            on_change(p);
+        }
+    }
+}
+
+/// Completes a program from [`encode_main_line`] for the [`Walker`]: replays it on the engine and
+/// puts after each move an [`Op::Remove`] for every stone it took off (captures, or the mover's
+/// own group on suicide). Also says whether any move broke a rule, and calls `at_position` at
+/// every position with the engine's board.
+pub fn with_removals(
+    ops: &[u16],
+    width: u8,
+    height: u8,
+    mut at_position: impl FnMut(&Step, &Board),
+) -> (Vec<u16>, bool) {
+    let Ok(mut rep) = Replayer::new(ops, width, height, true) else {
+        return (ops.to_vec(), false);
+    };
+    // Stones removed by each move, in move order.
+    let mut removed: Vec<Point> = Vec::new();
+    let mut ends: Vec<usize> = Vec::new();
+    let mut irregular = false;
+    while let Some(step) = rep.next_position(|m| {
+        irregular |= !m.flags.is_empty();
+        removed.extend_from_slice(&m.removed);
+        ends.push(removed.len());
+    }) {
+        at_position(&step, rep.board());
+    }
+    let mut out = Vec::with_capacity(ops.len() + removed.len());
+    let mut moves = 0;
+    for &v in ops {
+        out.push(v);
+        if let Op::Move(..) = Op::decode(v) {
+            let from = if moves == 0 { 0 } else { ends[moves - 1] };
+            // Moves the replay never reached (none, for a well-formed program) remove nothing.
+            let to = ends.get(moves).copied().unwrap_or(from);
+            out.extend(removed[from..to].iter().map(|&p| Op::Remove(p).encode()));
+            moves += 1;
+        }
+    }
+    (out, irregular)
 }
 
 #[cfg(test)]
@@ -233,6 +465,7 @@ mod tests {
             Op::Setup(Some(Color::White), Point::new(0, 0)),
             Op::Setup(None, Point::new(18, 0)),
             Op::Mark,
+            Op::Remove(Point::new(7, 51)),
         ] {
             assert_eq!(Op::decode(op.encode()), op);
         }
@@ -277,5 +510,60 @@ mod tests {
         assert_eq!(p.iter().map(|s| s.0).collect::<Vec<_>>(), vec![0, 1, 2, 3]);
         assert_eq!(p[0].1, p[1].1);
         assert_eq!(p[1].3, Some((Color::White, Point::parse_sgf(b"bb"))));
+    }
+
+    /// Every position the stone follower reports equals the engine's, stones and hash.
+    fn walker_agrees(src: &str) {
+        let r = Records::read(src.as_bytes());
+        let t = r.game(0).unwrap();
+        let mut ops = Vec::new();
+        encode_main_line(&t, &mut ops);
+        let (w, h) = t.board_size();
+        let mut expected = Vec::new();
+        let (full, _) = with_removals(&ops, w, h, |step, b| {
+            expected.push((*step, b.position().clone(), b.hash()))
+        });
+        let mut walker = Walker::new(&full, w, h, true).unwrap();
+        let mut seen = Vec::new();
+        while let Some(step) = walker.next_position(|_| {}) {
+            let mut pos = Position::new(w, h).unwrap();
+            for c in [Color::Black, Color::White] {
+                for p in walker.stones(c).iter() {
+                    pos.set(p, Some(c));
+                }
+            }
+            seen.push((step, pos, walker.hash()));
+        }
+        assert_eq!(seen, expected, "{src}");
+    }
+
+    #[test]
+    fn the_walker_follows_captures_suicide_and_irregular_moves() {
+        // Captures (one stone, then a group), a pass, setup in a move node.
+        walker_agrees("(;SZ[5];B[ba];W[aa];B[ab];W[cc];B[];W[ca];AB[dd]B[bb];W[ac])");
+        // Suicide, a move onto an occupied point, an off-board move, two moves in one node.
+        walker_agrees("(;SZ[3]AB[ab][ba];W[aa];B[bb];W[bb];B[zz]W[cc];AE[bb];B[bb])");
+        // A capture by setup-free ko fight on 19×19.
+        walker_agrees(
+            "(;SZ[19];B[pd];W[qd];B[qc];W[rc];B[qe];W[rd];B[rb];W[pc];B[qb];W[od];B[oc])",
+        );
+    }
+
+    #[test]
+    fn removals_follow_their_move() {
+        let r = Records::read(b"(;SZ[3];B[ab];W[aa];B[ba])".as_slice());
+        let t = r.game(0).unwrap();
+        let mut ops = Vec::new();
+        encode_main_line(&t, &mut ops);
+        let (full, irregular) = with_removals(&ops, 3, 3, |_, _| {});
+        assert!(!irregular);
+        let decoded: Vec<Op> = full.iter().map(|&v| Op::decode(v)).collect();
+        assert_eq!(
+            decoded[2..],
+            [
+                Op::Move(Color::Black, Some(Point::new(1, 0))),
+                Op::Remove(Point::new(0, 0)),
+            ]
+        );
     }
 }

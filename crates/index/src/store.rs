@@ -402,12 +402,14 @@ impl Segment {
     }
 
     /// The ops of a game record of this segment.
-    pub fn ops(&self, rec: &GameRec) -> Vec<u16> {
+    pub fn ops_into(&self, rec: &GameRec, out: &mut Vec<u16>) {
         let start = rec.ops_start as usize * 2;
-        self.ops[start..start + rec.ops_len as usize * 2]
-            .chunks_exact(2)
-            .map(|c| u16::from_le_bytes([c[0], c[1]]))
-            .collect()
+        out.clear();
+        out.extend(
+            self.ops[start..start + rec.ops_len as usize * 2]
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]])),
+        );
     }
 
     /// The occupancy of game `i` (0-based within the segment).

@@ -3,17 +3,17 @@
 //! Positions with few stones are looked up in the index's position table (every position with at
 //! most [`index::MAX_INDEXED_STONES`] stones of every game is there); deeper positions and
 //! patterns are found by filtering games on their occupancy bitmaps (a game can only contain a
-//! shape if it ever had those stones) and replaying the survivors on the bitboard engine, on all
-//! cores. Every answer follows the definitions of `shared/oracle/README.md`.
+//! shape if it ever had those stones) and following the survivors' stones with the stored
+//! captures ([`Walker`]: no rules engine needed), on all cores. Every answer follows the definitions of `shared/oracle/README.md`.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 
-use goban::{Board, Color, Point, Position, Symmetry};
-use index::ops::{Op, Replayer};
+use goban::{Color, Point, Position, Symmetry};
+use index::ops::{Op, Walker};
 use index::{Index, Occupancy, MAX_INDEXED_STONES, NO_NEXT};
 use rayon::prelude::*;
 
-use crate::query::{Cell, PatternQuery, PositionQuery};
+use crate::query::PositionQuery;
 
 /// A game that hits, with the position numbers where it does.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -123,7 +123,7 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
             })
             .collect()
     } else {
-        candidates(index, w, h, filter)
+        candidates(index, w, h, filter, |_| true)
     };
     if !scan.is_empty() {
         let wanted: Vec<Occupancy> = images
@@ -145,16 +145,16 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
             })
             .map(|g| {
                 let ops = index.ops(g);
-                let Ok(mut rep) = Replayer::new(&ops, w, h, true) else {
+                let Ok(mut walk) = Walker::new(&ops, w, h, true) else {
                     return Vec::new();
                 };
                 let mut out = Vec::new();
-                while let Some(step) = rep.next_position(|_| {}) {
+                while let Some(step) = walk.next_position(|_| {}) {
                     // On the table path only what the table could not hold is new.
                     if table_path && step.k <= u16::MAX as u32 {
                         continue;
                     }
-                    let mask = mask_of(rep.board().hash());
+                    let mask = mask_of(walk.hash());
                     if mask != 0 {
                         out.push(Occurrence {
                             game: g,
@@ -263,23 +263,34 @@ fn sgf_order(p: Option<Point>) -> (u8, u8) {
     p.map_or((0, 0), |p| (rank(p.x), rank(p.y)))
 }
 
-/// Stored games of the right board size to replay: all, or those behind the filter's games
-/// (copies are answered through their originals).
-fn candidates(index: &Index, w: u8, h: u8, filter: Filter<'_>) -> Vec<u32> {
-    let all: Box<dyn Iterator<Item = u32>> = match filter {
-        Some(f) => Box::new(f.iter().copied()),
-        None => Box::new(0..index.len()),
+/// Stored games of the right board size whose occupancy `fits` allows: all, or those behind the
+/// filter's games (copies are answered through their originals). Sorted.
+pub(crate) fn candidates(
+    index: &Index,
+    w: u8,
+    h: u8,
+    filter: Filter<'_>,
+    fits: impl Fn(&Occupancy) -> bool + Sync,
+) -> Vec<u32> {
+    let owner = |g: u32| {
+        let r = index.game(g);
+        let owner = if r.is_copy() { r.duplicate_of } else { g };
+        ((r.width, r.height) == (w, h)).then_some(owner)
     };
-    let mut out: Vec<u32> = all
-        .filter_map(|g| {
-            let r = index.game(g);
-            let owner = if r.is_copy() { r.duplicate_of } else { g };
-            (r.width == w && r.height == h).then_some(owner)
-        })
-        .collect();
-    out.sort_unstable();
-    out.dedup();
-    out
+    let fits = |g: u32| fits(&index.occupancy(g));
+    match filter {
+        Some(f) => {
+            let mut v: Vec<u32> = f.par_iter().filter_map(|&g| owner(g)).collect();
+            v.sort_unstable();
+            v.dedup();
+            v.into_par_iter().filter(|&g| fits(g)).collect()
+        }
+        // Without a filter the originals are exactly the games that are not copies.
+        None => (0..index.len())
+            .into_par_iter()
+            .filter(|&g| owner(g) == Some(g) && fits(g))
+            .collect(),
+    }
 }
 
 fn occupancy_of(p: &Position) -> Occupancy {
@@ -294,172 +305,9 @@ fn occupancy_of(p: &Position) -> Occupancy {
     o
 }
 
-/// One placement of a pattern on the board: per-row masks.
-#[derive(Clone, Debug)]
-struct Placement {
-    /// (row, black, white, empty, not white, not black)
-    rows: Vec<(u8, u64, u64, u64, u64, u64)>,
-    need: Occupancy,
-}
-
-impl Placement {
-    fn new(width: u8, height: u8, cells: impl Iterator<Item = (Point, Cell)>) -> Placement {
-        let mut rows: BTreeMap<u8, [u64; 5]> = BTreeMap::new();
-        let mut need = Occupancy::default();
-        for (p, cell) in cells {
-            let i = match cell {
-                Cell::Black => 0,
-                Cell::White => 1,
-                Cell::Empty => 2,
-                Cell::NotWhite => 3,
-                Cell::NotBlack => 4,
-                Cell::Any => continue,
-            };
-            rows.entry(p.y).or_default()[i] |= 1 << p.x;
-            if (width, height) == (19, 19) {
-                match cell {
-                    Cell::Black => need.insert(Color::Black, p),
-                    Cell::White => need.insert(Color::White, p),
-                    _ => {}
-                }
-            }
-        }
-        let mut rows: Vec<_> = rows
-            .into_iter()
-            .map(|(y, m)| (y, m[0], m[1], m[2], m[3], m[4]))
-            .collect();
-        // Rows that demand stones fail most often: test them first.
-        rows.sort_by_key(|r| std::cmp::Reverse((r.1 | r.2).count_ones()));
-        Placement { rows, need }
-    }
-
-    fn matches(&self, b: &Board) -> bool {
-        let (black, white) = (b.stones(Color::Black), b.stones(Color::White));
-        self.rows.iter().all(|&(y, mb, mw, me, nw, nb)| {
-            let (rb, rw) = (black.row(y), white.row(y));
-            rb & mb == mb && rw & mw == mw && (rb | rw) & me == 0 && rw & nw == 0 && rb & nb == 0
-        })
-    }
-}
-
-fn swap(c: Cell) -> Cell {
-    match c {
-        Cell::Black => Cell::White,
-        Cell::White => Cell::Black,
-        Cell::NotWhite => Cell::NotBlack,
-        Cell::NotBlack => Cell::NotWhite,
-        other => other,
-    }
-}
-
-/// All placements of a pattern: its orientations (and colourings), and with `anywhere` every
-/// translation that keeps it on the board.
-fn placements(q: &PatternQuery) -> Vec<Placement> {
-    let (bw, bh) = q.board;
-    let syms: &[Symmetry] = if q.symmetry {
-        Symmetry::of_board(bw, bh)
-    } else {
-        &[Symmetry::Identity]
-    };
-    let colourings: &[bool] = if q.swap_colors {
-        &[false, true]
-    } else {
-        &[false]
-    };
-    let mut out = Vec::new();
-    for &swapped in colourings {
-        let cells = |p: Point, c: Cell| (p, if swapped { swap(c) } else { c });
-        if q.anywhere {
-            // Transform the diagram on its own, then slide it over the board.
-            let syms: &[Symmetry] = if q.symmetry {
-                &Symmetry::ALL
-            } else {
-                &[Symmetry::Identity]
-            };
-            for &s in syms {
-                let (tw, th) = s.image_size(q.width, q.height);
-                if tw > bw || th > bh {
-                    continue;
-                }
-                let local: Vec<(Point, Cell)> = (0..q.height)
-                    .flat_map(|y| (0..q.width).map(move |x| Point::new(x, y)))
-                    .map(|p| {
-                        let c = q.cells[p.y as usize * q.width as usize + p.x as usize];
-                        cells(s.apply(p, q.width, q.height), c)
-                    })
-                    .collect();
-                for oy in 0..=(bh - th) {
-                    for ox in 0..=(bw - tw) {
-                        out.push(Placement::new(
-                            bw,
-                            bh,
-                            local
-                                .iter()
-                                .map(|&(p, c)| (Point::new(p.x + ox, p.y + oy), c)),
-                        ));
-                    }
-                }
-            }
-        } else {
-            for &s in syms {
-                out.push(Placement::new(
-                    bw,
-                    bh,
-                    (0..q.height)
-                        .flat_map(|y| (0..q.width).map(move |x| Point::new(x, y)))
-                        .map(|p| {
-                            let c = q.cells[p.y as usize * q.width as usize + p.x as usize];
-                            let on_board = Point::new(p.x + q.offset.0, p.y + q.offset.1);
-                            cells(s.apply(on_board, bw, bh), c)
-                        }),
-                ));
-            }
-        }
-    }
-    out
-}
-
-/// Finds where a pattern appears: game g hits at k when, for some placement, position k
-/// satisfies it and position k−1 does not (or k = 0).
-pub fn find_pattern(index: &Index, q: &PatternQuery, filter: Filter<'_>) -> Answer {
-    let (bw, bh) = q.board;
-    let placements = placements(q);
-    let found: Vec<Hit> = candidates(index, bw, bh, filter)
-        .into_par_iter()
-        .filter(|&g| {
-            (bw, bh) != (19, 19) || {
-                let occ = index.occupancy(g);
-                placements.iter().any(|p| occ.covers(&p.need))
-            }
-        })
-        .filter_map(|g| {
-            let ops = index.ops(g);
-            let mut rep = Replayer::new(&ops, bw, bh, false).ok()?;
-            let mut before = vec![false; placements.len()];
-            let mut moves = Vec::new();
-            while let Some(step) = rep.next_position(|_| {}) {
-                let mut appeared = false;
-                for (i, p) in placements.iter().enumerate() {
-                    let now = p.matches(rep.board());
-                    appeared |= now && !before[i];
-                    before[i] = now;
-                }
-                if appeared {
-                    moves.push(step.k);
-                }
-            }
-            (!moves.is_empty()).then_some(Hit { game: g, moves })
-        })
-        .collect();
-    Answer {
-        hits: with_copies(index, found, filter),
-        continuations: Vec::new(),
-    }
-}
-
 /// Hits of stored games, plus the same hits for their exact copies (only originals are replayed),
 /// restricted to the filter, in game order.
-fn with_copies(index: &Index, found: Vec<Hit>, filter: Filter<'_>) -> Vec<Hit> {
+pub(crate) fn with_copies(index: &Index, found: Vec<Hit>, filter: Filter<'_>) -> Vec<Hit> {
     let mut hits = Vec::new();
     for hit in found {
         for &c in index.copies(hit.game) {
@@ -549,62 +397,58 @@ pub fn find_sequence(index: &Index, q: &SequenceQuery, filter: Filter<'_>) -> An
             o
         })
         .collect();
-    let found: Vec<Hit> = candidates(index, bw, bh, filter)
-        .into_par_iter()
-        .filter(|&g| {
-            q.anywhere || (bw, bh) != (19, 19) || {
-                let occ = index.occupancy(g);
-                needs.iter().any(|n| occ.covers(n))
-            }
-        })
-        .filter_map(|g| {
-            let moves: Vec<(Color, Option<Point>)> = index
-                .ops(g)
-                .iter()
-                .filter_map(|&v| match Op::decode(v) {
-                    Op::Move(c, p) => Some((c, p)),
-                    _ => None,
-                })
-                .collect();
-            let mut ks: Vec<u32> = Vec::new();
-            for v in &variants {
-                if q.anywhere {
-                    // Anchor the sequence's first move on each move of that colour.
-                    let mut offsets: Vec<(i16, i16)> = moves
+    let found: Vec<Hit> = candidates(index, bw, bh, filter, |occ| {
+        q.anywhere || (bw, bh) != (19, 19) || needs.iter().any(|n| occ.covers(n))
+    })
+    .into_par_iter()
+    .filter_map(|g| {
+        let moves: Vec<(Color, Option<Point>)> = index
+            .ops(g)
+            .iter()
+            .filter_map(|&v| match Op::decode(v) {
+                Op::Move(c, p) => Some((c, p)),
+                _ => None,
+            })
+            .collect();
+        let mut ks: Vec<u32> = Vec::new();
+        for v in &variants {
+            if q.anywhere {
+                // Anchor the sequence's first move on each move of that colour.
+                let mut offsets: Vec<(i16, i16)> = moves
+                    .iter()
+                    .filter(|m| m.0 == v[0].0)
+                    .filter_map(|m| m.1)
+                    .map(|p| (p.x as i16 - v[0].1.x as i16, p.y as i16 - v[0].1.y as i16))
+                    .filter(|&(dx, dy)| {
+                        v.iter().all(|m| {
+                            let (x, y) = (m.1.x as i16 + dx, m.1.y as i16 + dy);
+                            (0..bw as i16).contains(&x) && (0..bh as i16).contains(&y)
+                        })
+                    })
+                    .collect();
+                offsets.sort_unstable();
+                offsets.dedup();
+                for (dx, dy) in offsets {
+                    let placed: Vec<(Color, Point)> = v
                         .iter()
-                        .filter(|m| m.0 == v[0].0)
-                        .filter_map(|m| m.1)
-                        .map(|p| (p.x as i16 - v[0].1.x as i16, p.y as i16 - v[0].1.y as i16))
-                        .filter(|&(dx, dy)| {
-                            v.iter().all(|m| {
-                                let (x, y) = (m.1.x as i16 + dx, m.1.y as i16 + dy);
-                                (0..bw as i16).contains(&x) && (0..bh as i16).contains(&y)
-                            })
+                        .map(|&(c, p)| {
+                            (
+                                c,
+                                Point::new((p.x as i16 + dx) as u8, (p.y as i16 + dy) as u8),
+                            )
                         })
                         .collect();
-                    offsets.sort_unstable();
-                    offsets.dedup();
-                    for (dx, dy) in offsets {
-                        let placed: Vec<(Color, Point)> = v
-                            .iter()
-                            .map(|&(c, p)| {
-                                (
-                                    c,
-                                    Point::new((p.x as i16 + dx) as u8, (p.y as i16 + dy) as u8),
-                                )
-                            })
-                            .collect();
-                        ks.extend(completion(&moves, &placed, q.in_order));
-                    }
-                } else {
-                    ks.extend(completion(&moves, v, q.in_order));
+                    ks.extend(completion(&moves, &placed, q.in_order));
                 }
+            } else {
+                ks.extend(completion(&moves, v, q.in_order));
             }
-            ks.sort_unstable();
-            ks.dedup();
-            (!ks.is_empty()).then_some(Hit { game: g, moves: ks })
-        })
-        .collect();
+        }
+        ks.sort_unstable();
+        ks.dedup();
+        (!ks.is_empty()).then_some(Hit { game: g, moves: ks })
+    })
+    .collect();
     Answer {
         hits: with_copies(index, found, filter),
         continuations: Vec::new(),

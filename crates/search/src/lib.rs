@@ -2,11 +2,11 @@
 //! continuation tables — exactly as `shared/oracle/README.md` defines them.
 
 mod engine;
+mod pattern;
 pub mod query;
 
-pub use engine::{
-    find_pattern, find_position, find_sequence, Answer, Continuation, Filter, Hit, SequenceQuery,
-};
+pub use engine::{find_position, find_sequence, Answer, Continuation, Filter, Hit, SequenceQuery};
+pub use pattern::find_pattern;
 pub use query::{Cell, PatternQuery, PositionQuery};
 
 /// A query that cannot be answered, said in one line.

@@ -1,0 +1,381 @@
+//! Pattern search: where a shape appears in a game.
+//!
+//! A pattern is tried in each of its placements (orientations, colourings and, with `anywhere`,
+//! translations). A game can only contain a placement if it ever had the placement's stones
+//! (occupancy filter); the survivors are scanned move by move. The scan follows only the points
+//! some placement constrains — the stored captures ([`index::ops::Op::Remove`]) say when a stone
+//! leaves, so no rules engine is needed and every other op costs one table lookup — and tests a
+//! placement again only after one of its points changed.
+
+use std::collections::BTreeMap;
+
+use goban::{Bitboard, Color, Point, Symmetry};
+use index::ops::{Raw, RawKind, Walker};
+use index::{Index, Occupancy};
+use rayon::prelude::*;
+
+use crate::engine::{candidates, with_copies, Answer, Filter, Hit};
+use crate::query::{Cell, PatternQuery};
+
+/// Finds where a pattern appears: game g hits at k when, for some placement, position k
+/// satisfies it and position k−1 does not (or k = 0).
+pub fn find_pattern(index: &Index, q: &PatternQuery, filter: Filter<'_>) -> Answer {
+    let (bw, bh) = q.board;
+    let placements = placements(q);
+    let touch = Touch::new(&placements, bh);
+    let found: Vec<Hit> = candidates(index, bw, bh, filter, |occ| {
+        (bw, bh) != (19, 19) || placements.iter().any(|p| occ.covers(&p.need))
+    })
+    .into_par_iter()
+    .map_init(
+        || (Vec::new(), Scan::new(placements.len())),
+        |(ops, scan), g| {
+            index.ops_into(g, ops);
+            let moves = scan.run(ops, bw, bh, &placements, &touch);
+            (!moves.is_empty()).then_some(Hit { game: g, moves })
+        },
+    )
+    .flatten()
+    .collect();
+    Answer {
+        hits: with_copies(index, found, filter),
+        continuations: Vec::new(),
+    }
+}
+
+/// Content of a point as a table index.
+#[inline(always)]
+fn slot(content: Option<Color>) -> usize {
+    content.map_or(2, |c| c as usize)
+}
+
+/// For each point (by [`Raw::point`]), the placements that constrain it, by the content that
+/// satisfies their constraint there. A placement that did not match can only come to match
+/// through a change that satisfies one of its constraints; one that matched must be tested
+/// after any change to its points. Everything else keeps its answer untested.
+enum Touch {
+    /// Up to 64 placements: one bit each, for black, white and empty.
+    Bits(Vec<[u64; 3]>),
+    /// More (patterns placed anywhere): per point, (placement, which contents satisfy it).
+    Lists(Vec<Vec<(u32, [bool; 3])>>),
+}
+
+impl Touch {
+    fn new(placements: &[Placement], height: u8) -> Touch {
+        let n = height as usize * 52;
+        let allows = |cell: Cell| {
+            [Some(Color::Black), Some(Color::White), None].map(|content| match cell {
+                Cell::Black => content == Some(Color::Black),
+                Cell::White => content == Some(Color::White),
+                Cell::Empty => content.is_none(),
+                Cell::NotWhite => content != Some(Color::White),
+                Cell::NotBlack => content != Some(Color::Black),
+                Cell::Any => true,
+            })
+        };
+        if placements.len() <= 64 {
+            let mut bits = vec![[0u64; 3]; n];
+            for (i, pl) in placements.iter().enumerate() {
+                for &(p, cell) in &pl.cells {
+                    for (slot, ok) in allows(cell).into_iter().enumerate() {
+                        bits[Raw::index_of(p)][slot] |= (ok as u64) << i;
+                    }
+                }
+            }
+            Touch::Bits(bits)
+        } else {
+            let mut lists = vec![Vec::new(); n];
+            for (i, pl) in placements.iter().enumerate() {
+                for &(p, cell) in &pl.cells {
+                    lists[Raw::index_of(p)].push((i as u32, allows(cell)));
+                }
+            }
+            Touch::Lists(lists)
+        }
+    }
+
+    /// Whether some placement constrains the point.
+    #[inline(always)]
+    fn watched(&self, i: usize) -> bool {
+        match self {
+            Touch::Bits(bits) => bits.get(i).is_some_and(|b| b[0] | b[1] | b[2] != 0),
+            Touch::Lists(lists) => lists.get(i).is_some_and(|l| !l.is_empty()),
+        }
+    }
+
+    /// Point `i` now holds `content`: marks the placements to test again.
+    #[inline(always)]
+    fn mark(&self, i: usize, content: Option<Color>, scan: &mut Scan) {
+        match self {
+            Touch::Bits(bits) => {
+                let b = &bits[i];
+                let all = b[0] | b[1] | b[2];
+                scan.dirty_bits |= b[slot(content)] | all & scan.matched_bits;
+            }
+            Touch::Lists(lists) => {
+                for &(j, ok) in &lists[i] {
+                    if (ok[slot(content)] || scan.before[j as usize])
+                        && !std::mem::replace(&mut scan.pending[j as usize], true)
+                    {
+                        scan.dirty_list.push(j);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Marks every placement to be tested.
+    fn mark_all(&self, scan: &mut Scan) {
+        let n = scan.pending.len();
+        match self {
+            Touch::Bits(_) => scan.dirty_bits = u64::MAX.checked_shr(64 - n as u32).unwrap_or(0),
+            Touch::Lists(_) => {
+                scan.dirty_list.clear();
+                scan.dirty_list.extend(0..n as u32);
+                scan.pending.iter_mut().for_each(|p| *p = true);
+            }
+        }
+    }
+}
+
+/// The state of one game's scan, reused from game to game by a worker.
+struct Scan {
+    stones: [Bitboard; 2],
+    /// Which placements matched at the previous position: bits (up to 64 placements) or flags.
+    matched_bits: u64,
+    before: Vec<bool>,
+    dirty_bits: u64,
+    pending: Vec<bool>,
+    dirty_list: Vec<u32>,
+    hits: Vec<u32>,
+}
+
+impl Scan {
+    fn new(n: usize) -> Scan {
+        Scan {
+            stones: [Bitboard::EMPTY, Bitboard::EMPTY],
+            matched_bits: 0,
+            before: vec![false; n],
+            dirty_bits: 0,
+            pending: vec![false; n],
+            dirty_list: Vec::new(),
+            hits: Vec::new(),
+        }
+    }
+
+    /// The positions of `ops` where some placement appears.
+    fn run(&mut self, ops: &[u16], bw: u8, bh: u8, pls: &[Placement], touch: &Touch) -> Vec<u32> {
+        self.stones = [Bitboard::EMPTY, Bitboard::EMPTY];
+        self.matched_bits = 0;
+        self.before.iter_mut().for_each(|b| *b = false);
+        self.hits.clear();
+        // Position 0 tests every placement.
+        touch.mark_all(self);
+        if ops.iter().any(|&v| Raw::split(v).kind == RawKind::Mark) {
+            // Marked nodes (setup beside a move, two moves in a node) are rare: the walker knows
+            // where their positions fall.
+            let Ok(mut walk) = Walker::new(ops, bw, bh, false) else {
+                return Vec::new();
+            };
+            loop {
+                let mut changed = Vec::new();
+                let Some(step) = walk.next_position(|p| changed.push(p)) else {
+                    break;
+                };
+                self.stones = [
+                    walk.stones(Color::Black).clone(),
+                    walk.stones(Color::White).clone(),
+                ];
+                for p in changed {
+                    let content = self.stones.iter().position(|b| b.contains(p));
+                    let content = content.map(|c| [Color::Black, Color::White][c]);
+                    touch.mark(Raw::index_of(p), content, self);
+                }
+                self.report(step.k, pls);
+            }
+        } else {
+            // Position k falls just before the (k+1)-th move, and after the end.
+            let mut k = 0;
+            for &v in ops {
+                let op = Raw::split(v);
+                let content = match op.kind {
+                    RawKind::Move(c) => {
+                        self.report(k, pls);
+                        k += 1;
+                        Some(c)
+                    }
+                    RawKind::Put(content) => content,
+                    RawKind::Mark => unreachable!("checked above"),
+                };
+                if touch.watched(op.point) {
+                    let p = Raw::point_at(op.point);
+                    self.stones[0].remove(p);
+                    self.stones[1].remove(p);
+                    if let Some(c) = content {
+                        self.stones[c as usize].insert(p);
+                    }
+                    touch.mark(op.point, content, self);
+                }
+            }
+            self.report(k, pls);
+        }
+        std::mem::take(&mut self.hits)
+    }
+
+    /// Tests the placements marked since the last position; records `k` if one of them appeared.
+    #[inline(always)]
+    fn report(&mut self, k: u32, pls: &[Placement]) {
+        if self.dirty_bits == 0 && self.dirty_list.is_empty() {
+            return;
+        }
+        let [black, white] = &self.stones;
+        let mut appeared = false;
+        while self.dirty_bits != 0 {
+            let i = self.dirty_bits.trailing_zeros();
+            self.dirty_bits &= self.dirty_bits - 1;
+            let now = pls[i as usize].matches(black, white);
+            let bit = 1u64 << i;
+            appeared |= now && self.matched_bits & bit == 0;
+            self.matched_bits = self.matched_bits & !bit | (now as u64) << i;
+        }
+        for j in self.dirty_list.drain(..) {
+            let j = j as usize;
+            self.pending[j] = false;
+            let now = pls[j].matches(black, white);
+            appeared |= now && !self.before[j];
+            self.before[j] = now;
+        }
+        if appeared {
+            self.hits.push(k);
+        }
+    }
+}
+
+/// One placement of a pattern on the board: per-row masks.
+#[derive(Clone, Debug)]
+struct Placement {
+    /// (row, black, white, empty, not white, not black)
+    rows: Vec<(u8, u64, u64, u64, u64, u64)>,
+    need: Occupancy,
+    /// The points it constrains, with their constraint: only a change on one of them can make
+    /// it appear.
+    cells: Vec<(Point, Cell)>,
+}
+
+impl Placement {
+    fn new(width: u8, height: u8, diagram: impl Iterator<Item = (Point, Cell)>) -> Placement {
+        let mut rows: BTreeMap<u8, [u64; 5]> = BTreeMap::new();
+        let mut need = Occupancy::default();
+        let mut cells = Vec::new();
+        for (p, cell) in diagram {
+            let i = match cell {
+                Cell::Black => 0,
+                Cell::White => 1,
+                Cell::Empty => 2,
+                Cell::NotWhite => 3,
+                Cell::NotBlack => 4,
+                Cell::Any => continue,
+            };
+            rows.entry(p.y).or_default()[i] |= 1 << p.x;
+            cells.push((p, cell));
+            if (width, height) == (19, 19) {
+                match cell {
+                    Cell::Black => need.insert(Color::Black, p),
+                    Cell::White => need.insert(Color::White, p),
+                    _ => {}
+                }
+            }
+        }
+        let mut rows: Vec<_> = rows
+            .into_iter()
+            .map(|(y, m)| (y, m[0], m[1], m[2], m[3], m[4]))
+            .collect();
+        // Rows that demand stones fail most often: test them first.
+        rows.sort_by_key(|r| std::cmp::Reverse((r.1 | r.2).count_ones()));
+        Placement { rows, need, cells }
+    }
+
+    fn matches(&self, black: &Bitboard, white: &Bitboard) -> bool {
+        self.rows.iter().all(|&(y, mb, mw, me, nw, nb)| {
+            let (rb, rw) = (black.row(y), white.row(y));
+            rb & mb == mb && rw & mw == mw && (rb | rw) & me == 0 && rw & nw == 0 && rb & nb == 0
+        })
+    }
+}
+
+fn swap(c: Cell) -> Cell {
+    match c {
+        Cell::Black => Cell::White,
+        Cell::White => Cell::Black,
+        Cell::NotWhite => Cell::NotBlack,
+        Cell::NotBlack => Cell::NotWhite,
+        other => other,
+    }
+}
+
+/// All placements of a pattern: its orientations (and colourings), and with `anywhere` every
+/// translation that keeps it on the board.
+fn placements(q: &PatternQuery) -> Vec<Placement> {
+    let (bw, bh) = q.board;
+    let syms: &[Symmetry] = if q.symmetry {
+        Symmetry::of_board(bw, bh)
+    } else {
+        &[Symmetry::Identity]
+    };
+    let colourings: &[bool] = if q.swap_colors {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    let mut out = Vec::new();
+    for &swapped in colourings {
+        let cells = |p: Point, c: Cell| (p, if swapped { swap(c) } else { c });
+        if q.anywhere {
+            // Transform the diagram on its own, then slide it over the board.
+            let syms: &[Symmetry] = if q.symmetry {
+                &Symmetry::ALL
+            } else {
+                &[Symmetry::Identity]
+            };
+            for &s in syms {
+                let (tw, th) = s.image_size(q.width, q.height);
+                if tw > bw || th > bh {
+                    continue;
+                }
+                let local: Vec<(Point, Cell)> = (0..q.height)
+                    .flat_map(|y| (0..q.width).map(move |x| Point::new(x, y)))
+                    .map(|p| {
+                        let c = q.cells[p.y as usize * q.width as usize + p.x as usize];
+                        cells(s.apply(p, q.width, q.height), c)
+                    })
+                    .collect();
+                for oy in 0..=(bh - th) {
+                    for ox in 0..=(bw - tw) {
+                        out.push(Placement::new(
+                            bw,
+                            bh,
+                            local
+                                .iter()
+                                .map(|&(p, c)| (Point::new(p.x + ox, p.y + oy), c)),
+                        ));
+                    }
+                }
+            }
+        } else {
+            for &s in syms {
+                out.push(Placement::new(
+                    bw,
+                    bh,
+                    (0..q.height)
+                        .flat_map(|y| (0..q.width).map(move |x| Point::new(x, y)))
+                        .map(|p| {
+                            let c = q.cells[p.y as usize * q.width as usize + p.x as usize];
+                            let on_board = Point::new(p.x + q.offset.0, p.y + q.offset.1);
+                            cells(s.apply(on_board, bw, bh), c)
+                        }),
+                ));
+            }
+        }
+    }
+    out
+}
