@@ -133,7 +133,7 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
                 .iter()
                 .map(|&game| search::Hit {
                     game,
-                    moves: Vec::new(),
+                    moves: search::Moves::new(),
                 })
                 .collect(),
             continuations: Vec::new(),
@@ -147,7 +147,7 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
             let (file, game) = index.identity(hit.game);
             let d = describe(&index, hit.game);
             let v = json!({
-                "type": "hit", "file": file, "game": game, "moves": hit.moves,
+                "type": "hit", "file": file, "game": game, "moves": hit.moves.as_slice(),
                 "black": d.black, "white": d.white, "date": d.date, "result": d.result,
                 "copy": index.game(hit.game).is_copy(),
             });

@@ -15,7 +15,6 @@ pub mod meta;
 pub mod ops;
 pub mod store;
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 pub use build::{build, BuildOptions, Progress, Summary};
@@ -60,7 +59,9 @@ pub struct Index {
     manifest: Manifest,
     segments: Vec<store::Segment>,
     meta: meta::MetaIndex,
-    copies: HashMap<u32, Vec<u32>>,
+    /// Exact copies by original; most games have none, which `has_copies` says in one bit.
+    copies: ahash::AHashMap<u32, Vec<u32>>,
+    has_copies: Vec<u64>,
     long: Vec<u32>,
 }
 
@@ -74,7 +75,7 @@ impl Index {
             .map(|s| store::Segment::open(&dir.join(&s.dir), s.first_game))
             .collect::<Result<Vec<_>, _>>()?;
         let meta = meta::MetaIndex::open(&dir.join("meta"))?;
-        let mut copies: HashMap<u32, Vec<u32>> = HashMap::new();
+        let mut copies: ahash::AHashMap<u32, Vec<u32>> = ahash::AHashMap::new();
         let mut long = Vec::new();
         for seg in &segments {
             for i in 0..seg.len() {
@@ -89,11 +90,16 @@ impl Index {
                 }
             }
         }
+        let mut has_copies = vec![0u64; manifest.games as usize / 64 + 1];
+        for &g in copies.keys() {
+            has_copies[g as usize / 64] |= 1 << (g % 64);
+        }
         Ok(Index {
             manifest,
             segments,
             meta,
             copies,
+            has_copies,
             long,
         })
     }
@@ -139,6 +145,12 @@ impl Index {
         seg.game(i)
     }
 
+    /// Who won game `id`, as [`GameRec::winner`] says, without reading the rest of the record.
+    pub fn winner(&self, id: u32) -> u8 {
+        let (seg, i) = self.locate(id);
+        seg.winner(i)
+    }
+
     /// The replay program of game `id` (a copy's is its original's).
     pub fn ops(&self, id: u32) -> Vec<u16> {
         let mut out = Vec::new();
@@ -180,6 +192,13 @@ impl Index {
 
     /// Exact copies of game `id` (games whose main line is identical), in id order.
     pub fn copies(&self, id: u32) -> &[u32] {
+        let flagged = self
+            .has_copies
+            .get(id as usize / 64)
+            .is_some_and(|w| w >> (id % 64) & 1 != 0);
+        if !flagged {
+            return &[];
+        }
         self.copies.get(&id).map_or(&[], Vec::as_slice)
     }
 
@@ -189,11 +208,8 @@ impl Index {
     }
 
     /// Position-table entries with `hash`, over all segments.
-    pub fn positions(&self, hash: u64) -> Vec<PosEntry> {
-        self.segments
-            .iter()
-            .flat_map(|s| s.positions(hash))
-            .collect()
+    pub fn positions(&self, hash: u64) -> impl Iterator<Item = PosEntry> + '_ {
+        self.segments.iter().flat_map(move |s| s.positions(hash))
     }
 
     /// Bytes of each part of the store, summed over segments.

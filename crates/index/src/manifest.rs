@@ -125,7 +125,10 @@ mod tests {
         m.version = 1;
         m.save(&dir).unwrap();
         let err = Manifest::load(&dir).unwrap_err().to_string();
-        assert!(err.contains("format version 1") && err.contains("--rebuild"), "{err}");
+        assert!(
+            err.contains("format version 1") && err.contains("--rebuild"),
+            "{err}"
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -426,7 +426,7 @@ impl Segment {
     }
 
     /// Position-table entries with this hash.
-    pub fn positions(&self, hash: u64) -> Vec<PosEntry> {
+    pub fn positions(&self, hash: u64) -> impl Iterator<Item = PosEntry> + '_ {
         let n = self.positions.len() / PosEntry::SIZE;
         let hash_at = |i: usize| {
             let s = i * PosEntry::SIZE;
@@ -442,19 +442,20 @@ impl Segment {
                 hi = mid;
             }
         }
-        let mut out = Vec::new();
-        while lo < n && hash_at(lo) == hash {
-            let s = lo * PosEntry::SIZE;
-            let b = &self.positions[s..s + PosEntry::SIZE];
-            out.push(PosEntry {
-                hash,
+        self.positions[lo * PosEntry::SIZE..]
+            .chunks_exact(PosEntry::SIZE)
+            .map(|b| PosEntry {
+                hash: u64::from_le_bytes(b[0..8].try_into().unwrap()),
                 game: u32::from_le_bytes(b[8..12].try_into().unwrap()),
                 k: u16::from_le_bytes([b[12], b[13]]),
                 next: u16::from_le_bytes([b[14], b[15]]),
-            });
-            lo += 1;
-        }
-        out
+            })
+            .take_while(move |e| e.hash == hash)
+    }
+
+    /// The winner byte of game `i` (see [`GameRec::winner`]), read alone.
+    pub fn winner(&self, i: u32) -> u8 {
+        self.games[i as usize * GameRec::SIZE + 18]
     }
 
     /// The original record bytes of game `i` (0-based within the segment).

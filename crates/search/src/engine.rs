@@ -15,12 +15,16 @@ use rayon::prelude::*;
 
 use crate::query::PositionQuery;
 
+/// The position numbers of a hit: nearly always one or two, so they live inline (a million-hit
+/// answer is then one allocation, not a million).
+pub type Moves = smallvec::SmallVec<[u32; 2]>;
+
 /// A game that hits, with the position numbers where it does.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Hit {
     pub game: u32,
     /// Sorted, distinct k.
-    pub moves: Vec<u32>,
+    pub moves: Moves,
 }
 
 /// One row of a continuation table.
@@ -53,13 +57,22 @@ struct Image {
 }
 
 /// A position where some image of the query stands: game, k, which images (bit i = images[i])
-/// and the move played next.
+/// and the move played next (an op, or [`NO_NEXT`]).
 #[derive(Clone, Copy)]
 struct Occurrence {
     game: u32,
     k: u32,
     images: u16,
-    next: Option<(Color, Option<Point>)>,
+    next: u16,
+}
+
+impl Occurrence {
+    fn next_move(&self) -> Option<(Color, Option<Point>)> {
+        match (self.next != NO_NEXT).then(|| Op::decode(self.next)) {
+            Some(Op::Move(c, p)) => Some((c, p)),
+            _ => None,
+        }
+    }
 }
 
 /// Finds a position.
@@ -102,14 +115,11 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
         hashes.dedup();
         for hash in hashes {
             let mask = mask_of(hash);
-            found.extend(index.positions(hash).into_iter().map(|e| Occurrence {
+            found.extend(index.positions(hash).map(|e| Occurrence {
                 game: e.game,
                 k: e.k as u32,
                 images: mask,
-                next: (e.next != NO_NEXT).then(|| match Op::decode(e.next) {
-                    Op::Move(c, p) => (c, p),
-                    _ => unreachable!("position entries hold moves"),
-                }),
+                next: e.next,
             }));
         }
         // Games too long for the table are replayed.
@@ -160,7 +170,7 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
                             game: g,
                             k: step.k,
                             images: mask,
-                            next: step.next,
+                            next: step.next.map_or(NO_NEXT, |(c, p)| Op::Move(c, p).encode()),
                         });
                     }
                 }
@@ -169,14 +179,27 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
             .collect();
         found.extend(per_game.into_iter().flatten());
     }
-    // Only stored games are in the table and scanned: add their exact copies, then filter.
-    let mut all: Vec<Occurrence> = Vec::with_capacity(found.len());
-    for o in found {
-        for &c in index.copies(o.game) {
-            all.push(Occurrence { game: c, ..o });
-        }
-        all.push(o);
+    // The table gives each hash's entries in (game, k) order; only stored games are in it and
+    // scanned, so their exact copies are added, then merged in.
+    if !found.is_sorted_by_key(|o| (o.game, o.k)) {
+        found.sort_unstable_by_key(|o| (o.game, o.k));
     }
+    let mut copies: Vec<Occurrence> = Vec::new();
+    for o in &found {
+        copies.extend(
+            index
+                .copies(o.game)
+                .iter()
+                .map(|&c| Occurrence { game: c, ..*o }),
+        );
+    }
+    let mut all = if copies.is_empty() {
+        found
+    } else {
+        copies.sort_unstable_by_key(|o| (o.game, o.k));
+        merge_by_key(found, copies, |o| (o.game, o.k))
+    };
+    all.dedup_by_key(|o| (o.game, o.k));
     if let Some(f) = filter {
         all.retain(|o| f.binary_search(&o.game).is_ok());
     }
@@ -188,22 +211,53 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
                 .enumerate()
                 .filter(|(i, _)| o.images & (1 << i) != 0)
                 .all(|(_, im)| im.swapped);
-            matches!(o.next, Some((c, _)) if (if swapped { c.opponent() } else { c }) == want)
+            matches!(o.next_move(), Some((c, _)) if (if swapped { c.opponent() } else { c }) == want)
         });
     }
-    all.sort_unstable_by_key(|o| (o.game, o.k));
-    all.dedup_by_key(|o| (o.game, o.k));
-    // Continuations, mapped back into the query's orientation (the smallest SGF string among
-    // all matching images), counted with the wins of each game.
-    let mut table: HashMap<(Color, Option<Point>), Continuation> = HashMap::new();
+    Answer {
+        continuations: continuations(index, &all, &images, w, h),
+        hits: hits_of(&all),
+    }
+}
+
+/// The continuation table of the occurrences: each next move mapped back into the query's
+/// orientation (the smallest SGF string among all matching images), counted with the wins of
+/// each game. Occurrences are first counted by (images, move as stored) — a few hundred distinct
+/// keys for a million occurrences — and each key is mapped once.
+fn continuations(
+    index: &Index,
+    all: &[Occurrence],
+    images: &[Image],
+    w: u8,
+    h: u8,
+) -> Vec<Continuation> {
+    let mut raw: ahash::AHashMap<(u16, u16), [u32; 3]> = ahash::AHashMap::new();
     let mut winner_cache: Option<(u32, u8)> = None;
-    for o in &all {
-        let Some((color, point)) = o.next else {
+    for o in all {
+        if o.next == NO_NEXT {
+            continue;
+        }
+        let winner = match winner_cache {
+            Some((g, w)) if g == o.game => w,
+            _ => {
+                let w = index.winner(o.game);
+                winner_cache = Some((o.game, w));
+                w
+            }
+        };
+        let row = raw.entry((o.images, o.next)).or_default();
+        row[0] += 1;
+        row[1] += (winner == 1) as u32;
+        row[2] += (winner == 2) as u32;
+    }
+    let mut table: HashMap<(Color, Option<Point>), Continuation> = HashMap::new();
+    for ((mask, next), [count, black_wins, white_wins]) in raw {
+        let Op::Move(color, point) = Op::decode(next) else {
             continue;
         };
         let mut best: Option<((u8, u8), Color, Option<Point>)> = None;
         for (i, im) in images.iter().enumerate() {
-            if o.images & (1 << i) == 0 {
+            if mask & (1 << i) == 0 {
                 continue;
             }
             let c = if im.swapped { color.opponent() } else { color };
@@ -214,14 +268,6 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
             }
         }
         let Some((_, c, p)) = best else { continue };
-        let winner = match winner_cache {
-            Some((g, w)) if g == o.game => w,
-            _ => {
-                let w = index.game(o.game).winner;
-                winner_cache = Some((o.game, w));
-                w
-            }
-        };
         let row = table.entry((c, p)).or_insert(Continuation {
             color: c,
             point: p,
@@ -229,9 +275,9 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
             black_wins: 0,
             white_wins: 0,
         });
-        row.count += 1;
-        row.black_wins += (winner == 1) as u32;
-        row.white_wins += (winner == 2) as u32;
+        row.count += count;
+        row.black_wins += black_wins;
+        row.white_wins += white_wins;
     }
     let mut continuations: Vec<Continuation> = table.into_values().collect();
     continuations.sort_by(|a, b| {
@@ -240,20 +286,38 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
                 .cmp(&(b.color, b.point.map(|p| p.sgf_string())))
         })
     });
+    continuations
+}
+
+/// Occurrences sorted by (game, k), grouped into hits.
+fn hits_of(all: &[Occurrence]) -> Vec<Hit> {
     let mut hits: Vec<Hit> = Vec::new();
-    for o in &all {
+    for o in all {
         match hits.last_mut() {
             Some(h) if h.game == o.game => h.moves.push(o.k),
             _ => hits.push(Hit {
                 game: o.game,
-                moves: vec![o.k],
+                moves: Moves::from_elem(o.k, 1),
             }),
         }
     }
-    Answer {
-        hits,
-        continuations,
+    hits
+}
+
+/// Merges two vectors sorted by `key`.
+fn merge_by_key<T, K: Ord>(a: Vec<T>, b: Vec<T>, key: impl Fn(&T) -> K) -> Vec<T> {
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    loop {
+        let take_a = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => key(x) <= key(y),
+            (Some(_), None) => true,
+            (None, Some(_)) => false,
+            (None, None) => break,
+        };
+        out.extend(if take_a { a.next() } else { b.next() });
     }
+    out
 }
 
 /// Orders points as their SGF strings sort (a pass, `""`, first; `A`–`Z` before `a`–`z`),
@@ -446,7 +510,10 @@ pub fn find_sequence(index: &Index, q: &SequenceQuery, filter: Filter<'_>) -> An
         }
         ks.sort_unstable();
         ks.dedup();
-        (!ks.is_empty()).then_some(Hit { game: g, moves: ks })
+        (!ks.is_empty()).then_some(Hit {
+            game: g,
+            moves: ks.into(),
+        })
     })
     .collect();
     Answer {

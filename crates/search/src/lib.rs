@@ -5,7 +5,9 @@ mod engine;
 mod pattern;
 pub mod query;
 
-pub use engine::{find_position, find_sequence, Answer, Continuation, Filter, Hit, SequenceQuery};
+pub use engine::{
+    find_position, find_sequence, Answer, Continuation, Filter, Hit, Moves, SequenceQuery,
+};
 pub use pattern::find_pattern;
 pub use query::{Cell, PatternQuery, PositionQuery};
 

@@ -14,7 +14,7 @@ use index::ops::{Raw, RawKind, Walker};
 use index::{Index, Occupancy};
 use rayon::prelude::*;
 
-use crate::engine::{candidates, with_copies, Answer, Filter, Hit};
+use crate::engine::{candidates, with_copies, Answer, Filter, Hit, Moves};
 use crate::query::{Cell, PatternQuery};
 
 /// Finds where a pattern appears: game g hits at k when, for some placement, position k
@@ -164,7 +164,7 @@ impl Scan {
     }
 
     /// The positions of `ops` where some placement appears.
-    fn run(&mut self, ops: &[u16], bw: u8, bh: u8, pls: &[Placement], touch: &Touch) -> Vec<u32> {
+    fn run(&mut self, ops: &[u16], bw: u8, bh: u8, pls: &[Placement], touch: &Touch) -> Moves {
         self.stones = [Bitboard::EMPTY, Bitboard::EMPTY];
         self.matched_bits = 0;
         self.before.iter_mut().for_each(|b| *b = false);
@@ -175,7 +175,7 @@ impl Scan {
             // Marked nodes (setup beside a move, two moves in a node) are rare: the walker knows
             // where their positions fall.
             let Ok(mut walk) = Walker::new(ops, bw, bh, false) else {
-                return Vec::new();
+                return Moves::new();
             };
             loop {
                 let mut changed = Vec::new();
@@ -219,7 +219,7 @@ impl Scan {
             }
             self.report(k, pls);
         }
-        std::mem::take(&mut self.hits)
+        Moves::from_slice(&self.hits)
     }
 
     /// Tests the placements marked since the last position; records `k` if one of them appeared.

@@ -51,7 +51,7 @@ fn deep_positions_are_found_by_replay() {
     let a = find_position(index(), &q, None);
     assert_eq!(a.hits.len(), 1);
     assert_eq!(a.hits[0].game, game_named("maruyama-ito.sgf"));
-    assert_eq!(a.hits[0].moves, vec![150]);
+    assert_eq!(a.hits[0].moves.as_slice(), [150]);
     assert_eq!(a.continuations.len(), 1);
     assert_eq!(a.continuations[0].count, 1);
     assert_eq!(a.continuations[0].white_wins, 1, "W+6.5");
@@ -112,7 +112,7 @@ fn the_empty_board_hits_every_game_without_setup_at_move_zero() {
     let a = find_position(index(), &q, None);
     // 8 SGF games start from the empty board; the WTF game has four setup stones.
     assert_eq!(a.hits.len(), 8);
-    assert!(a.hits.iter().all(|h| h.moves == vec![0]));
+    assert!(a.hits.iter().all(|h| h.moves.as_slice() == [0]));
     assert_eq!(a.continuations.iter().map(|c| c.count).sum::<u32>(), 8);
     // Every first move is mapped into one orientation: all on the same side of the diagonal.
     assert!(a.continuations.iter().all(|c| c.color == Color::Black));
@@ -207,7 +207,7 @@ fn move_sequences_in_order_as_a_set_and_anywhere() {
         find_sequence(index(), q, None)
             .hits
             .into_iter()
-            .map(|h| (h.game, h.moves))
+            .map(|h| (h.game, h.moves.to_vec()))
             .collect()
     };
     // The game opens B[dp] W[qc] B[dd] W[pq].
