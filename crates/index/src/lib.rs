@@ -12,6 +12,7 @@ mod game;
 pub mod inputs;
 pub mod manifest;
 pub mod meta;
+mod occupancy;
 pub mod ops;
 pub mod store;
 
@@ -62,6 +63,8 @@ pub struct Index {
     /// Exact copies by original; most games have none, which `has_copies` says in one bit.
     copies: ahash::AHashMap<u32, Vec<u32>>,
     has_copies: Vec<u64>,
+    /// One bit per game: an exact copy of an earlier game.
+    is_copy: Vec<u64>,
     long: Vec<u32>,
 }
 
@@ -90,16 +93,22 @@ impl Index {
                 }
             }
         }
-        let mut has_copies = vec![0u64; manifest.games as usize / 64 + 1];
-        for &g in copies.keys() {
-            has_copies[g as usize / 64] |= 1 << (g % 64);
-        }
+        let bitmap = |ids: &mut dyn Iterator<Item = u32>| {
+            let mut bits = vec![0u64; manifest.games as usize / 64 + 1];
+            for g in ids {
+                bits[g as usize / 64] |= 1 << (g % 64);
+            }
+            bits
+        };
+        let has_copies = bitmap(&mut copies.keys().copied());
+        let is_copy = bitmap(&mut copies.values().flatten().copied());
         Ok(Index {
             manifest,
             segments,
             meta,
             copies,
             has_copies,
+            is_copy,
             long,
         })
     }
@@ -166,10 +175,20 @@ impl Index {
         seg.ops_into(&seg.game(i), out)
     }
 
-    /// Points ever held by Black and White in game `id` (19×19 games only; zero otherwise).
-    pub fn occupancy(&self, id: u32) -> Occupancy {
-        let (seg, i) = self.locate(id);
-        seg.occupancy(i)
+    /// Games whose occupancy covers at least one of `needs` (19×19 games only, copies included),
+    /// ascending: those that ever had every stone of one of them.
+    pub fn covering(&self, needs: &[Occupancy]) -> Vec<u32> {
+        let mut out = Vec::new();
+        for seg in &self.segments {
+            for (w, &word) in seg.covering(needs).iter().enumerate() {
+                let mut word = word;
+                while word != 0 {
+                    out.push(seg.first_game + (w * 64) as u32 + word.trailing_zeros());
+                    word &= word - 1;
+                }
+            }
+        }
+        out
     }
 
     /// The record file game `id` comes from, and its index in that file.
@@ -188,6 +207,13 @@ impl Index {
     pub fn record(&self, id: u32) -> Result<Vec<u8>, IndexError> {
         let (seg, i) = self.locate(id);
         seg.record(i)
+    }
+
+    /// Whether game `id` is an exact copy of an earlier game (and is answered through it).
+    pub fn is_copy(&self, id: u32) -> bool {
+        self.is_copy
+            .get(id as usize / 64)
+            .is_some_and(|w| w >> (id % 64) & 1 != 0)
     }
 
     /// Exact copies of game `id` (games whose main line is identical), in id order.

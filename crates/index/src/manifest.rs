@@ -16,8 +16,8 @@ use crate::IndexError;
 pub const MANIFEST: &str = "qipu-index.json";
 
 /// The layout of the index files this build reads and writes. Version 2 stores the stones each
-/// move removes in the replay programs.
-pub const FORMAT_VERSION: u32 = 2;
+/// move removes in the replay programs; version 3 stores occupancy by point.
+pub const FORMAT_VERSION: u32 = 3;
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Manifest {

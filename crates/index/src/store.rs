@@ -9,7 +9,8 @@
 //! Files of a segment (all little-endian):
 //! - `games.bin`: one [`GameRec`] (32 bytes) per game;
 //! - `ops.bin`: replay programs (`u16` ops, see [`crate::ops`]);
-//! - `occ.bin`: per game, the points ever held by Black and by White (19×19 only; 2 × 6 `u64`);
+//! - `occ.bin`: the points ever held by Black and by White, by point: 2 × 361 columns of one bit
+//!   per game (see [`crate::occupancy`]; 19×19 games only);
 //! - `positions.bin`: sorted `(hash u64, game u32, k u16, next u16)` entries (`next`: the move
 //!   that followed, as an op, so continuation tables need no replay), every position with at most
 //!   [`MAX_INDEXED_STONES`] stones of every stored (non-copy) game;
@@ -24,6 +25,7 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
+pub use crate::occupancy::Occupancy;
 use crate::IndexError;
 
 /// Positions with at most this many stones are in the position table; deeper positions are found
@@ -103,27 +105,6 @@ impl GameRec {
     }
 }
 
-/// Points of a 19×19 board by colour, 361 bits each: for a game, every point that ever held a
-/// black / a white stone; for a query, the stones it needs. A game can only hold a query whose
-/// occupancy it [covers](Occupancy::covers). Other board sizes keep it empty (no filtering).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Occupancy(pub [[u64; 6]; 2]);
-
-impl Occupancy {
-    /// Adds a stone; points off the 19×19 board are ignored.
-    pub fn insert(&mut self, color: goban::Color, p: goban::Point) {
-        if p.x < 19 && p.y < 19 {
-            let bit = p.y as usize * 19 + p.x as usize;
-            self.0[(color == goban::Color::White) as usize][bit / 64] |= 1 << (bit % 64);
-        }
-    }
-
-    /// Whether every stone of `want` is in `self`, colour by colour.
-    pub fn covers(&self, want: &Occupancy) -> bool {
-        (0..2).all(|c| (0..6).all(|w| self.0[c][w] & want.0[c][w] == want.0[c][w]))
-    }
-}
-
 /// One entry of the position table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct PosEntry {
@@ -156,7 +137,7 @@ pub struct SegmentWriter {
     first_game: u32,
     games: BufWriter<File>,
     ops: BufWriter<File>,
-    occ: BufWriter<File>,
+    occupancy: Vec<Occupancy>,
     records: BufWriter<File>,
     records_idx: BufWriter<File>,
     files: BufWriter<File>,
@@ -185,7 +166,7 @@ impl SegmentWriter {
             first_game,
             games: open("games.bin")?,
             ops: open("ops.bin")?,
-            occ: open("occ.bin")?,
+            occupancy: Vec::new(),
             records: open("records.zst")?,
             records_idx: open("records.idx")?,
             files: open("files.jsonl")?,
@@ -234,11 +215,7 @@ impl SegmentWriter {
             self.ops.write_all(&op.to_le_bytes()).map_err(err)?;
         }
         self.ops_len += g.ops.len() as u64;
-        for color in &g.occupancy.0 {
-            for w in color {
-                self.occ.write_all(&w.to_le_bytes()).map_err(err)?;
-            }
-        }
+        self.occupancy.push(g.occupancy);
         self.sigs
             .write_all(&g.signatures.0.to_le_bytes())
             .map_err(err)?;
@@ -304,11 +281,15 @@ impl SegmentWriter {
             pos.write_all(&e.k.to_le_bytes()).map_err(err)?;
             pos.write_all(&e.next.to_le_bytes()).map_err(err)?;
         }
+        let p = self.dir.join("occ.bin");
+        let mut occ = BufWriter::new(File::create(&p).map_err(err)?);
+        occ.write_all(&crate::occupancy::to_columns(&self.occupancy))
+            .map_err(err)?;
         for w in [
             pos,
+            occ,
             self.games,
             self.ops,
-            self.occ,
             self.records,
             self.records_idx,
             self.files,
@@ -412,17 +393,9 @@ impl Segment {
         );
     }
 
-    /// The occupancy of game `i` (0-based within the segment).
-    pub fn occupancy(&self, i: u32) -> Occupancy {
-        let at = i as usize * 96;
-        let mut o = Occupancy::default();
-        for (c, color) in o.0.iter_mut().enumerate() {
-            for (w, word) in color.iter_mut().enumerate() {
-                let s = at + c * 48 + w * 8;
-                *word = u64::from_le_bytes(self.occ[s..s + 8].try_into().unwrap());
-            }
-        }
-        o
+    /// Games of the segment (as a bitmap over 0-based ids) whose occupancy covers one of `needs`.
+    pub fn covering(&self, needs: &[Occupancy]) -> Vec<u64> {
+        crate::occupancy::covering(&self.occ, self.len() as usize, needs)
     }
 
     /// Position-table entries with this hash.

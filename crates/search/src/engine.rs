@@ -133,9 +133,7 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
             })
             .collect()
     } else {
-        candidates(index, w, h, filter, |_| true)
-    };
-    if !scan.is_empty() {
+        // A game can only reach the position if it ever had its stones.
         let wanted: Vec<Occupancy> = images
             .iter()
             .map(|im| {
@@ -144,15 +142,12 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
                 occupancy_of(&t)
             })
             .collect();
+        candidates(index, w, h, filter, &wanted)
+    };
+    if !scan.is_empty() {
         let table_path = stones as u32 <= MAX_INDEXED_STONES;
         let per_game: Vec<Vec<Occurrence>> = scan
             .into_par_iter()
-            .filter(|&g| {
-                (w, h) != (19, 19) || {
-                    let occ = index.occupancy(g);
-                    wanted.iter().any(|want| occ.covers(want))
-                }
-            })
             .map(|g| {
                 let ops = index.ops(g);
                 let Ok(mut walk) = Walker::new(&ops, w, h, true) else {
@@ -327,33 +322,51 @@ fn sgf_order(p: Option<Point>) -> (u8, u8) {
     p.map_or((0, 0), |p| (rank(p.x), rank(p.y)))
 }
 
-/// Stored games of the right board size whose occupancy `fits` allows: all, or those behind the
-/// filter's games (copies are answered through their originals). Sorted.
+/// Stored games of the right board size that ever had every stone of one of `needs` (no
+/// filtering on other board sizes, or with `needs` empty): all, or those behind the filter's
+/// games (copies are answered through their originals). Ascending.
 pub(crate) fn candidates(
     index: &Index,
     w: u8,
     h: u8,
     filter: Filter<'_>,
-    fits: impl Fn(&Occupancy) -> bool + Sync,
+    needs: &[Occupancy],
 ) -> Vec<u32> {
     let owner = |g: u32| {
-        let r = index.game(g);
-        let owner = if r.is_copy() { r.duplicate_of } else { g };
-        ((r.width, r.height) == (w, h)).then_some(owner)
+        if index.is_copy(g) {
+            index.game(g).duplicate_of
+        } else {
+            g
+        }
     };
-    let fits = |g: u32| fits(&index.occupancy(g));
+    let right_size = |g: &u32| {
+        let r = index.game(*g);
+        (r.width, r.height) == (w, h)
+    };
+    // Only 19×19 games have occupancy: a need with stones leaves nothing else.
+    let filtered =
+        (w, h) == (19, 19) && !needs.is_empty() && !needs.contains(&Occupancy::default());
+    let pool: Vec<u32> = if filtered {
+        index.covering(needs)
+    } else {
+        (0..index.len())
+            .into_par_iter()
+            .filter(|&g| !index.is_copy(g) && right_size(&g))
+            .collect()
+    };
     match filter {
         Some(f) => {
-            let mut v: Vec<u32> = f.par_iter().filter_map(|&g| owner(g)).collect();
-            v.sort_unstable();
-            v.dedup();
-            v.into_par_iter().filter(|&g| fits(g)).collect()
+            let mut owners: Vec<u32> = f.par_iter().map(|&g| owner(g)).collect();
+            owners.sort_unstable();
+            owners.dedup();
+            owners.retain(|g| pool.binary_search(g).is_ok());
+            owners
         }
-        // Without a filter the originals are exactly the games that are not copies.
-        None => (0..index.len())
+        None if filtered => pool
             .into_par_iter()
-            .filter(|&g| owner(g) == Some(g) && fits(g))
+            .filter(|&g| !index.is_copy(g))
             .collect(),
+        None => pool,
     }
 }
 
@@ -461,61 +474,60 @@ pub fn find_sequence(index: &Index, q: &SequenceQuery, filter: Filter<'_>) -> An
             o
         })
         .collect();
-    let found: Vec<Hit> = candidates(index, bw, bh, filter, |occ| {
-        q.anywhere || (bw, bh) != (19, 19) || needs.iter().any(|n| occ.covers(n))
-    })
-    .into_par_iter()
-    .filter_map(|g| {
-        let moves: Vec<(Color, Option<Point>)> = index
-            .ops(g)
-            .iter()
-            .filter_map(|&v| match Op::decode(v) {
-                Op::Move(c, p) => Some((c, p)),
-                _ => None,
-            })
-            .collect();
-        let mut ks: Vec<u32> = Vec::new();
-        for v in &variants {
-            if q.anywhere {
-                // Anchor the sequence's first move on each move of that colour.
-                let mut offsets: Vec<(i16, i16)> = moves
-                    .iter()
-                    .filter(|m| m.0 == v[0].0)
-                    .filter_map(|m| m.1)
-                    .map(|p| (p.x as i16 - v[0].1.x as i16, p.y as i16 - v[0].1.y as i16))
-                    .filter(|&(dx, dy)| {
-                        v.iter().all(|m| {
-                            let (x, y) = (m.1.x as i16 + dx, m.1.y as i16 + dy);
-                            (0..bw as i16).contains(&x) && (0..bh as i16).contains(&y)
-                        })
-                    })
-                    .collect();
-                offsets.sort_unstable();
-                offsets.dedup();
-                for (dx, dy) in offsets {
-                    let placed: Vec<(Color, Point)> = v
+    let needs = if q.anywhere { Vec::new() } else { needs };
+    let found: Vec<Hit> = candidates(index, bw, bh, filter, &needs)
+        .into_par_iter()
+        .filter_map(|g| {
+            let moves: Vec<(Color, Option<Point>)> = index
+                .ops(g)
+                .iter()
+                .filter_map(|&v| match Op::decode(v) {
+                    Op::Move(c, p) => Some((c, p)),
+                    _ => None,
+                })
+                .collect();
+            let mut ks: Vec<u32> = Vec::new();
+            for v in &variants {
+                if q.anywhere {
+                    // Anchor the sequence's first move on each move of that colour.
+                    let mut offsets: Vec<(i16, i16)> = moves
                         .iter()
-                        .map(|&(c, p)| {
-                            (
-                                c,
-                                Point::new((p.x as i16 + dx) as u8, (p.y as i16 + dy) as u8),
-                            )
+                        .filter(|m| m.0 == v[0].0)
+                        .filter_map(|m| m.1)
+                        .map(|p| (p.x as i16 - v[0].1.x as i16, p.y as i16 - v[0].1.y as i16))
+                        .filter(|&(dx, dy)| {
+                            v.iter().all(|m| {
+                                let (x, y) = (m.1.x as i16 + dx, m.1.y as i16 + dy);
+                                (0..bw as i16).contains(&x) && (0..bh as i16).contains(&y)
+                            })
                         })
                         .collect();
-                    ks.extend(completion(&moves, &placed, q.in_order));
+                    offsets.sort_unstable();
+                    offsets.dedup();
+                    for (dx, dy) in offsets {
+                        let placed: Vec<(Color, Point)> = v
+                            .iter()
+                            .map(|&(c, p)| {
+                                (
+                                    c,
+                                    Point::new((p.x as i16 + dx) as u8, (p.y as i16 + dy) as u8),
+                                )
+                            })
+                            .collect();
+                        ks.extend(completion(&moves, &placed, q.in_order));
+                    }
+                } else {
+                    ks.extend(completion(&moves, v, q.in_order));
                 }
-            } else {
-                ks.extend(completion(&moves, v, q.in_order));
             }
-        }
-        ks.sort_unstable();
-        ks.dedup();
-        (!ks.is_empty()).then_some(Hit {
-            game: g,
-            moves: ks.into(),
+            ks.sort_unstable();
+            ks.dedup();
+            (!ks.is_empty()).then_some(Hit {
+                game: g,
+                moves: ks.into(),
+            })
         })
-    })
-    .collect();
+        .collect();
     Answer {
         hits: with_copies(index, found, filter),
         continuations: Vec::new(),

@@ -23,20 +23,19 @@ pub fn find_pattern(index: &Index, q: &PatternQuery, filter: Filter<'_>) -> Answ
     let (bw, bh) = q.board;
     let placements = placements(q);
     let touch = Touch::new(&placements, bh);
-    let found: Vec<Hit> = candidates(index, bw, bh, filter, |occ| {
-        (bw, bh) != (19, 19) || placements.iter().any(|p| occ.covers(&p.need))
-    })
-    .into_par_iter()
-    .map_init(
-        || (Vec::new(), Scan::new(placements.len())),
-        |(ops, scan), g| {
-            index.ops_into(g, ops);
-            let moves = scan.run(ops, bw, bh, &placements, &touch);
-            (!moves.is_empty()).then_some(Hit { game: g, moves })
-        },
-    )
-    .flatten()
-    .collect();
+    let needs: Vec<Occupancy> = placements.iter().map(|p| p.need).collect();
+    let found: Vec<Hit> = candidates(index, bw, bh, filter, &needs)
+        .into_par_iter()
+        .map_init(
+            || (Vec::new(), Scan::new(placements.len())),
+            |(ops, scan), g| {
+                index.ops_into(g, ops);
+                let moves = scan.run(ops, bw, bh, &placements, &touch);
+                (!moves.is_empty()).then_some(Hit { game: g, moves })
+            },
+        )
+        .flatten()
+        .collect();
     Answer {
         hits: with_copies(index, found, filter),
         continuations: Vec::new(),
