@@ -119,22 +119,34 @@ pub fn encode_main_line(tree: &GameTree<'_>, out: &mut Vec<u16>) -> u32 {
     let mut moves = 0;
     let mut pts = Vec::new();
     for node in tree.main_line() {
-        let b = node.get(ids::B);
-        let wm = node.get(ids::W);
+        // One pass over the node's properties: its moves, and whether it has setup at all
+        // (rare outside the root).
+        let (mut b, mut wm, mut has_setup) = (None, None, false);
+        for prop in node.props() {
+            let id = prop.id();
+            if id == ids::B {
+                b = b.or(Some(prop));
+            } else if id == ids::W {
+                wm = wm.or(Some(prop));
+            } else if id == ids::AB || id == ids::AW || id == ids::AE {
+                has_setup |= prop.raw_values().next().is_some();
+            }
+        }
         // A move op stands for the position before it. Only when the node also holds setup
         // (which position k must not include), or two moves, are the positions marked
         // explicitly: one mark per move, before the node's setup.
         let n_moves = b.is_some() as usize + wm.is_some() as usize;
-        let has_setup = node.setup_values().next().is_some();
         if n_moves == 2 || (n_moves == 1 && has_setup) {
             for _ in 0..n_moves {
                 out.push(Op::Mark.encode());
             }
         }
-        for (content, raw) in node.setup_values() {
-            pts.clear();
-            value::point_list(raw, &mut pts);
-            out.extend(pts.iter().map(|&pt| Op::Setup(content, pt).encode()));
+        if has_setup {
+            for (content, raw) in node.setup_values() {
+                pts.clear();
+                value::point_list(raw, &mut pts);
+                out.extend(pts.iter().map(|&pt| Op::Setup(content, pt).encode()));
+            }
         }
         for (prop, color) in [(b, Color::Black), (wm, Color::White)] {
             if let Some(prop) = prop {
