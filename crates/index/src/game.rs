@@ -101,7 +101,7 @@ fn signatures(ops: &[u16], width: u8, height: u8) -> (u64, u64) {
             *w = *w << 16 | t.encode() as u64;
         }
         n += 1;
-        if n % 4 == 0 {
+        if n.is_multiple_of(4) {
             for (a, w) in acc.iter_mut().zip(&mut words) {
                 *a = mix(*a ^ std::mem::take(w));
             }
