@@ -40,11 +40,11 @@ use tantivy::collector::{Collector, Count, SegmentCollector};
 use tantivy::columnar::ColumnValues;
 use tantivy::directory::MmapDirectory;
 use tantivy::merge_policy::NoMergePolicy;
-use tantivy::query::{Query, QueryParser, RangeQuery, TermQuery};
+use tantivy::query::{Query, QueryParser, RangeQuery};
 use tantivy::schema::{IndexRecordOption, Value};
 use tantivy::{
-    DocId, Index, IndexReader, IndexWriter, ReloadPolicy, Score, SegmentOrdinal, SegmentReader,
-    TantivyDocument, Term,
+    DocId, Index, IndexReader, IndexWriter, ReloadPolicy, Score, Searcher, SegmentOrdinal,
+    SegmentReader, TantivyDocument, Term,
 };
 
 pub use query::field_names;
@@ -259,7 +259,12 @@ pub struct MetaIndex {
     reader: IndexReader,
     parser: QueryParser,
     fields: Fields,
+    /// Where each game's document is, for the searcher generation it was built from.
+    addresses: std::sync::Mutex<Option<(u64, std::sync::Arc<Vec<u64>>)>>,
 }
+
+/// No document for this game.
+const NO_ADDRESS: u64 = u64::MAX;
 
 impl MetaIndex {
     /// Opens the index in `dir`.
@@ -283,6 +288,7 @@ impl MetaIndex {
             reader,
             parser,
             fields,
+            addresses: std::sync::Mutex::new(None),
         })
     }
 
@@ -414,18 +420,47 @@ impl MetaIndex {
         Ok(range.map(|(a, b)| (date_from_days(a), date_from_days(b))))
     }
 
+    /// Game id → document address (segment ordinal in the high half, document in the low), built
+    /// on first use from the `game` column: a game is not an indexed term (see the schema).
+    fn addresses(&self, searcher: &Searcher) -> Result<std::sync::Arc<Vec<u64>>, MetaError> {
+        let generation = searcher.generation().generation_id();
+        let mut cached = self.addresses.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some((g, map)) = cached.as_ref() {
+            if *g == generation {
+                return Ok(map.clone());
+            }
+        }
+        let mut map: Vec<u64> = Vec::new();
+        for (ord, segment) in searcher.segment_readers().iter().enumerate() {
+            let column = segment.fast_fields().u64("game")?;
+            for doc in 0..segment.max_doc() {
+                if segment.alive_bitset().is_some_and(|b| !b.is_alive(doc)) {
+                    continue;
+                }
+                let Some(game) = column.first(doc) else {
+                    continue;
+                };
+                let game = game as usize;
+                if map.len() <= game {
+                    map.resize(game + 1, NO_ADDRESS);
+                }
+                map[game] = (ord as u64) << 32 | u64::from(doc);
+            }
+        }
+        let map = std::sync::Arc::new(map);
+        *cached = Some((generation, map.clone()));
+        Ok(map)
+    }
+
     /// The stored information of one game, if the index holds it.
     pub fn summary(&self, game: u32) -> Result<Option<GameSummary>, MetaError> {
         let searcher = self.reader.searcher();
-        let term = Term::from_field_u64(self.fields.game, u64::from(game));
-        let query = TermQuery::new(term, IndexRecordOption::Basic);
-        let hits = searcher.search(
-            &query,
-            &tantivy::collector::TopDocs::with_limit(1).order_by_score(),
-        )?;
-        let Some(&(_, address)) = hits.first() else {
+        let addresses = self.addresses(&searcher)?;
+        let a = addresses.get(game as usize).copied().unwrap_or(NO_ADDRESS);
+        if a == NO_ADDRESS {
             return Ok(None);
-        };
+        }
+        let address = tantivy::DocAddress::new((a >> 32) as u32, a as u32);
         let doc: TantivyDocument = searcher.doc(address)?;
         let f = &self.fields;
         let text = |field| {
