@@ -77,28 +77,26 @@ pub fn analyse(tree: &GameTree<'_>) -> Analysed {
 }
 
 /// Signatures of a main line: of the ops as they are, and the least over the board's symmetries.
-/// Ops are packed four to a word and each word is mixed into the chain of every symmetry: the
-/// chains advance side by side, so the processor overlaps their multiplications, and a quarter
-/// as many mixes are needed as one per op. The op count ends each chain (padding stays apart).
+/// Each op's point goes through one lookup table per symmetry; ops are packed four to a word and
+/// each word is mixed into the chain of every symmetry: the chains advance side by side, so the
+/// processor overlaps their multiplications, and a quarter as many mixes are needed as one per
+/// op. The op count ends each chain (padding stays apart).
 fn signatures(ops: &[u16], width: u8, height: u8) -> (u64, u64) {
     let syms = Symmetry::of_board(width, height);
+    let maps = point_maps(width, height);
     let seed = mix(0x9e37_79b9_7f4a_7c15 ^ ((width as u64) << 8 | height as u64));
     let mut acc = [seed; 8];
     let mut words = [0u64; 8];
     let mut n = 0u64;
     for &v in ops {
-        let op = Op::decode(v);
         // Marks and removals follow from the rest.
-        if matches!(op, Op::Mark | Op::Remove(_)) {
+        if Op::is_derived(v) {
             continue;
         }
-        for (w, &s) in words.iter_mut().zip(syms) {
-            let t = match op {
-                Op::Move(c, p) => Op::Move(c, p.map(|p| s.apply(p, width, height))),
-                Op::Setup(c, p) => Op::Setup(c, s.apply(p, width, height)),
-                Op::Mark | Op::Remove(_) => op,
-            };
-            *w = *w << 16 | t.encode() as u64;
+        let point = (v & POINT_BITS) as usize;
+        for (w, map) in words.iter_mut().zip(maps.iter()) {
+            let t = v & !POINT_BITS | map.get(point).copied().unwrap_or(point as u16);
+            *w = *w << 16 | t as u64;
         }
         n += 1;
         if n.is_multiple_of(4) {
@@ -107,7 +105,7 @@ fn signatures(ops: &[u16], width: u8, height: u8) -> (u64, u64) {
             }
         }
     }
-    for (a, w) in acc.iter_mut().zip(&words) {
+    for (a, w) in acc.iter_mut().zip(&words).take(syms.len()) {
         *a = mix(mix(*a ^ w) ^ n);
     }
     let exact = acc[syms
@@ -116,6 +114,36 @@ fn signatures(ops: &[u16], width: u8, height: u8) -> (u64, u64) {
         .unwrap_or(0)];
     let best = acc[..syms.len()].iter().copied().min().unwrap_or(exact);
     (exact, best)
+}
+
+/// The point bits of an op.
+const POINT_BITS: u16 = (1 << 13) - 1;
+
+/// For each symmetry of a `width`×`height` board (in [`Symmetry::of_board`] order), the image of
+/// every on-board op point index (`y * 52 + x`); other indices (passes, off-board points) are not
+/// in the table and keep their value. Built once for 19×19.
+fn point_maps(width: u8, height: u8) -> std::borrow::Cow<'static, [Vec<u16>]> {
+    static NINETEEN: std::sync::OnceLock<Vec<Vec<u16>>> = std::sync::OnceLock::new();
+    let build = || -> Vec<Vec<u16>> {
+        Symmetry::of_board(width, height)
+            .iter()
+            .map(|&s| {
+                let mut map: Vec<u16> = (0..height as u16 * 52).collect();
+                for y in 0..height {
+                    for x in 0..width {
+                        let t = s.apply(goban::Point::new(x, y), width, height);
+                        map[y as usize * 52 + x as usize] = t.y as u16 * 52 + t.x as u16;
+                    }
+                }
+                map
+            })
+            .collect()
+    };
+    if (width, height) == (19, 19) {
+        std::borrow::Cow::Borrowed(NINETEEN.get_or_init(build))
+    } else {
+        std::borrow::Cow::Owned(build())
+    }
 }
 
 /// splitmix64's finaliser: a cheap, well-spread mixing step.

@@ -46,6 +46,12 @@ impl Op {
         (kind << KIND_SHIFT) | point
     }
 
+    /// Whether the encoded op only restates what the others imply (a mark or a removal).
+    #[inline]
+    pub fn is_derived(v: u16) -> bool {
+        matches!(v >> KIND_SHIFT, 5 | 6)
+    }
+
     #[inline]
     pub fn decode(v: u16) -> Op {
         let raw = v & POINT_MASK;
