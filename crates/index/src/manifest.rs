@@ -17,8 +17,9 @@ pub const MANIFEST: &str = "qipu-index.json";
 
 /// The layout of the index files this build reads and writes. Version 2 stores the stones each
 /// move removes in the replay programs; version 3 stores occupancy by point; version 4 keeps
-/// positions of at most 20 stones in the position table (40 before).
-pub const FORMAT_VERSION: u32 = 4;
+/// positions of at most 20 stones in the position table (40 before); version 5 indexes the months
+/// of each game's date.
+pub const FORMAT_VERSION: u32 = 5;
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Manifest {

@@ -324,3 +324,32 @@ fn missing_index_is_an_error() {
     let e = MetaIndex::open(&dir.0).err().expect("no index");
     assert!(e.to_string().contains("no metadata index"), "{e}");
 }
+
+#[test]
+fn date_queries_over_month_terms_and_wide_ranges() {
+    let dir = TempDir::new("dates");
+    let games = [
+        // Six years: more months than are indexed one by one.
+        "(;GM[1]SZ[19]DT[1990,1995])",
+        // Across a month boundary, and across a year boundary.
+        "(;GM[1]SZ[19]DT[1993-06-30,1993-07-01])",
+        "(;GM[1]SZ[19]DT[1995-12-31,1996-01-01])",
+        "(;GM[1]SZ[19]DT[1993-06-15])",
+    ];
+    let w = MetaWriter::create(&dir.0, 50_000_000).unwrap();
+    for (g, sgf) in games.iter().enumerate() {
+        w.add(g as u32, &info(sgf), 0, None, "f.sgf").unwrap();
+    }
+    w.finish().unwrap();
+    let m = MetaIndex::open(&dir.0).unwrap();
+    assert_eq!(search(&m, "date:1993"), [0, 1, 3]);
+    assert_eq!(search(&m, "date:1993-06"), [0, 1, 3]);
+    assert_eq!(search(&m, "date:1993-07"), [0, 1]);
+    assert_eq!(search(&m, "date:[1993-06-16 TO 1993-06-29]"), [0]);
+    assert_eq!(search(&m, "date:[1993-06-15 TO 1993-06-30]"), [0, 1, 3]);
+    assert_eq!(search(&m, "date:[1980 TO 1989]"), Vec::<u32>::new());
+    assert_eq!(search(&m, "date:1996"), [2]);
+    assert_eq!(search(&m, "date:[1995-12 TO 1996-02]"), [0, 2]);
+    assert_eq!(search(&m, "date:>=1996"), [2]);
+    assert_eq!(search(&m, "date:<1993-06-15"), [0]);
+}

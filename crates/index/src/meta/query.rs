@@ -27,9 +27,11 @@
 
 use sgf::info::{days_in_month, parse_rank, Date};
 use tantivy::query::Occur;
-use tantivy::query_grammar::{self, UserInputAst, UserInputBound, UserInputLeaf, UserInputLiteral};
+use tantivy::query_grammar::{
+    self, Delimiter, UserInputAst, UserInputBound, UserInputLeaf, UserInputLiteral,
+};
 
-use super::MetaError;
+use super::{schema, MetaError};
 
 /// How a friendly field's values are read.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -326,7 +328,75 @@ fn describe_range(lower: &UserInputBound, upper: &UserInputBound) -> String {
 }
 
 /// The games whose date range overlaps `[lo, hi]` (days; `None` unbounded).
+///
+/// Exactly: `date_start <= hi AND date_end >= lo`. Both are columns of every game, so a bounded
+/// query is led by the month terms instead: a game overlapping `[lo, hi]` touches one of its
+/// months (or is marked wide). When `[lo, hi]` is whole months, touching one is the same as
+/// overlapping, and the comparison is left to the wide games alone.
 fn date_overlap(lo: Option<i64>, hi: Option<i64>) -> UserInputAst {
+    let exact = exact_overlap(lo, hi);
+    let (Some(lo), Some(hi)) = (lo, hi) else {
+        return exact;
+    };
+    let month = |days: i64| {
+        let d = super::date_from_days(days);
+        i64::from(d.year) * 12 + i64::from(d.month) - 1
+    };
+    let (first, last) = (month(lo), month(hi));
+    if last < first || last - first >= 600 {
+        return exact;
+    }
+    let term = |phrase: String| {
+        (
+            Some(Occur::Should),
+            leaf(UserInputLeaf::Literal(UserInputLiteral {
+                field_name: Some(schema::DATE_MONTH.to_string()),
+                phrase,
+                delimiter: Delimiter::None,
+                slop: 0,
+                prefix: false,
+            })),
+        )
+    };
+    let months = UserInputAst::Clause(
+        (first..=last)
+            .map(|m| term(schema::month_term(m)))
+            .collect(),
+    );
+    let wide = || {
+        UserInputAst::Clause(vec![
+            (
+                Some(Occur::Must),
+                UserInputAst::Clause(vec![term(schema::WIDE.to_string())]),
+            ),
+            (Some(Occur::Must), exact.clone()),
+        ])
+    };
+    let whole_months = super::date_from_days(lo).day == 1 && super::date_from_days(hi + 1).day == 1;
+    if whole_months {
+        UserInputAst::Clause(vec![
+            (Some(Occur::Should), months),
+            (Some(Occur::Should), wide()),
+        ])
+    } else {
+        UserInputAst::Clause(vec![
+            (
+                Some(Occur::Must),
+                UserInputAst::Clause(vec![
+                    (Some(Occur::Should), months),
+                    (
+                        Some(Occur::Should),
+                        UserInputAst::Clause(vec![term(schema::WIDE.to_string())]),
+                    ),
+                ]),
+            ),
+            (Some(Occur::Must), exact),
+        ])
+    }
+}
+
+/// `date_start <= hi AND date_end >= lo`, on the columns.
+fn exact_overlap(lo: Option<i64>, hi: Option<i64>) -> UserInputAst {
     let range = |field: &str, lower, upper| {
         (
             Some(Occur::Must),

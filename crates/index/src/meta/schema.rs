@@ -44,6 +44,22 @@ pub const DEFAULT_FIELDS: &[&str] = &["black", "white", "event", "name", "place"
 /// Keyword fields: the whole value is one term.
 pub const KEYWORD_FIELDS: &[&str] = &["winner", "how", "file"];
 
+/// Months a game's date range touches, as `YYYY-MM` terms (or [`WIDE`] past [`MAX_MONTHS`]): a
+/// date query reads these posting lists instead of comparing two columns of every game.
+pub const DATE_MONTH: &str = "date_month";
+/// The term of games whose date range touches more than [`MAX_MONTHS`] months.
+pub const WIDE: &str = "wide";
+pub const MAX_MONTHS: i64 = 36;
+
+/// The `YYYY-MM` term of a month (`months` = year × 12 + month − 1).
+pub fn month_term(months: i64) -> String {
+    format!(
+        "{:04}-{:02}",
+        months.div_euclid(12),
+        months.rem_euclid(12) + 1
+    )
+}
+
 /// Whole names and events, one term each, for most-frequent-value statistics.
 pub const EXACT_FIELDS: &[(&str, &str)] = &[("player", "player_exact"), ("event", "event_exact")];
 
@@ -70,6 +86,7 @@ pub struct Fields {
     pub date_start: Field,
     pub date_end: Field,
     pub date_text: Field,
+    pub date_month: Field,
     pub duplicate: Field,
     pub duplicate_of: Field,
 }
@@ -100,6 +117,7 @@ pub fn build() -> Schema {
     for &(_, exact) in EXACT_FIELDS {
         b.add_text_field(exact, keyword.clone());
     }
+    b.add_text_field(DATE_MONTH, keyword.clone());
     let stored_text = TextOptions::default().set_stored();
     for name in ["black_rank_text", "white_rank_text", "date_text"] {
         b.add_text_field(name, stored_text.clone());
@@ -151,6 +169,7 @@ impl Fields {
             date_start: f("date_start")?,
             date_end: f("date_end")?,
             date_text: f("date_text")?,
+            date_month: f(DATE_MONTH)?,
             duplicate: f("duplicate")?,
             duplicate_of: f("duplicate_of")?,
         })
@@ -251,6 +270,15 @@ impl Fields {
             if let Some(range) = date.value {
                 doc.add_i64(self.date_start, range.start.days_since_epoch());
                 doc.add_i64(self.date_end, range.end.days_since_epoch());
+                let month = |d: &sgf::info::Date| i64::from(d.year) * 12 + i64::from(d.month) - 1;
+                let (first, last) = (month(&range.start), month(&range.end));
+                if last - first < MAX_MONTHS {
+                    for m in first..=last {
+                        doc.add_text(self.date_month, month_term(m));
+                    }
+                } else {
+                    doc.add_text(self.date_month, WIDE);
+                }
             }
         }
 
