@@ -238,6 +238,11 @@ impl Index {
         self.segments.iter().flat_map(move |s| s.positions(hash))
     }
 
+    /// How many position-table entries have `hash`.
+    pub fn count_positions(&self, hash: u64) -> usize {
+        self.segments.iter().map(|s| s.positions(hash).len()).sum()
+    }
+
     /// Bytes of each part of the store, summed over segments.
     pub fn part_sizes(&self) -> Vec<(&'static str, u64)> {
         let mut out: Vec<(&'static str, u64)> = Vec::new();

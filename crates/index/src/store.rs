@@ -401,31 +401,38 @@ impl Segment {
     }
 
     /// Position-table entries with this hash.
-    pub fn positions(&self, hash: u64) -> impl Iterator<Item = PosEntry> + '_ {
+    pub fn positions(&self, hash: u64) -> impl ExactSizeIterator<Item = PosEntry> + '_ {
         let n = self.positions.len() / PosEntry::SIZE;
         let hash_at = |i: usize| {
             let s = i * PosEntry::SIZE;
             u64::from_le_bytes(self.positions[s..s + 8].try_into().unwrap())
         };
-        // Lower bound by binary search, then a forward scan over equal hashes.
-        let (mut lo, mut hi) = (0, n);
-        while lo < hi {
-            let mid = (lo + hi) / 2;
-            if hash_at(mid) < hash {
-                lo = mid + 1;
-            } else {
-                hi = mid;
+        // The first entry with a hash at least `h`, by binary search.
+        let lower_bound = |h: u64| {
+            let (mut lo, mut hi) = (0, n);
+            while lo < hi {
+                let mid = (lo + hi) / 2;
+                if hash_at(mid) < h {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
             }
-        }
-        self.positions[lo * PosEntry::SIZE..]
+            lo
+        };
+        let lo = lower_bound(hash);
+        let hi = match hash.checked_add(1) {
+            Some(h) => lower_bound(h),
+            None => n,
+        };
+        self.positions[lo * PosEntry::SIZE..hi * PosEntry::SIZE]
             .chunks_exact(PosEntry::SIZE)
-            .map(|b| PosEntry {
-                hash: u64::from_le_bytes(b[0..8].try_into().unwrap()),
+            .map(move |b| PosEntry {
+                hash,
                 game: u32::from_le_bytes(b[8..12].try_into().unwrap()),
                 k: u16::from_le_bytes([b[12], b[13]]),
                 next: u16::from_le_bytes([b[14], b[15]]),
             })
-            .take_while(move |e| e.hash == hash)
     }
 
     /// The winner byte of game `i` (see [`GameRec::winner`]), read alone.

@@ -113,6 +113,7 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
         let mut hashes: Vec<u64> = images.iter().map(|i| i.hash).collect();
         hashes.sort_unstable();
         hashes.dedup();
+        found.reserve(hashes.iter().map(|&h| index.count_positions(h)).sum());
         for hash in hashes {
             let mask = mask_of(hash);
             found.extend(index.positions(hash).map(|e| Occurrence {
@@ -179,15 +180,15 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
     if !found.is_sorted_by_key(|o| (o.game, o.k)) {
         found.sort_unstable_by_key(|o| (o.game, o.k));
     }
-    let mut copies: Vec<Occurrence> = Vec::new();
-    for o in &found {
-        copies.extend(
+    let mut copies: Vec<Occurrence> = found
+        .par_iter()
+        .flat_map_iter(|o| {
             index
                 .copies(o.game)
                 .iter()
-                .map(|&c| Occurrence { game: c, ..*o }),
-        );
-    }
+                .map(move |&c| Occurrence { game: c, ..*o })
+        })
+        .collect();
     let mut all = if copies.is_empty() {
         found
     } else {
@@ -226,25 +227,40 @@ fn continuations(
     w: u8,
     h: u8,
 ) -> Vec<Continuation> {
-    let mut raw: ahash::AHashMap<(u16, u16), [u32; 3]> = ahash::AHashMap::new();
-    let mut winner_cache: Option<(u32, u8)> = None;
-    for o in all {
-        if o.next == NO_NEXT {
-            continue;
-        }
-        let winner = match winner_cache {
-            Some((g, w)) if g == o.game => w,
-            _ => {
-                let w = index.winner(o.game);
-                winner_cache = Some((o.game, w));
-                w
+    type Counts = ahash::AHashMap<(u16, u16), [u32; 3]>;
+    let count = |chunk: &[Occurrence]| {
+        let mut raw = Counts::new();
+        let mut winner_cache: Option<(u32, u8)> = None;
+        for o in chunk {
+            if o.next == NO_NEXT {
+                continue;
             }
-        };
-        let row = raw.entry((o.images, o.next)).or_default();
-        row[0] += 1;
-        row[1] += (winner == 1) as u32;
-        row[2] += (winner == 2) as u32;
-    }
+            let winner = match winner_cache {
+                Some((g, w)) if g == o.game => w,
+                _ => {
+                    let w = index.winner(o.game);
+                    winner_cache = Some((o.game, w));
+                    w
+                }
+            };
+            let row = raw.entry((o.images, o.next)).or_default();
+            row[0] += 1;
+            row[1] += (winner == 1) as u32;
+            row[2] += (winner == 2) as u32;
+        }
+        raw
+    };
+    // Counted in chunks on all cores, then summed.
+    let raw = all
+        .par_chunks(1 << 16)
+        .map(count)
+        .reduce(Counts::new, |mut a, b| {
+            for (k, v) in b {
+                let row = a.entry(k).or_default();
+                (0..3).for_each(|i| row[i] += v[i]);
+            }
+            a
+        });
     let mut table: HashMap<(Color, Option<Point>), Continuation> = HashMap::new();
     for ((mask, next), [count, black_wins, white_wins]) in raw {
         let Op::Move(color, point) = Op::decode(next) else {
@@ -286,7 +302,7 @@ fn continuations(
 
 /// Occurrences sorted by (game, k), grouped into hits.
 fn hits_of(all: &[Occurrence]) -> Vec<Hit> {
-    let mut hits: Vec<Hit> = Vec::new();
+    let mut hits: Vec<Hit> = Vec::with_capacity(all.len());
     for o in all {
         match hits.last_mut() {
             Some(h) if h.game == o.game => h.moves.push(o.k),
@@ -299,19 +315,19 @@ fn hits_of(all: &[Occurrence]) -> Vec<Hit> {
     hits
 }
 
-/// Merges two vectors sorted by `key`.
-fn merge_by_key<T, K: Ord>(a: Vec<T>, b: Vec<T>, key: impl Fn(&T) -> K) -> Vec<T> {
-    let mut out = Vec::with_capacity(a.len() + b.len());
-    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
-    loop {
-        let take_a = match (a.peek(), b.peek()) {
-            (Some(x), Some(y)) => key(x) <= key(y),
-            (Some(_), None) => true,
-            (None, Some(_)) => false,
-            (None, None) => break,
-        };
-        out.extend(if take_a { a.next() } else { b.next() });
+/// Merges `few` into `many`, both sorted by `key`: runs of `many` are copied whole between the
+/// places where an element of `few` goes.
+fn merge_by_key<T: Copy, K: Ord>(many: Vec<T>, few: Vec<T>, key: impl Fn(&T) -> K) -> Vec<T> {
+    let mut out = Vec::with_capacity(many.len() + few.len());
+    let mut from = 0;
+    for x in few {
+        let k = key(&x);
+        let at = from + many[from..].partition_point(|m| key(m) <= k);
+        out.extend_from_slice(&many[from..at]);
+        out.push(x);
+        from = at;
     }
+    out.extend_from_slice(&many[from..]);
     out
 }
 
@@ -566,5 +582,21 @@ fn completion(
             }
         }
         None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::merge_by_key;
+
+    #[test]
+    fn merging_keeps_order_and_every_element() {
+        let many: Vec<u32> = (0..100).map(|i| i * 3).collect();
+        let few = vec![0, 1, 50, 298, 299, 1000];
+        let merged = merge_by_key(many.clone(), few.clone(), |&x| x);
+        assert_eq!(merged.len(), many.len() + few.len());
+        assert!(merged.windows(2).all(|w| w[0] <= w[1]));
+        assert_eq!(merge_by_key(Vec::new(), vec![3, 4], |&x| x), [3, 4]);
+        assert_eq!(merge_by_key(vec![3, 4], Vec::new(), |&x| x), [3, 4]);
     }
 }
