@@ -183,6 +183,12 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
 }
 
 fn build_query(a: &SearchArgs) -> Result<Kind, SearchError> {
+    if !(1..=52).contains(&a.size) {
+        return Err(SearchError::BadQuery(format!(
+            "--size {}: a board has 1 to 52 lines",
+            a.size
+        )));
+    }
     let symmetry = !a.no_symmetry;
     if let Some(path) = &a.position {
         let bytes = std::fs::read(path)
@@ -212,6 +218,11 @@ fn build_query(a: &SearchArgs) -> Result<Kind, SearchError> {
         let (width, height, cells) = parse_pattern(&text)?;
         // A diagram larger than --size in either direction is a whole board of its own size.
         let board = (a.size.max(width), a.size.max(height));
+        if board.0 > 52 || board.1 > 52 {
+            return Err(SearchError::BadQuery(format!(
+                "--pattern: the diagram is {width}×{height}; a board has at most 52 lines"
+            )));
+        }
         let offset = a.place.unwrap_or((0, 0));
         if !a.anywhere
             && (offset.0 as u16 + width as u16 > board.0 as u16

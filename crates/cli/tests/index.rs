@@ -223,12 +223,20 @@ fn search_exports_hits_and_rejects_nonsense_with_exit_code_2() {
     // Queries that make no sense: one line on stderr, exit code 2.
     let bad_pattern = dir.join("bad.txt");
     std::fs::write(&bad_pattern, "X.\nX.Z\n").unwrap();
+    let opening_pattern = dir.join("corner.txt");
+    std::fs::write(&opening_pattern, "...\n.X.\n...\n").unwrap();
     for args in [
         vec!["--pattern", bad_pattern.to_str().unwrap()],
         vec!["--query", "nosuchfield:1"],
         vec!["--black", "zz"],
         vec!["--black", "pd", "--white", "pd"],
         vec!["--position", opening.to_str().unwrap(), "--at", "7"],
+        vec![
+            "--pattern",
+            opening_pattern.to_str().unwrap(),
+            "--size",
+            "53",
+        ],
         vec![],
     ] {
         let mut all = vec!["search", "--index", idx];

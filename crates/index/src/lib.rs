@@ -95,7 +95,8 @@ impl Index {
         }
         let bitmap = |ids: &mut dyn Iterator<Item = u32>| {
             let mut bits = vec![0u64; manifest.games as usize / 64 + 1];
-            for g in ids {
+            // Ids past the manifest's games can only come from a damaged file: ignored.
+            for g in ids.filter(|&g| g < manifest.games) {
                 bits[g as usize / 64] |= 1 << (g % 64);
             }
             bits
@@ -175,8 +176,9 @@ impl Index {
         seg.ops_into(&seg.game(i), out)
     }
 
-    /// Games whose occupancy covers at least one of `needs` (19×19 games only, copies included),
-    /// ascending: those that ever had every stone of one of them.
+    /// Games whose occupancy covers at least one of `needs`, copies included, ascending: those
+    /// that ever had every stone of one of them. Only 19×19 games have occupancy, so a need with
+    /// stones selects 19×19 games only; an empty need selects every game of every size.
     pub fn covering(&self, needs: &[Occupancy]) -> Vec<u32> {
         let mut out = Vec::new();
         for seg in &self.segments {

@@ -431,6 +431,12 @@ impl MetaIndex {
             }
         }
         let mut map: Vec<u64> = Vec::new();
+        // Every game has one document, so a larger id can only come from a damaged column.
+        let docs: usize = searcher
+            .segment_readers()
+            .iter()
+            .map(|s| s.max_doc() as usize)
+            .sum();
         for (ord, segment) in searcher.segment_readers().iter().enumerate() {
             let column = segment.fast_fields().u64("game")?;
             for doc in 0..segment.max_doc() {
@@ -441,6 +447,9 @@ impl MetaIndex {
                     continue;
                 };
                 let game = game as usize;
+                if game >= docs {
+                    continue;
+                }
                 if map.len() <= game {
                     map.resize(game + 1, NO_ADDRESS);
                 }

@@ -5,7 +5,7 @@
 //! [covers](Occupancy::covers) the query's. The store keeps occupancy *by point*: for each colour
 //! and each of the 361 points of a 19×19 board, one bit per game of the segment. A query needing
 //! n stones then reads n such columns and ANDs them (a few hundred kilobytes for a million games),
-//! instead of reading every game's 90 bytes (tens of megabytes). Other board sizes keep no
+//! instead of reading every game's 96 bytes (tens of megabytes). Other board sizes keep no
 //! occupancy and are not filtered.
 
 /// Points of a 19×19 board.

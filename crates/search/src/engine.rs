@@ -4,7 +4,8 @@
 //! most [`index::MAX_INDEXED_STONES`] stones of every game is there); deeper positions and
 //! patterns are found by filtering games on their occupancy bitmaps (a game can only contain a
 //! shape if it ever had those stones) and following the survivors' stones with the stored
-//! captures ([`Walker`]: no rules engine needed), on all cores. Every answer follows the definitions of `shared/oracle/README.md`.
+//! captures ([`Walker`]: no rules engine needed), on all cores. Every answer follows the
+//! definitions of `shared/oracle/README.md`.
 
 use std::collections::HashMap;
 
@@ -362,27 +363,28 @@ pub(crate) fn candidates(
     // Only 19×19 games have occupancy: a need with stones leaves nothing else.
     let filtered =
         (w, h) == (19, 19) && !needs.is_empty() && !needs.contains(&Occupancy::default());
-    let pool: Vec<u32> = if filtered {
-        index.covering(needs)
-    } else {
-        (0..index.len())
-            .into_par_iter()
-            .filter(|&g| !index.is_copy(g) && right_size(&g))
-            .collect()
-    };
-    match filter {
-        Some(f) => {
+    match (filter, filtered) {
+        (Some(f), _) => {
             let mut owners: Vec<u32> = f.par_iter().map(|&g| owner(g)).collect();
             owners.sort_unstable();
             owners.dedup();
-            owners.retain(|g| pool.binary_search(g).is_ok());
-            owners
+            if filtered {
+                let pool = index.covering(needs);
+                owners.retain(|g| pool.binary_search(g).is_ok());
+                owners
+            } else {
+                owners.into_par_iter().filter(right_size).collect()
+            }
         }
-        None if filtered => pool
+        (None, true) => index
+            .covering(needs)
             .into_par_iter()
             .filter(|&g| !index.is_copy(g))
             .collect(),
-        None => pool,
+        (None, false) => (0..index.len())
+            .into_par_iter()
+            .filter(|&g| !index.is_copy(g) && right_size(&g))
+            .collect(),
     }
 }
 

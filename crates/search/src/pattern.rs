@@ -21,7 +21,12 @@ use crate::query::{Cell, PatternQuery};
 /// satisfies it and position k−1 does not (or k = 0).
 pub fn find_pattern(index: &Index, q: &PatternQuery, filter: Filter<'_>) -> Answer {
     let (bw, bh) = q.board;
-    let placements = placements(q);
+    if !(1..=52).contains(&bw) || !(1..=52).contains(&bh) {
+        return Answer::default();
+    }
+    let mut placements = placements(q);
+    // A placement reaching off the board can never be seen on it.
+    placements.retain(|p| p.cells.iter().all(|(pt, _)| pt.x < bw && pt.y < bh));
     let touch = Touch::new(&placements, bh);
     let needs: Vec<Occupancy> = placements.iter().map(|p| p.need).collect();
     let found: Vec<Hit> = candidates(index, bw, bh, filter, &needs)

@@ -223,6 +223,9 @@ fn rewrite_leaf(l: UserInputLeaf) -> Result<UserInputAst, MetaError> {
                 return Ok(date_overlap(Some(range.0), Some(range.1)));
             }
             let phrase = value(kind, &field, &lit.phrase)?;
+            if field == "game" {
+                return Ok(game_is(phrase));
+            }
             Ok(leaf(UserInputLeaf::Literal(UserInputLiteral {
                 phrase,
                 ..lit
@@ -287,10 +290,17 @@ fn rewrite_leaf(l: UserInputLeaf) -> Result<UserInputAst, MetaError> {
                     .collect::<Result<Vec<_>, MetaError>>()?;
                 return Ok(UserInputAst::Clause(alternatives));
             }
-            let elements = elements
+            let elements: Vec<String> = elements
                 .iter()
                 .map(|e| value(kind, &field, e))
                 .collect::<Result<_, _>>()?;
+            if field == "game" {
+                let alternatives = elements
+                    .into_iter()
+                    .map(|e| (Some(Occur::Should), game_is(e)))
+                    .collect();
+                return Ok(UserInputAst::Clause(alternatives));
+            }
             Ok(leaf(UserInputLeaf::Set {
                 field: Some(field),
                 elements,
@@ -325,6 +335,16 @@ fn rewrite_leaf(l: UserInputLeaf) -> Result<UserInputAst, MetaError> {
 
 fn describe_range(lower: &UserInputBound, upper: &UserInputBound) -> String {
     format!("[{} TO {}]", lower.term_str(), upper.term_str())
+}
+
+/// The game with this id: `game` is a fast column, not an indexed term (see the schema), so an
+/// equality is a one-value range.
+fn game_is(id: String) -> UserInputAst {
+    leaf(UserInputLeaf::Range {
+        field: Some("game".to_string()),
+        lower: UserInputBound::Inclusive(id.clone()),
+        upper: UserInputBound::Inclusive(id),
+    })
 }
 
 /// The games whose date range overlaps `[lo, hi]` (days; `None` unbounded).
