@@ -23,7 +23,7 @@ use crate::game::{analyse, Analysed};
 use crate::inputs::{self, Record, Source};
 use crate::manifest::{self, Manifest, SegmentInfo, SourceInfo, Totals};
 use crate::meta::MetaWriter;
-use crate::store::{GameData, Segment, SegmentWriter, FLAG_SYMMETRIC_COPY};
+use crate::store::{GameData, Segment, SegmentWriter, StoredOps, FLAG_SYMMETRIC_COPY};
 use crate::IndexError;
 
 /// How to build.
@@ -402,7 +402,7 @@ impl Writer<'_> {
             Some(original) => {
                 self.manifest.totals.duplicates += 1;
                 rec.duplicate_of = original;
-                (Vec::new(), Vec::new())
+                (StoredOps::default(), Vec::new())
             }
             None => {
                 seen.exact.insert(a.exact_signature, next_id);

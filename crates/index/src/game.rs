@@ -6,13 +6,16 @@ use sgf::info::Winner;
 use sgf::{GameInfo, GameTree};
 
 use crate::ops::{encode_main_line, with_removals, Op};
-use crate::store::{GameRec, Occupancy, FLAG_IRREGULAR, FLAG_LONG, MAX_INDEXED_STONES, NO_NEXT};
+use crate::store::{
+    GameRec, Occupancy, StoredOps, FLAG_IRREGULAR, FLAG_LONG, MAX_INDEXED_STONES, NO_NEXT,
+};
 
 /// A game ready for the store and the metadata index.
 pub struct Analysed {
     pub info: GameInfo,
     pub rec: GameRec,
-    pub ops: Vec<u16>,
+    /// The replay program, ready for `ops.bin`.
+    pub ops: StoredOps,
     pub occupancy: Occupancy,
     /// (hash, k, the move after it as an op or [`NO_NEXT`]) of the positions to index.
     pub positions: Vec<(u64, u16, u16)>,
@@ -68,7 +71,7 @@ pub fn analyse(tree: &GameTree<'_>) -> Analysed {
             duplicate_of: u32::MAX,
             ..GameRec::default()
         },
-        ops,
+        ops: StoredOps::new(&ops),
         occupancy,
         positions,
         exact_signature,

@@ -14,6 +14,7 @@ pub mod manifest;
 pub mod meta;
 mod occupancy;
 pub mod ops;
+mod pack;
 pub mod store;
 
 use std::path::{Path, PathBuf};

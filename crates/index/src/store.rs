@@ -8,7 +8,8 @@
 //!
 //! Files of a segment (all little-endian):
 //! - `games.bin`: one [`GameRec`] (32 bytes) per game;
-//! - `ops.bin`: replay programs (`u16` ops, see [`crate::ops`]);
+//! - `ops.bin`: replay programs (`u16` ops, see [`crate::ops`]; 12 bits per op where they fit, see
+//!   [`crate::pack`]);
 //! - `occ.bin`: the points ever held by Black and by White, by point: 2 × 361 columns of one bit
 //!   per game (see [`crate::occupancy`]; 19×19 games only);
 //! - `positions.bin`: sorted `(hash u64, game u32, k u16, next u16)` entries (`next`: the move
@@ -40,7 +41,7 @@ const RECORDS_PER_BLOCK: usize = 64;
 /// Per-game fixed record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct GameRec {
-    /// Offset of the game's ops in `ops.bin`, in ops.
+    /// Offset of the game's ops in `ops.bin`, in bytes.
     pub ops_start: u64,
     pub ops_len: u32,
     /// Main-line moves (passes included).
@@ -64,6 +65,8 @@ pub const FLAG_IRREGULAR: u8 = 1;
 pub const FLAG_SYMMETRIC_COPY: u8 = 2;
 /// `GameRec::flags`: positions past move 65,535 are not in the position table: replay the game.
 pub const FLAG_LONG: u8 = 4;
+/// `GameRec::flags`: the replay program is packed in 12 bits per op (see [`crate::pack`]).
+pub const FLAG_PACKED: u8 = 8;
 
 /// `PosEntry::next` of a final position.
 pub const NO_NEXT: u16 = u16::MAX;
@@ -124,13 +127,39 @@ impl PosEntry {
 /// Everything the builder knows about one game, ready to be written.
 pub struct GameData {
     pub rec: GameRec,
-    pub ops: Vec<u16>,
+    pub ops: StoredOps,
     pub occupancy: Occupancy,
     /// (hash, k, next) of the positions to index.
     pub positions: Vec<(u64, u16, u16)>,
     pub record: Vec<u8>,
     /// Exact and canonical main-line signatures (see [`crate::game`]).
     pub signatures: (u64, u64),
+}
+
+/// A replay program as `ops.bin` holds it: packed in 12 bits per op where it fits (see
+/// [`crate::pack`]), else as `u16`s. Built where games are analysed, on all cores, so that the one
+/// writer thread only copies bytes.
+#[derive(Clone, Debug, Default)]
+pub struct StoredOps {
+    pub bytes: Vec<u8>,
+    pub count: u32,
+    pub packed: bool,
+}
+
+impl StoredOps {
+    pub fn new(ops: &[u16]) -> StoredOps {
+        let mut bytes = Vec::with_capacity(ops.len() * 2);
+        let packed = crate::pack::pack(ops, &mut bytes);
+        if !packed {
+            bytes.clear();
+            bytes.extend(ops.iter().flat_map(|op| op.to_le_bytes()));
+        }
+        StoredOps {
+            bytes,
+            count: ops.len() as u32,
+            packed,
+        }
+    }
 }
 
 /// Writes one segment.
@@ -211,12 +240,13 @@ impl SegmentWriter {
         let id = self.first_game + self.count;
         let err = |e| IndexError::io(&self.dir, e);
         g.rec.ops_start = self.ops_len;
-        g.rec.ops_len = g.ops.len() as u32;
-        g.rec.write(&mut self.games).map_err(err)?;
-        for op in &g.ops {
-            self.ops.write_all(&op.to_le_bytes()).map_err(err)?;
+        g.rec.ops_len = g.ops.count;
+        if g.ops.packed {
+            g.rec.flags |= FLAG_PACKED;
         }
-        self.ops_len += g.ops.len() as u64;
+        g.rec.write(&mut self.games).map_err(err)?;
+        self.ops.write_all(&g.ops.bytes).map_err(err)?;
+        self.ops_len += g.ops.bytes.len() as u64;
         self.occupancy.push(g.occupancy);
         self.sigs
             .write_all(&g.signatures.0.to_le_bytes())
@@ -386,13 +416,28 @@ impl Segment {
 
     /// The ops of a game record of this segment.
     pub fn ops_into(&self, rec: &GameRec, out: &mut Vec<u16>) {
-        let start = rec.ops_start as usize * 2;
         out.clear();
-        out.extend(
-            self.ops[start..start + rec.ops_len as usize * 2]
-                .chunks_exact(2)
-                .map(|c| u16::from_le_bytes([c[0], c[1]])),
-        );
+        let n = rec.ops_len as usize;
+        let packed = rec.flags & FLAG_PACKED != 0;
+        let len = if packed {
+            crate::pack::packed_len(n)
+        } else {
+            n * 2
+        };
+        // A damaged record pointing past the file reads as an empty program.
+        let start = rec.ops_start as usize;
+        let Some(bytes) = self.ops.get(start..start.saturating_add(len)) else {
+            return;
+        };
+        if packed {
+            crate::pack::unpack(bytes, n, out);
+        } else {
+            out.extend(
+                bytes
+                    .chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]])),
+            );
+        }
     }
 
     /// Games of the segment (as a bitmap over 0-based ids) whose occupancy covers one of `needs`.

@@ -1,0 +1,133 @@
+//! Replay programs of boards up to 19×19 in 12 bits per op instead of 16.
+//!
+//! Such a program's ops name a kind (7 of them) and a point of the board or none (a pass, a
+//! mark): 7 × 362 codes, which fit 12 bits. Two ops then take three bytes, a quarter less than
+//! their `u16`s, and unpacking is one table lookup per op. A program with a point the code
+//! cannot name (a move off a 19×19 board, a larger board) is stored as it is.
+
+use std::sync::OnceLock;
+
+/// Points of a 19×19 board, then "no point".
+const SLOTS: u16 = 362;
+const NO_POINT: u16 = (1 << 13) - 1;
+
+/// The 12-bit code of an op, if it has one.
+fn code(v: u16) -> Option<u16> {
+    let (kind, point) = (v >> 13, v & NO_POINT);
+    let slot = if point == NO_POINT {
+        361
+    } else {
+        let (x, y) = (point % 52, point / 52);
+        if x >= 19 || y >= 19 {
+            return None;
+        }
+        y * 19 + x
+    };
+    (kind < 7).then_some(kind * SLOTS + slot)
+}
+
+/// The op of each code; codes no op has (only in a damaged file) read as kind 7, a mark.
+fn table() -> &'static [u16; 4096] {
+    static TABLE: OnceLock<[u16; 4096]> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut t = [7 << 13 | NO_POINT; 4096];
+        for (c, op) in t.iter_mut().enumerate().take(7 * SLOTS as usize) {
+            let (kind, slot) = (c as u16 / SLOTS, c as u16 % SLOTS);
+            let point = if slot == 361 {
+                NO_POINT
+            } else {
+                (slot / 19) * 52 + slot % 19
+            };
+            *op = kind << 13 | point;
+        }
+        t
+    })
+}
+
+/// Bytes of `n` packed ops.
+pub fn packed_len(n: usize) -> usize {
+    n / 2 * 3 + n % 2 * 2
+}
+
+/// Packs `ops` into `out` if every op has a code; returns whether it did.
+pub fn pack(ops: &[u16], out: &mut Vec<u8>) -> bool {
+    let Some(codes) = ops.iter().map(|&v| code(v)).collect::<Option<Vec<u16>>>() else {
+        return false;
+    };
+    for pair in codes.chunks(2) {
+        match *pair {
+            [a, b] => {
+                out.extend_from_slice(&[a as u8, (a >> 8) as u8 | (b << 4) as u8, (b >> 4) as u8])
+            }
+            [a] => out.extend_from_slice(&(a).to_le_bytes()),
+            _ => unreachable!("chunks of two"),
+        }
+    }
+    true
+}
+
+/// Unpacks `n` ops from `bytes` (as [`pack`] wrote them) into `out`.
+pub fn unpack(bytes: &[u8], n: usize, out: &mut Vec<u16>) {
+    let t = table();
+    for b in bytes.chunks_exact(3).take(n / 2) {
+        out.push(t[(b[0] as usize | (b[1] as usize & 0xf) << 8) & 0xfff]);
+        out.push(t[(b[1] as usize >> 4 | (b[2] as usize) << 4) & 0xfff]);
+    }
+    if n % 2 == 1 {
+        if let Some(b) = bytes.get(n / 2 * 3..n / 2 * 3 + 2) {
+            out.push(t[(b[0] as usize | (b[1] as usize) << 8) & 0xfff]);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::Op;
+    use goban::{Color, Point};
+
+    #[test]
+    fn every_op_of_a_19x19_board_round_trips() {
+        let mut ops = Vec::new();
+        for y in 0..19 {
+            for x in 0..19 {
+                let p = Point::new(x, y);
+                ops.extend([
+                    Op::Move(Color::Black, Some(p)),
+                    Op::Move(Color::White, Some(p)),
+                    Op::Setup(Some(Color::Black), p),
+                    Op::Setup(Some(Color::White), p),
+                    Op::Setup(None, p),
+                    Op::Remove(p),
+                ]);
+            }
+        }
+        ops.extend([
+            Op::Move(Color::Black, None),
+            Op::Mark,
+            Op::Move(Color::White, None),
+        ]);
+        for n in [0, 1, 2, 3, ops.len()] {
+            let raw: Vec<u16> = ops[..n].iter().map(|o| o.encode()).collect();
+            let mut bytes = Vec::new();
+            assert!(pack(&raw, &mut bytes));
+            assert_eq!(bytes.len(), packed_len(n));
+            let mut back = Vec::new();
+            unpack(&bytes, n, &mut back);
+            assert_eq!(back, raw);
+        }
+    }
+
+    #[test]
+    fn points_off_a_19x19_board_are_not_packed() {
+        let off = Op::Move(Color::Black, Some(Point::new(19, 3))).encode();
+        assert!(!pack(&[off], &mut Vec::new()));
+    }
+
+    #[test]
+    fn damaged_bytes_unpack_without_panic() {
+        let mut out = Vec::new();
+        unpack(&[0xff; 7], 9, &mut out);
+        assert_eq!(out.len(), 4);
+    }
+}
