@@ -483,17 +483,8 @@ fn read_zstd_file(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), I
         count: &count,
     };
     let (bytes, err) = decode_zstd(file);
-    let damaged = err.is_some();
-    let mut delivered = 0;
-    if !damaged || !bytes.is_empty() {
-        sink(Record {
-            name: source.name.clone(),
-            bytes: owned(bytes),
-            damaged,
-            consumed: count.get().min(source.len),
-        });
-        delivered = 1;
-    }
+    let consumed = count.get().min(source.len);
+    let delivered = deliver(sink, source.name.clone(), bytes, err.as_ref(), consumed);
     match err {
         None => Ok(()),
         Some(err) => Err(InputError::Damaged {
@@ -620,15 +611,8 @@ fn read_tar(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputEr
         };
         let size = entry.size();
         let (bytes, err) = read_member(&mut entry, size, kind);
-        if err.is_none() || !bytes.is_empty() {
-            sink(Record {
-                name: format!("{}/{member}", source.name),
-                bytes: owned(bytes),
-                damaged: err.is_some(),
-                consumed: count.get(),
-            });
-            delivered += 1;
-        }
+        let name = format!("{}/{member}", source.name);
+        delivered += deliver(sink, name, bytes, err.as_ref(), count.get());
         if let Some(err) = err {
             return Err(damaged(Some(member), delivered, err));
         }
@@ -644,6 +628,27 @@ fn read_tar(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputEr
         ));
     }
     Ok(())
+}
+
+/// Hands what was read of one record file to `sink`, unless reading failed before any byte came
+/// (a damaged file still gives what it had); returns how many records that was (0 or 1).
+fn deliver(
+    sink: &mut dyn FnMut(Record),
+    name: String,
+    bytes: Vec<u8>,
+    err: Option<&io::Error>,
+    consumed: u64,
+) -> usize {
+    if err.is_some() && bytes.is_empty() {
+        return 0;
+    }
+    sink(Record {
+        name,
+        bytes: owned(bytes),
+        damaged: err.is_some(),
+        consumed,
+    });
+    1
 }
 
 /// Runs a call into the zip library, turning a panic on corrupt input into an error.
@@ -686,39 +691,22 @@ fn read_zip(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputEr
     let mut first_err: Option<(Option<String>, io::Error)> = None;
     let mut more = 0;
     for index in 0..archive.len() {
-        let read =
-            panic::catch_unwind(AssertUnwindSafe(|| -> zip::result::ZipResult<ZipMember> {
-                let mut file = archive.by_index(index)?;
-                Ok(take_zip_member(&mut file))
-            }));
+        let read = guarded(|| {
+            let mut file = archive.by_index(index)?;
+            Ok(take_zip_member(&mut file))
+        });
         let (member, err) = match read {
-            Ok(Ok(None)) => continue,
-            Ok(Ok(Some((member, bytes, err)))) => {
-                if err.is_none() || !bytes.is_empty() {
-                    sink(Record {
-                        name: format!("{}/{member}", source.name),
-                        bytes: owned(bytes),
-                        damaged: err.is_some(),
-                        consumed: count.get().min(source.len),
-                    });
-                    delivered += 1;
-                }
+            Ok(None) => continue,
+            Ok(Some((member, bytes, err))) => {
+                let name = format!("{}/{member}", source.name);
+                let consumed = count.get().min(source.len);
+                delivered += deliver(sink, name, bytes, err.as_ref(), consumed);
                 match err {
                     None => continue,
                     Some(err) => (Some(member), err),
                 }
             }
-            Ok(Err(err)) => {
-                let member = archive.name_for_index(index).map(clean_member);
-                (member, io::Error::from(err))
-            }
-            Err(_) => (
-                archive.name_for_index(index).map(clean_member),
-                io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    "the zip reader failed on corrupt data",
-                ),
-            ),
+            Err(err) => (archive.name_for_index(index).map(clean_member), err),
         };
         match first_err {
             None => first_err = Some((member, err)),
@@ -752,41 +740,22 @@ fn read_zip_stream(
     });
     let mut delivered = 0;
     let stopped = loop {
-        let read = panic::catch_unwind(AssertUnwindSafe(|| -> zip::result::ZipResult<_> {
-            match zip::read::read_zipfile_from_stream(&mut reader)? {
-                None => Ok(None),
-                Some(mut file) => Ok(Some(take_zip_member(&mut file))),
-            }
-        }));
+        let read = guarded(|| {
+            Ok(zip::read::read_zipfile_from_stream(&mut reader)?
+                .map(|mut file| take_zip_member(&mut file)))
+        });
         match read {
-            Ok(Ok(None)) => break None,
-            Ok(Ok(Some(None))) => continue,
-            Ok(Ok(Some(Some((member, bytes, err))))) => {
-                if err.is_none() || !bytes.is_empty() {
-                    sink(Record {
-                        name: format!("{}/{member}", source.name),
-                        bytes: owned(bytes),
-                        damaged: err.is_some(),
-                        consumed: count.get().min(source.len),
-                    });
-                    delivered += 1;
-                }
+            Ok(None) => break None,
+            Ok(Some(None)) => continue,
+            Ok(Some(Some((member, bytes, err)))) => {
+                let name = format!("{}/{member}", source.name);
+                let consumed = count.get().min(source.len);
+                delivered += deliver(sink, name, bytes, err.as_ref(), consumed);
                 if let Some(err) = err {
                     break Some((Some(member), err));
                 }
             }
-            Ok(Err(err)) => {
-                break Some((None, io::Error::from(err)));
-            }
-            Err(_) => {
-                break Some((
-                    None,
-                    io::Error::new(
-                        io::ErrorKind::InvalidData,
-                        "the zip reader failed on corrupt data",
-                    ),
-                ))
-            }
+            Err(err) => break Some((None, err)),
         }
     };
     let (member, err) = match stopped {

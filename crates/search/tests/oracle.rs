@@ -138,6 +138,19 @@ fn check(dataset: &str) {
             allowed.push(g);
         }
     }
+    // Hits by the oracle's game identity.
+    let hits_of = |answer: &search::Answer| -> Hits {
+        answer
+            .hits
+            .iter()
+            .map(|h| {
+                (
+                    by_identity[&h.game].clone(),
+                    h.moves.iter().map(|&m| m as u64).collect(),
+                )
+            })
+            .collect()
+    };
     let mut failures = Vec::new();
     let mut checked = 0;
     for probe in lines(&oracle.join("positions.jsonl")) {
@@ -151,16 +164,7 @@ fn check(dataset: &str) {
             to_move: None,
         };
         let answer = find_position(&index, &q, Some(&allowed));
-        let hits: Hits = answer
-            .hits
-            .iter()
-            .map(|h| {
-                (
-                    by_identity[&h.game].clone(),
-                    h.moves.iter().map(|&m| m as u64).collect(),
-                )
-            })
-            .collect();
+        let hits = hits_of(&answer);
         let table: Table = answer
             .continuations
             .iter()
@@ -200,16 +204,7 @@ fn check(dataset: &str) {
             anywhere: false,
         };
         let answer = find_pattern(&index, &q, Some(&allowed));
-        let hits: Hits = answer
-            .hits
-            .iter()
-            .map(|h| {
-                (
-                    by_identity[&h.game].clone(),
-                    h.moves.iter().map(|&m| m as u64).collect(),
-                )
-            })
-            .collect();
+        let hits = hits_of(&answer);
         checked += 1;
         compare_hits(id, &hits, &probe, &mut failures);
     }
