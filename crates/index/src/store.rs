@@ -30,9 +30,9 @@ pub use crate::occupancy::Occupancy;
 use crate::IndexError;
 
 /// Positions with at most this many stones are in the position table; deeper positions are found
-/// by filtering games on occupancy and following them. Measured on 1.3 M games (BENCHMARKS.md):
-/// 20 instead of 40 halves the table (659 → 334 B/game) and still answers a rare deeper position
-/// in under 2 ms, because thirty stones leave few games past the occupancy filter.
+/// by filtering games on occupancy and following them. Measured with `scripts/bench` on 1.3 M
+/// games (BENCHMARKS.md): 20 instead of 40 halves the table (659 → 334 B/game), and a rare deeper
+/// position still takes 1.7 ms at p50, because thirty stones leave few games past the filter.
 pub const MAX_INDEXED_STONES: u32 = 20;
 
 /// Records per compressed block of `records.zst`.
