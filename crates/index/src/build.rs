@@ -23,7 +23,9 @@ use crate::game::{analyse, Analysed};
 use crate::inputs::{self, Record, Source};
 use crate::manifest::{self, Manifest, SegmentInfo, SourceInfo, Totals};
 use crate::meta::MetaWriter;
-use crate::store::{GameData, Segment, SegmentWriter, StoredOps, FLAG_SYMMETRIC_COPY};
+use crate::store::{
+    GameData, Segment, SegmentWriter, StoredOps, FLAG_SKELETON, FLAG_SYMMETRIC_COPY,
+};
 use crate::IndexError;
 
 /// How to build.
@@ -235,7 +237,7 @@ enum Processed {
         source: String,
         record_no: u64,
         name: String,
-        games: Vec<Result<(Analysed, Vec<u8>), Rejection>>,
+        games: Vec<Result<Analysed, Rejection>>,
         file_problem: Option<Rejection>,
     },
     SourceDone(String, u64, u64, Option<String>),
@@ -262,8 +264,7 @@ fn process(batch: Vec<Item>) -> Vec<Processed> {
                     .map(|i| match records.game(i) {
                         Ok(tree) => {
                             let span = tree.span();
-                            let bytes = records.bytes()[span.start..span.end].to_vec();
-                            Ok((analyse(&tree), bytes))
+                            Ok(analyse(&tree, &records.bytes()[span.start..span.end]))
                         }
                         Err(d) => Err(Rejection {
                             file: rec.name.clone(),
@@ -355,15 +356,15 @@ impl Writer<'_> {
                 }
                 let file_id = self.segment()?.1.add_file(&name)?;
                 for (i, g) in games.into_iter().enumerate() {
-                    let (a, record) = match g {
-                        Ok(x) => x,
+                    let a = match g {
+                        Ok(a) => a,
                         Err(r) => {
                             self.manifest.totals.rejected += 1;
                             self.reject(&r)?;
                             continue;
                         }
                     };
-                    self.add_game(a, record, file_id, i as u32, &name, seen)?;
+                    self.add_game(a, file_id, i as u32, &name, seen)?;
                 }
                 let info = self.manifest.sources.entry(source).or_default();
                 info.records_done = info.records_done.max(record_no);
@@ -382,7 +383,6 @@ impl Writer<'_> {
     fn add_game(
         &mut self,
         a: Analysed,
-        record: Vec<u8>,
         file: u32,
         game_in_file: u32,
         file_name: &str,
@@ -398,10 +398,17 @@ impl Writer<'_> {
             self.manifest.totals.symmetric_duplicates += 1;
             rec.flags |= FLAG_SYMMETRIC_COPY;
         }
+        let mut record = a.record;
         let (ops, positions) = match copy_of {
             Some(original) => {
                 self.manifest.totals.duplicates += 1;
                 rec.duplicate_of = original;
+                // A copy stores no program, so it keeps its whole record.
+                if rec.flags & FLAG_SKELETON != 0 {
+                    record = crate::skeleton::restore(&record, &a.ops.decode())
+                        .ok_or_else(|| IndexError::Corrupt("a skeleton lost its moves".into()))?;
+                    rec.flags &= !FLAG_SKELETON;
+                }
                 (StoredOps::default(), Vec::new())
             }
             None => {

@@ -5,9 +5,10 @@ use goban::Symmetry;
 use sgf::info::Winner;
 use sgf::{GameInfo, GameTree};
 
-use crate::ops::{encode_main_line, with_removals, Op};
+use crate::ops::{encode_main_line_at, with_removals, Op};
 use crate::store::{
-    GameRec, Occupancy, StoredOps, FLAG_IRREGULAR, FLAG_LONG, MAX_INDEXED_STONES, NO_NEXT,
+    GameRec, Occupancy, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_SKELETON, MAX_INDEXED_STONES,
+    NO_NEXT,
 };
 
 /// A game ready for the store and the metadata index.
@@ -23,13 +24,19 @@ pub struct Analysed {
     pub exact_signature: u64,
     /// The main line under the best of its symmetries: copies up to rotation/reflection share it.
     pub canonical_signature: u64,
+    /// The record to store: its skeleton when `rec.flags` has [`FLAG_SKELETON`] (see
+    /// [`crate::skeleton`]), else the record itself.
+    pub record: Vec<u8>,
 }
 
-/// Analyses a game: replays its main line once, hashing every position.
-pub fn analyse(tree: &GameTree<'_>) -> Analysed {
+/// Analyses a game: replays its main line once, hashing every position. `record` is the game's
+/// text (its span of the file).
+pub fn analyse(tree: &GameTree<'_>, record: &[u8]) -> Analysed {
     let info = GameInfo::read(tree);
-    let mut ops = Vec::new();
-    let moves = encode_main_line(tree, &mut ops);
+    let (mut ops, mut values) = (Vec::new(), Vec::new());
+    let moves = encode_main_line_at(tree, &mut ops, &mut values);
+    let skeleton = crate::skeleton::strip(record, tree.span().start, &ops, &values);
+    let stripped = skeleton.is_some();
     let (width, height) = tree.board_size();
     let winner = match info.result.as_ref().and_then(|r| r.value) {
         Some(r) if r.winner == Winner::Black => 1,
@@ -67,7 +74,9 @@ pub fn analyse(tree: &GameTree<'_>) -> Analysed {
             width,
             height,
             winner,
-            flags: if irregular { FLAG_IRREGULAR } else { 0 } | if long { FLAG_LONG } else { 0 },
+            flags: if irregular { FLAG_IRREGULAR } else { 0 }
+                | if long { FLAG_LONG } else { 0 }
+                | if stripped { FLAG_SKELETON } else { 0 },
             duplicate_of: u32::MAX,
             ..GameRec::default()
         },
@@ -76,6 +85,7 @@ pub fn analyse(tree: &GameTree<'_>) -> Analysed {
         positions,
         exact_signature,
         canonical_signature,
+        record: skeleton.unwrap_or_else(|| record.to_vec()),
     }
 }
 
@@ -164,7 +174,8 @@ mod tests {
 
     fn analysed(s: &str) -> Analysed {
         let r = Records::read(s.as_bytes());
-        analyse(&r.game(0).unwrap())
+        let t = r.game(0).unwrap();
+        analyse(&t, &s.as_bytes()[t.span().start..t.span().end])
     }
 
     #[test]

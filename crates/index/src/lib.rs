@@ -15,6 +15,7 @@ pub mod meta;
 mod occupancy;
 pub mod ops;
 mod pack;
+mod skeleton;
 pub mod store;
 
 use std::path::{Path, PathBuf};

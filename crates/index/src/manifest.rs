@@ -18,8 +18,9 @@ pub const MANIFEST: &str = "qipu-index.json";
 /// The layout of the index files this build reads and writes. Version 2 stores the stones each
 /// move removes in the replay programs; version 3 stores occupancy by point; version 4 keeps
 /// positions of at most 20 stones in the position table (40 before); version 5 indexes the months
-/// of each game's date; version 6 packs replay programs of boards up to 19×19 in 12 bits per op.
-pub const FORMAT_VERSION: u32 = 6;
+/// of each game's date; version 6 packs replay programs of boards up to 19×19 in 12 bits per op;
+/// version 7 stores records without their main-line coordinates (see `skeleton`).
+pub const FORMAT_VERSION: u32 = 7;
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Manifest {

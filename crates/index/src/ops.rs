@@ -121,6 +121,17 @@ impl Raw {
 /// Encodes the main line of `tree` (setup, then the move, node by node) into `out`.
 /// Returns the number of moves.
 pub fn encode_main_line(tree: &GameTree<'_>, out: &mut Vec<u16>) -> u32 {
+    encode_main_line_at(tree, out, &mut Vec::new())
+}
+
+/// [`encode_main_line`], also pushing to `values`, for each move op in program order, the
+/// offset in the file of the move's value (`usize::MAX` when it has none): what
+/// [`crate::skeleton`] needs to take the moves out of the record text.
+pub fn encode_main_line_at(
+    tree: &GameTree<'_>,
+    out: &mut Vec<u16>,
+    values: &mut Vec<usize>,
+) -> u32 {
     let (w, h) = tree.board_size();
     let mut moves = 0;
     let mut pts = Vec::new();
@@ -156,8 +167,10 @@ pub fn encode_main_line(tree: &GameTree<'_>, out: &mut Vec<u16>) -> u32 {
         }
         for (prop, color) in [(b, Color::Black), (wm, Color::White)] {
             if let Some(prop) = prop {
-                let p = Point::parse_move(prop.raw(), w, h).ok().flatten();
+                let (raw, at) = prop.raw_values().next().unwrap_or((&[], usize::MAX));
+                let p = Point::parse_move(raw, w, h).ok().flatten();
                 out.push(Op::Move(color, p).encode());
+                values.push(at);
                 moves += 1;
             }
         }

@@ -67,6 +67,9 @@ pub const FLAG_SYMMETRIC_COPY: u8 = 2;
 pub const FLAG_LONG: u8 = 4;
 /// `GameRec::flags`: the replay program is packed in 12 bits per op (see [`crate::pack`]).
 pub const FLAG_PACKED: u8 = 8;
+/// `GameRec::flags`: the stored record is a skeleton, restored with the program when read (see
+/// [`crate::skeleton`]).
+pub const FLAG_SKELETON: u8 = 16;
 
 /// `PosEntry::next` of a final position.
 pub const NO_NEXT: u16 = u16::MAX;
@@ -159,6 +162,36 @@ impl StoredOps {
             count: ops.len() as u32,
             packed,
         }
+    }
+
+    /// The ops back.
+    pub fn decode(&self) -> Vec<u16> {
+        let mut out = Vec::new();
+        decode_ops(&self.bytes, self.count as usize, self.packed, &mut out);
+        out
+    }
+}
+
+/// Reads `n` ops from the bytes of a program, packed or not; a program cut short reads as
+/// empty.
+fn decode_ops(bytes: &[u8], n: usize, packed: bool, out: &mut Vec<u16>) {
+    out.clear();
+    let len = if packed {
+        crate::pack::packed_len(n)
+    } else {
+        n * 2
+    };
+    let Some(bytes) = bytes.get(..len) else {
+        return;
+    };
+    if packed {
+        crate::pack::unpack(bytes, n, out);
+    } else {
+        out.extend(
+            bytes
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]])),
+        );
     }
 }
 
@@ -416,28 +449,14 @@ impl Segment {
 
     /// The ops of a game record of this segment.
     pub fn ops_into(&self, rec: &GameRec, out: &mut Vec<u16>) {
-        out.clear();
-        let n = rec.ops_len as usize;
-        let packed = rec.flags & FLAG_PACKED != 0;
-        let len = if packed {
-            crate::pack::packed_len(n)
-        } else {
-            n * 2
-        };
         // A damaged record pointing past the file reads as an empty program.
-        let start = rec.ops_start as usize;
-        let Some(bytes) = self.ops.get(start..start.saturating_add(len)) else {
-            return;
-        };
-        if packed {
-            crate::pack::unpack(bytes, n, out);
-        } else {
-            out.extend(
-                bytes
-                    .chunks_exact(2)
-                    .map(|c| u16::from_le_bytes([c[0], c[1]])),
-            );
-        }
+        let bytes = self.ops.get(rec.ops_start as usize..).unwrap_or_default();
+        decode_ops(
+            bytes,
+            rec.ops_len as usize,
+            rec.flags & FLAG_PACKED != 0,
+            out,
+        );
     }
 
     /// Games of the segment (as a bitmap over 0-based ids) whose occupancy covers one of `needs`.
@@ -487,6 +506,20 @@ impl Segment {
 
     /// The original record bytes of game `i` (0-based within the segment).
     pub fn record(&self, i: u32) -> Result<Vec<u8>, IndexError> {
+        let stored = self.stored_record(i)?;
+        let rec = self.game(i);
+        if rec.flags & FLAG_SKELETON == 0 {
+            return Ok(stored);
+        }
+        let mut ops = Vec::new();
+        self.ops_into(&rec, &mut ops);
+        crate::skeleton::restore(&stored, &ops).ok_or_else(|| {
+            IndexError::Corrupt(format!("record of game {i} disagrees with its moves"))
+        })
+    }
+
+    /// The record bytes of game `i` as stored (a skeleton or the record).
+    fn stored_record(&self, i: u32) -> Result<Vec<u8>, IndexError> {
         let at = i as usize * 20;
         let idx = &self.records_idx[at..at + 20];
         let block_start = u64::from_le_bytes(idx[0..8].try_into().unwrap()) as usize;

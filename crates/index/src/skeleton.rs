@@ -1,0 +1,151 @@
+//! Record skeletons: a game's original record with its main-line move coordinates taken out.
+//!
+//! The store keeps every record byte for byte, for export, and also keeps the main line as a
+//! replay program. The coordinates are the one part of a record that zstd cannot squeeze (about
+//! 90% of a compressed record on the shared collections), and the program already holds them. So
+//! each main-line move value that is exactly the canonical two letters of the program's point
+//! (`pd`) is replaced by one [`MARKER`] byte, and reading the record puts the letters back from
+//! the program.
+//!
+//! A record is stripped all or nothing: every move of the program that has a point must have
+//! its value in canonical form, the values must come in program order, and the record must not
+//! hold the marker byte already. Anything else (a `[pd ]`, a `[ pd]`, a two-move node written
+//! White first, a UTF-16 file full of zero bytes) keeps its record whole. A skeleton is kept only
+//! after restoring it gave back the original bytes, so a skeleton never loses anything.
+
+use goban::Point;
+
+use crate::ops::Op;
+
+/// Stands for a taken-out move value in a skeleton. A control byte that text records do not
+/// use; a record that contains it is not stripped.
+pub const MARKER: u8 = 0x01;
+
+/// The skeleton of `record`, or `None` when it cannot be stripped exactly.
+///
+/// `ops` is the game's program as [`crate::ops::encode_main_line_at`] wrote it, `values` the
+/// offsets it gave for each move op, and `start` the offset of the record in its file.
+pub fn strip(record: &[u8], start: usize, ops: &[u16], values: &[usize]) -> Option<Vec<u8>> {
+    if memchr::memchr(MARKER, record).is_some() {
+        return None;
+    }
+    let mut moves = ops.iter().filter_map(|&v| match Op::decode(v) {
+        Op::Move(_, p) => Some(p),
+        _ => None,
+    });
+    let mut out = Vec::with_capacity(record.len());
+    let mut copied = 0;
+    let mut stripped = 0usize;
+    for &at in values {
+        let Some(point) = moves.next()? else {
+            continue; // a pass keeps its value as written
+        };
+        let at = at.checked_sub(start)?;
+        let letters = point.to_sgf();
+        if at < copied || record.get(at..at + 2)? != letters || record.get(at + 2) != Some(&b']') {
+            return None;
+        }
+        out.extend_from_slice(&record[copied..at]);
+        out.push(MARKER);
+        copied = at + 2;
+        stripped += 1;
+    }
+    if moves.next().is_some() || stripped == 0 {
+        return None;
+    }
+    out.extend_from_slice(&record[copied..]);
+    (restore(&out, ops).as_deref() == Some(record)).then_some(out)
+}
+
+/// The record a skeleton was made from, given the game's program; `None` if they disagree.
+pub fn restore(skeleton: &[u8], ops: &[u16]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(skeleton.len() + 2 * ops.len());
+    let mut rest = skeleton;
+    for p in ops.iter().filter_map(|&v| match Op::decode(v) {
+        Op::Move(_, Some(p)) => Some(p),
+        _ => None,
+    }) {
+        let at = memchr::memchr(MARKER, rest)?;
+        out.extend_from_slice(&rest[..at]);
+        out.extend_from_slice(&Point::to_sgf(p));
+        rest = &rest[at + 1..];
+    }
+    if memchr::memchr(MARKER, rest).is_some() {
+        return None;
+    }
+    out.extend_from_slice(rest);
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::encode_main_line_at;
+    use sgf::Records;
+
+    /// The skeleton of the first game of `src`, checked to restore exactly.
+    fn skeleton(src: &[u8]) -> Option<Vec<u8>> {
+        let r = Records::read(src);
+        let t = r.game(0).unwrap();
+        let (mut ops, mut values) = (Vec::new(), Vec::new());
+        encode_main_line_at(&t, &mut ops, &mut values);
+        let span = t.span();
+        let record = &r.bytes()[span.start..span.end];
+        let s = strip(record, span.start, &ops, &values)?;
+        assert_eq!(restore(&s, &ops).as_deref(), Some(record));
+        Some(s)
+    }
+
+    #[test]
+    fn main_line_coordinates_come_out_and_go_back() {
+        let s = skeleton(b"(;SZ[19]C[pd];B[pd];W[dp](;B[pp];W[]C[x])(;B[qq]))").unwrap();
+        assert_eq!(
+            s,
+            b"(;SZ[19]C[pd];B[\x01];W[\x01](;B[\x01];W[]C[x])(;B[qq]))".to_vec()
+        );
+    }
+
+    #[test]
+    fn setup_two_move_nodes_and_later_games_of_a_file() {
+        let s = skeleton(b"(;AB[aa][bb];B[cc]W[dd];AW[ee]B[ff])").unwrap();
+        assert_eq!(s, b"(;AB[aa][bb];B[\x01]W[\x01];AW[ee]B[\x01])".to_vec());
+        // Offsets are taken relative to the game, not its file.
+        let src = b"(;B[aa])\n(;B[bb];W[tt];B[cc])";
+        let r = Records::read(src);
+        let t = r.game(1).unwrap();
+        let (mut ops, mut values) = (Vec::new(), Vec::new());
+        encode_main_line_at(&t, &mut ops, &mut values);
+        let span = t.span();
+        let record = &src[span.start..span.end];
+        let s = strip(record, span.start, &ops, &values).unwrap();
+        assert_eq!(s, b"(;B[\x01];W[tt];B[\x01])".to_vec());
+        assert_eq!(restore(&s, &ops).unwrap(), record);
+    }
+
+    #[test]
+    fn anything_not_canonical_keeps_the_record_whole() {
+        for src in [
+            &b"(;B[pd ];W[dp])"[..],
+            b"(;B[ pd];W[dp])",
+            b"(;W[dp]B[pd])",
+            b"(;C[\x01];B[pd])",
+            b"(;B[tt];W[])",
+            b"(;GM[1])",
+        ] {
+            assert_eq!(
+                skeleton(src),
+                None,
+                "{}",
+                String::from_utf8_lossy(src).escape_debug()
+            );
+        }
+    }
+
+    #[test]
+    fn a_skeleton_that_disagrees_with_its_program_is_refused() {
+        let ops = [Op::Move(goban::Color::Black, Some(Point::new(3, 3))).encode()];
+        assert_eq!(restore(b"(;B[\x01])", &ops).unwrap(), b"(;B[dd])".to_vec());
+        assert_eq!(restore(b"(;B[\x01];W[\x01])", &ops), None);
+        assert_eq!(restore(b"(;B[dd])", &ops), None);
+    }
+}
