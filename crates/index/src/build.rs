@@ -25,6 +25,7 @@ use crate::manifest::{self, Manifest, SegmentInfo, SourceInfo, Totals};
 use crate::meta::MetaWriter;
 use crate::store::{
     GameData, Segment, SegmentWriter, StoredOps, FLAG_SKELETON, FLAG_SYMMETRIC_COPY,
+    MAX_SEGMENT_GAMES,
 };
 use crate::IndexError;
 
@@ -34,7 +35,7 @@ pub struct BuildOptions {
     /// Start over instead of adding to an existing index.
     pub rebuild: bool,
     /// Games per segment: bounds the memory of a run (the position table of a segment is sorted
-    /// in memory) and sets how much work a crash can lose.
+    /// in memory) and sets how much work a crash can lose. At most [`MAX_SEGMENT_GAMES`].
     pub segment_games: u32,
     /// Record-file bytes parsed per parallel batch.
     pub batch_bytes: usize,
@@ -356,6 +357,18 @@ impl Writer<'_> {
                 }
                 let file_id = self.segment()?.1.add_file(&name)?;
                 for (i, g) in games.into_iter().enumerate() {
+                    // Segments are committed between files; one file alone can fill one only
+                    // with more games than any real file holds, and the rest is then refused.
+                    let full = self.segment()?.1.len() >= MAX_SEGMENT_GAMES;
+                    let g = g.and_then(|a| match full {
+                        false => Ok(a),
+                        true => Err(Rejection {
+                            file: name.clone(),
+                            game: Some(i),
+                            offset: 0,
+                            reason: format!("more than {MAX_SEGMENT_GAMES} games in one file"),
+                        }),
+                    });
                     let a = match g {
                         Ok(a) => a,
                         Err(r) => {
@@ -371,7 +384,7 @@ impl Writer<'_> {
                 if self
                     .segment
                     .as_ref()
-                    .is_some_and(|s| s.1.len() >= self.opts.segment_games)
+                    .is_some_and(|s| s.1.len() >= self.opts.segment_games.min(MAX_SEGMENT_GAMES))
                 {
                     self.commit()?;
                 }

@@ -8,7 +8,7 @@ use sgf::{GameInfo, GameTree};
 use crate::ops::{encode_main_line_at, with_removals, Op};
 use crate::store::{
     GameRec, Occupancy, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_SKELETON, MAX_INDEXED_STONES,
-    NO_NEXT,
+    MAX_TABLE_MOVE, NO_NEXT,
 };
 
 /// A game ready for the store and the metadata index.
@@ -48,13 +48,12 @@ pub fn analyse(tree: &GameTree<'_>, record: &[u8]) -> Analysed {
     let mut long = false;
     let (ops, irregular) = with_removals(&ops, width, height, |step, b| {
         if b.stone_count() <= MAX_INDEXED_STONES {
-            match u16::try_from(step.k) {
-                Ok(k) => {
-                    let next = step.next.map_or(NO_NEXT, |(c, p)| Op::Move(c, p).encode());
-                    positions.push((b.hash(), k, next));
-                }
-                // Positions past move 65,535 are found by replay (see FLAG_LONG).
-                Err(_) => long = true,
+            if step.k <= MAX_TABLE_MOVE {
+                let next = step.next.map_or(NO_NEXT, |(c, p)| Op::Move(c, p).encode());
+                positions.push((b.hash(), step.k as u16, next));
+            } else {
+                // Found by replay (see FLAG_LONG).
+                long = true;
             }
         }
     });

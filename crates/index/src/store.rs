@@ -12,9 +12,14 @@
 //!   [`crate::pack`]);
 //! - `occ.bin`: the points ever held by Black and by White, by point: 2 × 361 columns of one bit
 //!   per game (see [`crate::occupancy`]; 19×19 games only);
-//! - `positions.bin`: sorted `(hash u64, game u32, k u16, next u16)` entries (`next`: the move
-//!   that followed, as an op, so continuation tables need no replay), every position with at most
-//!   [`MAX_INDEXED_STONES`] stones of every stored (non-copy) game;
+//! - the position table, every position with at most [`MAX_INDEXED_STONES`] stones of every
+//!   stored (non-copy) game, grouped by hash (only about 2 in 5 entries have a hash of their own):
+//!   - `positions.keys`: the distinct hashes, ascending (`u64` each);
+//!   - `positions.starts`: for each key the index of its first entry, then the entry count
+//!     (`u32` each);
+//!   - `positions.bin`: 6-byte entries, by key then game: the game within the segment (24 bits),
+//!     then the move number k (11 bits) and the move that followed (13 bits, see [`pack_next`]),
+//!     so that continuation tables need no replay;
 //! - `records.zst` and `records.idx`: the original records, zstd-compressed in blocks;
 //! - `files.jsonl`: the record files of the segment, one JSON string per line;
 //! - `rejected.jsonl`: files and games of the segment's inputs that could not be read (gathered
@@ -34,6 +39,13 @@ use crate::IndexError;
 /// games (BENCHMARKS.md): 20 instead of 40 halves the table (659 → 334 B/game), and a rare deeper
 /// position still takes 1.7 ms at p50, because thirty stones leave few games past the filter.
 pub const MAX_INDEXED_STONES: u32 = 20;
+
+/// Positions after this move number are not in the position table (11 bits hold k); a game
+/// with such positions is flagged [`FLAG_LONG`] and replayed by searches instead.
+pub const MAX_TABLE_MOVE: u32 = (1 << 11) - 1;
+
+/// Games per segment at most: position-table entries name games in 24 bits.
+pub const MAX_SEGMENT_GAMES: u32 = (1 << 24) - 1;
 
 /// Records per compressed block of `records.zst`.
 const RECORDS_PER_BLOCK: usize = 64;
@@ -63,7 +75,8 @@ pub struct GameRec {
 pub const FLAG_IRREGULAR: u8 = 1;
 /// `GameRec::flags`: a copy of another game up to symmetry (not necessarily exact).
 pub const FLAG_SYMMETRIC_COPY: u8 = 2;
-/// `GameRec::flags`: positions past move 65,535 are not in the position table: replay the game.
+/// `GameRec::flags`: positions past move [`MAX_TABLE_MOVE`] are not in the position table:
+/// replay the game.
 pub const FLAG_LONG: u8 = 4;
 /// `GameRec::flags`: the replay program is packed in 12 bits per op (see [`crate::pack`]).
 pub const FLAG_PACKED: u8 = 8;
@@ -123,8 +136,29 @@ pub struct PosEntry {
     pub next: u16,
 }
 
-impl PosEntry {
-    const SIZE: usize = 16;
+/// Bytes of a position-table entry in `positions.bin`.
+const ENTRY_SIZE: usize = 6;
+
+/// The 13 bits a table entry keeps of a next-move op (a move of either colour, a pass, or
+/// [`NO_NEXT`]): the colour bit, then the point index (below 2,704 on boards up to 52×52),
+/// 4094 for a pass (or malformed point) and 4095 for no next move.
+pub fn pack_next(next: u16) -> u32 {
+    if next == NO_NEXT {
+        return 0x1fff;
+    }
+    let colour = (next >> 13) as u32 & 1;
+    let point = (next & 0x1fff) as u32;
+    colour << 12 | point.min(4094)
+}
+
+/// The op [`pack_next`] kept.
+pub fn unpack_next(v: u32) -> u16 {
+    let colour = ((v >> 12) & 1) as u16;
+    match v & 0xfff {
+        4095 => NO_NEXT,
+        4094 => colour << 13 | 0x1fff,
+        point => colour << 13 | point as u16,
+    }
 }
 
 /// Everything the builder knows about one game, ready to be written.
@@ -338,19 +372,39 @@ impl SegmentWriter {
         let dir = self.dir.clone();
         let err = |e| IndexError::io(&dir, e);
         self.positions.sort_unstable();
-        let p = self.dir.join("positions.bin");
-        let mut pos = BufWriter::with_capacity(1 << 20, File::create(&p).map_err(err)?);
-        for e in &self.positions {
-            pos.write_all(&e.hash.to_le_bytes()).map_err(err)?;
-            pos.write_all(&e.game.to_le_bytes()).map_err(err)?;
-            pos.write_all(&e.k.to_le_bytes()).map_err(err)?;
-            pos.write_all(&e.next.to_le_bytes()).map_err(err)?;
+        let create = |name: &str| -> Result<BufWriter<File>, IndexError> {
+            let p = dir.join(name);
+            let f = File::create(&p).map_err(|e| IndexError::io(&p, e))?;
+            Ok(BufWriter::with_capacity(1 << 20, f))
+        };
+        let (mut keys, mut starts, mut pos) = (
+            create("positions.keys")?,
+            create("positions.starts")?,
+            create("positions.bin")?,
+        );
+        let mut last = None;
+        for (i, e) in self.positions.iter().enumerate() {
+            if last != Some(e.hash) {
+                last = Some(e.hash);
+                keys.write_all(&e.hash.to_le_bytes()).map_err(err)?;
+                starts.write_all(&(i as u32).to_le_bytes()).map_err(err)?;
+            }
+            debug_assert!(u32::from(e.k) <= MAX_TABLE_MOVE);
+            let game = e.game - self.first_game;
+            let tail = (e.k as u32) << 13 | pack_next(e.next);
+            pos.write_all(&game.to_le_bytes()[..3]).map_err(err)?;
+            pos.write_all(&tail.to_le_bytes()[..3]).map_err(err)?;
         }
+        starts
+            .write_all(&(self.positions.len() as u32).to_le_bytes())
+            .map_err(err)?;
         let p = self.dir.join("occ.bin");
         let mut occ = BufWriter::new(File::create(&p).map_err(err)?);
         occ.write_all(&crate::occupancy::to_columns(&self.occupancy))
             .map_err(err)?;
         for w in [
+            keys,
+            starts,
             pos,
             occ,
             self.games,
@@ -374,6 +428,8 @@ pub struct Segment {
     games: Map,
     ops: Map,
     occ: Map,
+    keys: Map,
+    starts: Map,
     positions: Map,
     records: Map,
     records_idx: Map,
@@ -424,6 +480,8 @@ impl Segment {
             games: map(&dir.join("games.bin"))?,
             ops: map(&dir.join("ops.bin"))?,
             occ: map(&dir.join("occ.bin"))?,
+            keys: map(&dir.join("positions.keys"))?,
+            starts: map(&dir.join("positions.starts"))?,
             positions: map(&dir.join("positions.bin"))?,
             records: map(&dir.join("records.zst"))?,
             records_idx: map(&dir.join("records.idx"))?,
@@ -466,37 +524,43 @@ impl Segment {
 
     /// Position-table entries with this hash.
     pub fn positions(&self, hash: u64) -> impl ExactSizeIterator<Item = PosEntry> + '_ {
-        let n = self.positions.len() / PosEntry::SIZE;
-        let hash_at = |i: usize| {
-            let s = i * PosEntry::SIZE;
-            u64::from_le_bytes(self.positions[s..s + 8].try_into().unwrap())
+        let n = self.keys.len() / 8;
+        let key_at = |i: usize| u64::from_le_bytes(self.keys[i * 8..i * 8 + 8].try_into().unwrap());
+        let start_at = |i: usize| {
+            self.starts
+                .get(i * 4..i * 4 + 4)
+                .map_or(0, |b| u32::from_le_bytes(b.try_into().unwrap()) as usize)
         };
-        // The first entry with a hash at least `h`, by binary search.
-        let lower_bound = |h: u64| {
-            let (mut lo, mut hi) = (0, n);
-            while lo < hi {
-                let mid = (lo + hi) / 2;
-                if hash_at(mid) < h {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
+        // The first key at least `hash`, by binary search.
+        let (mut lo, mut hi) = (0, n);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if key_at(mid) < hash {
+                lo = mid + 1;
+            } else {
+                hi = mid;
             }
-            lo
+        }
+        let (from, to) = if lo < n && key_at(lo) == hash {
+            (start_at(lo), start_at(lo + 1))
+        } else {
+            (0, 0)
         };
-        let lo = lower_bound(hash);
-        let hi = match hash.checked_add(1) {
-            Some(h) => lower_bound(h),
-            None => n,
-        };
-        self.positions[lo * PosEntry::SIZE..hi * PosEntry::SIZE]
-            .chunks_exact(PosEntry::SIZE)
-            .map(move |b| PosEntry {
+        // Damaged starts read as no entries.
+        let entries = self
+            .positions
+            .get(from * ENTRY_SIZE..to.saturating_mul(ENTRY_SIZE))
+            .unwrap_or_default();
+        let first_game = self.first_game;
+        entries.chunks_exact(ENTRY_SIZE).map(move |b| {
+            let tail = u32::from_le_bytes([b[3], b[4], b[5], 0]);
+            PosEntry {
                 hash,
-                game: u32::from_le_bytes(b[8..12].try_into().unwrap()),
-                k: u16::from_le_bytes([b[12], b[13]]),
-                next: u16::from_le_bytes([b[14], b[15]]),
-            })
+                game: first_game + u32::from_le_bytes([b[0], b[1], b[2], 0]),
+                k: (tail >> 13) as u16,
+                next: unpack_next(tail & 0x1fff),
+            }
+        })
     }
 
     /// The winner byte of game `i` (see [`GameRec::winner`]), read alone.
@@ -555,10 +619,90 @@ impl Segment {
             ("games", self.games.len() as u64),
             ("moves", self.ops.len() as u64),
             ("occupancy", self.occ.len() as u64),
-            ("positions", self.positions.len() as u64),
+            (
+                "positions",
+                (self.keys.len() + self.starts.len() + self.positions.len()) as u64,
+            ),
             ("records", self.records.len() as u64),
             ("records index", self.records_idx.len() as u64),
             ("signatures", self.sigs.len() as u64),
         ]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::Op;
+    use goban::{Color, Point};
+
+    #[test]
+    fn next_moves_survive_the_13_bit_packing() {
+        let mut ops = vec![NO_NEXT];
+        for c in [Color::Black, Color::White] {
+            ops.push(Op::Move(c, None).encode());
+            for (x, y) in [(0, 0), (18, 18), (3, 15), (51, 51), (51, 0), (0, 51)] {
+                ops.push(Op::Move(c, Some(Point::new(x, y))).encode());
+            }
+        }
+        for op in ops {
+            let packed = pack_next(op);
+            assert!(packed < 1 << 13);
+            assert_eq!(unpack_next(packed), op, "{:?}", Op::decode(op));
+        }
+    }
+
+    #[test]
+    fn the_position_table_reads_back_by_hash() {
+        let dir = std::env::temp_dir().join(format!("qipu-table-{}", std::process::id()));
+        let mut w = SegmentWriter::create(&dir, 1000).unwrap();
+        let black = |x, y| Op::Move(Color::Black, Some(Point::new(x, y))).encode();
+        let games: [&[(u64, u16, u16)]; 3] = [
+            &[(0, 0, black(3, 3)), (7, 1, NO_NEXT)],
+            &[(7, 2047, black(18, 0)), (u64::MAX, 5, NO_NEXT)],
+            &[
+                (0, 0, Op::Move(Color::White, None).encode()),
+                (7, 9, NO_NEXT),
+            ],
+        ];
+        for positions in games {
+            w.add_game(GameData {
+                rec: GameRec::default(),
+                ops: StoredOps::default(),
+                occupancy: Occupancy::default(),
+                positions: positions.to_vec(),
+                record: Vec::new(),
+                signatures: (0, 0),
+            })
+            .unwrap();
+        }
+        w.finish().unwrap();
+        let seg = Segment::open(&dir, 1000).unwrap();
+        let got = |h| -> Vec<(u32, u16, u16)> {
+            let it = seg.positions(h);
+            let n = it.len();
+            let v: Vec<_> = it.map(|e| (e.game, e.k, e.next)).collect();
+            assert_eq!(v.len(), n);
+            v
+        };
+        assert_eq!(
+            got(0),
+            [
+                (1000, 0, black(3, 3)),
+                (1002, 0, Op::Move(Color::White, None).encode())
+            ]
+        );
+        assert_eq!(
+            got(7),
+            [
+                (1000, 1, NO_NEXT),
+                (1001, 2047, black(18, 0)),
+                (1002, 9, NO_NEXT)
+            ]
+        );
+        assert_eq!(got(u64::MAX), [(1001, 5, NO_NEXT)]);
+        assert_eq!(got(3), []);
+        assert_eq!(got(8), []);
+        let _ = std::fs::remove_dir_all(&dir);
     }
 }
