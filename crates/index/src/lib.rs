@@ -22,7 +22,9 @@ use std::path::{Path, PathBuf};
 
 pub use build::{build, BuildOptions, Progress, Summary};
 pub use manifest::Manifest;
-pub use store::{GameRec, Occupancy, PosEntry, FLAG_LONG, MAX_INDEXED_STONES, NO_NEXT};
+pub use store::{
+    GameRec, Occupancy, PosEntry, FLAG_LONG, MAX_INDEXED_STONES, MAX_TABLE_MOVE, NO_NEXT,
+};
 
 /// Errors of building or reading an index.
 #[derive(Debug, thiserror::Error)]
@@ -83,17 +85,10 @@ impl Index {
         let mut copies: ahash::AHashMap<u32, Vec<u32>> = ahash::AHashMap::new();
         let mut long = Vec::new();
         for seg in &segments {
-            for i in 0..seg.len() {
-                let rec = seg.game(i);
-                if rec.is_copy() {
-                    copies
-                        .entry(rec.duplicate_of)
-                        .or_default()
-                        .push(seg.first_game + i);
-                } else if rec.flags & FLAG_LONG != 0 {
-                    long.push(seg.first_game + i);
-                }
+            for (copy, original) in seg.copies() {
+                copies.entry(original).or_default().push(copy);
             }
+            long.extend(seg.long_games());
         }
         let bitmap = |ids: &mut dyn Iterator<Item = u32>| {
             let mut bits = vec![0u64; manifest.games as usize / 64 + 1];

@@ -20,8 +20,9 @@ pub const MANIFEST: &str = "qipu-index.json";
 /// positions of at most 20 stones in the position table (40 before); version 5 indexes the months
 /// of each game's date; version 6 packs replay programs of boards up to 19×19 in 12 bits per op;
 /// version 7 stores records without their main-line coordinates (see `skeleton`); version 8
-/// groups the position table by hash, with 6-byte entries.
-pub const FORMAT_VERSION: u32 = 8;
+/// groups the position table by hash, with 6-byte entries; version 9 lists each segment's copies
+/// and long games in files of their own.
+pub const FORMAT_VERSION: u32 = 9;
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Manifest {

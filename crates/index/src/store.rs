@@ -21,7 +21,11 @@
 //!     then the move number k (11 bits) and the move that followed (13 bits, see [`pack_next`]),
 //!     so that continuation tables need no replay;
 //! - `records.zst` and `records.idx`: the original records, zstd-compressed in blocks;
-//! - `files.jsonl`: the record files of the segment, one JSON string per line;
+//! - `copies.bin`: `(copy, original)` game-id pairs (`u32` each) of the segment's exact copies,
+//!   and `long.bin`: the ids of its games flagged [`FLAG_LONG`], so that opening an index need
+//!   not read every game's record;
+//! - `files.jsonl`: the record files of the segment, one JSON string per line (read the first
+//!   time a game's identity is asked for);
 //! - `rejected.jsonl`: files and games of the segment's inputs that could not be read (gathered
 //!   into the index folder's `rejected.jsonl` at the end of each run).
 
@@ -241,6 +245,9 @@ pub struct SegmentWriter {
     files: BufWriter<File>,
     sigs: BufWriter<File>,
     rejected: BufWriter<File>,
+    /// (copy, original) of the exact copies written so far.
+    copies: Vec<(u32, u32)>,
+    long: Vec<u32>,
     ops_len: u64,
     records_len: u64,
     positions: Vec<PosEntry>,
@@ -270,6 +277,8 @@ impl SegmentWriter {
             files: open("files.jsonl")?,
             sigs: open("sigs.bin")?,
             rejected: open(crate::build::REPORT)?,
+            copies: Vec::new(),
+            long: Vec::new(),
             ops_len: 0,
             records_len: 0,
             positions: Vec::new(),
@@ -310,6 +319,11 @@ impl SegmentWriter {
         g.rec.ops_len = g.ops.count;
         if g.ops.packed {
             g.rec.flags |= FLAG_PACKED;
+        }
+        if g.rec.is_copy() {
+            self.copies.push((id, g.rec.duplicate_of));
+        } else if g.rec.flags & FLAG_LONG != 0 {
+            self.long.push(id);
         }
         g.rec.write(&mut self.games).map_err(err)?;
         self.ops.write_all(&g.ops.bytes).map_err(err)?;
@@ -377,6 +391,15 @@ impl SegmentWriter {
             let f = File::create(&p).map_err(|e| IndexError::io(&p, e))?;
             Ok(BufWriter::with_capacity(1 << 20, f))
         };
+        let mut lists = create("copies.bin")?;
+        for (copy, original) in &self.copies {
+            lists.write_all(&copy.to_le_bytes()).map_err(err)?;
+            lists.write_all(&original.to_le_bytes()).map_err(err)?;
+        }
+        let mut long = create("long.bin")?;
+        for id in &self.long {
+            long.write_all(&id.to_le_bytes()).map_err(err)?;
+        }
         let (mut keys, mut starts, mut pos) = (
             create("positions.keys")?,
             create("positions.starts")?,
@@ -403,6 +426,8 @@ impl SegmentWriter {
         occ.write_all(&crate::occupancy::to_columns(&self.occupancy))
             .map_err(err)?;
         for w in [
+            lists,
+            long,
             keys,
             starts,
             pos,
@@ -434,7 +459,11 @@ pub struct Segment {
     records: Map,
     records_idx: Map,
     sigs: Map,
-    files: Vec<String>,
+    copies: Map,
+    long: Map,
+    dir: PathBuf,
+    /// Parsed from `files.jsonl` when first needed: most searches name few games.
+    files: std::sync::OnceLock<Vec<String>>,
 }
 
 /// A mapped file (empty files cannot be mapped).
@@ -466,15 +495,8 @@ fn map(path: &Path) -> Result<Map, IndexError> {
 
 impl Segment {
     pub fn open(dir: &Path, first_game: u32) -> Result<Segment, IndexError> {
-        let mut files = String::new();
         let fp = dir.join("files.jsonl");
-        File::open(&fp)
-            .and_then(|mut f| f.read_to_string(&mut files))
-            .map_err(|e| IndexError::io(&fp, e))?;
-        let files = files
-            .lines()
-            .map(|l| serde_json::from_str(l).unwrap_or_default())
-            .collect();
+        std::fs::metadata(&fp).map_err(|e| IndexError::io(&fp, e))?;
         Ok(Segment {
             first_game,
             games: map(&dir.join("games.bin"))?,
@@ -486,7 +508,10 @@ impl Segment {
             records: map(&dir.join("records.zst"))?,
             records_idx: map(&dir.join("records.idx"))?,
             sigs: map(&dir.join("sigs.bin"))?,
-            files,
+            copies: map(&dir.join("copies.bin"))?,
+            long: map(&dir.join("long.bin"))?,
+            dir: dir.to_path_buf(),
+            files: std::sync::OnceLock::new(),
         })
     }
 
@@ -608,9 +633,33 @@ impl Segment {
         )
     }
 
-    /// File names of the segment.
+    /// File names of the segment (none if `files.jsonl` cannot be read any more).
     pub fn files(&self) -> &[String] {
-        &self.files
+        self.files.get_or_init(|| {
+            let mut text = String::new();
+            let _ = File::open(self.dir.join("files.jsonl"))
+                .and_then(|mut f| f.read_to_string(&mut text));
+            text.lines()
+                .map(|l| serde_json::from_str(l).unwrap_or_default())
+                .collect()
+        })
+    }
+
+    /// `(copy, original)` ids of the segment's exact copies, in id order.
+    pub fn copies(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.copies.chunks_exact(8).map(|b| {
+            (
+                u32::from_le_bytes(b[0..4].try_into().unwrap()),
+                u32::from_le_bytes(b[4..8].try_into().unwrap()),
+            )
+        })
+    }
+
+    /// Ids of the segment's games flagged [`FLAG_LONG`], in order.
+    pub fn long_games(&self) -> impl Iterator<Item = u32> + '_ {
+        self.long
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
     }
 
     /// Bytes of the position table (for statistics).

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use goban::{Color, Point, Position, Symmetry};
 use index::ops::{Op, Walker};
-use index::{Index, Occupancy, MAX_INDEXED_STONES, NO_NEXT};
+use index::{Index, Occupancy, MAX_INDEXED_STONES, MAX_TABLE_MOVE, NO_NEXT};
 use rayon::prelude::*;
 
 use crate::query::PositionQuery;
@@ -158,7 +158,7 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
                 let mut out = Vec::new();
                 while let Some(step) = walk.next_position(|_| {}) {
                     // On the table path only what the table could not hold is new.
-                    if table_path && step.k <= u16::MAX as u32 {
+                    if table_path && step.k <= MAX_TABLE_MOVE {
                         continue;
                     }
                     let mask = mask_of(walk.hash());

@@ -253,3 +253,39 @@ fn move_sequences_in_order_as_a_set_and_anywhere() {
         "{h:?}"
     );
 }
+
+#[test]
+fn positions_past_the_table_and_copies_are_found() {
+    // A few stones after 2,200 passes: past the moves the position table holds, so the game is
+    // replayed; its exact copy in another file is reported too, and a short game from the table.
+    let dir = std::env::temp_dir().join(format!("qipu-search-long-{}", std::process::id()));
+    let inputs = dir.join("in");
+    std::fs::create_dir_all(&inputs).unwrap();
+    let long = format!("(;SZ[19];B[aa]{};W[bb];B[cc])", ";W[];B[]".repeat(1100));
+    std::fs::write(inputs.join("a.sgf"), &long).unwrap();
+    std::fs::write(inputs.join("b.sgf"), &long).unwrap();
+    std::fs::write(inputs.join("c.sgf"), "(;SZ[19];B[aa];W[bb])").unwrap();
+    let opts = BuildOptions {
+        rebuild: true,
+        ..BuildOptions::default()
+    };
+    build(&dir.join("index"), &[inputs], &opts, |_| {}).unwrap();
+    let index = Index::open(&dir.join("index")).unwrap();
+    assert_eq!(index.long_games(), [0]);
+    assert_eq!(index.copies(0), [1]);
+    assert!(index.is_copy(1));
+    let q = PositionQuery {
+        position: position_from_points(19, 19, &[Point::new(0, 0)], &[Point::new(1, 1)]).unwrap(),
+        symmetry: false,
+        swap_colors: false,
+        to_move: None,
+    };
+    let hits: Vec<(u32, Vec<u32>)> = find_position(&index, &q, None)
+        .hits
+        .iter()
+        .map(|h| (h.game, h.moves.to_vec()))
+        .collect();
+    assert_eq!(hits, [(0, vec![2202]), (1, vec![2202]), (2, vec![2])]);
+    drop(index);
+    let _ = std::fs::remove_dir_all(&dir);
+}
