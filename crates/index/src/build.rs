@@ -350,6 +350,15 @@ impl Writer<'_> {
                 games,
                 file_problem,
             } => {
+                // Table entries name games in 24 bits: a file that would overfill the open
+                // segment starts a new one (between files, where a commit is safe).
+                if self
+                    .segment
+                    .as_ref()
+                    .is_some_and(|s| s.1.len() as usize + games.len() > MAX_SEGMENT_GAMES as usize)
+                {
+                    self.commit()?;
+                }
                 self.manifest.totals.files += 1;
                 if let Some(r) = file_problem {
                     self.manifest.totals.files_without_games += 1;
@@ -357,8 +366,8 @@ impl Writer<'_> {
                 }
                 let file_id = self.segment()?.1.add_file(&name)?;
                 for (i, g) in games.into_iter().enumerate() {
-                    // Segments are committed between files; one file alone can fill one only
-                    // with more games than any real file holds, and the rest is then refused.
+                    // Only a single file of more games than a segment holds (far more than
+                    // any real file) can fill one: the rest of it is refused.
                     let full = self.segment()?.1.len() >= MAX_SEGMENT_GAMES;
                     let g = g.and_then(|a| match full {
                         false => Ok(a),

@@ -84,16 +84,19 @@ impl Index {
         let meta = meta::MetaIndex::open(&dir.join("meta"))?;
         let mut copies: ahash::AHashMap<u32, Vec<u32>> = ahash::AHashMap::new();
         let mut long = Vec::new();
+        // Ids past the manifest's games can only come from a damaged file: ignored.
+        let games = manifest.games;
         for seg in &segments {
             for (copy, original) in seg.copies() {
-                copies.entry(original).or_default().push(copy);
+                if copy < games && original < copy {
+                    copies.entry(original).or_default().push(copy);
+                }
             }
-            long.extend(seg.long_games());
+            long.extend(seg.long_games().filter(|&g| g < games));
         }
         let bitmap = |ids: &mut dyn Iterator<Item = u32>| {
             let mut bits = vec![0u64; manifest.games as usize / 64 + 1];
-            // Ids past the manifest's games can only come from a damaged file: ignored.
-            for g in ids.filter(|&g| g < manifest.games) {
+            for g in ids {
                 bits[g as usize / 64] |= 1 << (g % 64);
             }
             bits
@@ -239,7 +242,7 @@ impl Index {
 
     /// How many position-table entries have `hash`.
     pub fn count_positions(&self, hash: u64) -> usize {
-        self.segments.iter().map(|s| s.positions(hash).len()).sum()
+        self.segments.iter().map(|s| s.count_positions(hash)).sum()
     }
 
     /// Bytes of each part of the store, summed over segments.

@@ -527,7 +527,14 @@ impl Segment {
     /// The record of game `i` of this segment (0-based within the segment).
     pub fn game(&self, i: u32) -> GameRec {
         let at = i as usize * GameRec::SIZE;
-        GameRec::read(&self.games[at..at + GameRec::SIZE])
+        // Only a damaged table can name a game past the end: it reads as an empty game.
+        match self.games.get(at..at + GameRec::SIZE) {
+            Some(b) => GameRec::read(b),
+            None => GameRec {
+                duplicate_of: u32::MAX,
+                ..GameRec::default()
+            },
+        }
     }
 
     /// The ops of a game record of this segment.
@@ -547,8 +554,8 @@ impl Segment {
         crate::occupancy::covering(&self.occ, self.len() as usize, needs)
     }
 
-    /// Position-table entries with this hash.
-    pub fn positions(&self, hash: u64) -> impl ExactSizeIterator<Item = PosEntry> + '_ {
+    /// The bytes of the position-table entries with this hash.
+    fn entries(&self, hash: u64) -> &[u8] {
         let n = self.keys.len() / 8;
         let key_at = |i: usize| u64::from_le_bytes(self.keys[i * 8..i * 8 + 8].try_into().unwrap());
         let start_at = |i: usize| {
@@ -566,31 +573,43 @@ impl Segment {
                 hi = mid;
             }
         }
-        let (from, to) = if lo < n && key_at(lo) == hash {
-            (start_at(lo), start_at(lo + 1))
-        } else {
-            (0, 0)
-        };
+        if lo == n || key_at(lo) != hash {
+            return &[];
+        }
         // Damaged starts read as no entries.
-        let entries = self
-            .positions
-            .get(from * ENTRY_SIZE..to.saturating_mul(ENTRY_SIZE))
-            .unwrap_or_default();
-        let first_game = self.first_game;
-        entries.chunks_exact(ENTRY_SIZE).map(move |b| {
-            let tail = u32::from_le_bytes([b[3], b[4], b[5], 0]);
-            PosEntry {
-                hash,
-                game: first_game + u32::from_le_bytes([b[0], b[1], b[2], 0]),
-                k: (tail >> 13) as u16,
-                next: unpack_next(tail & 0x1fff),
-            }
-        })
+        let (from, to) = (start_at(lo), start_at(lo + 1));
+        self.positions
+            .get(from.saturating_mul(ENTRY_SIZE)..to.saturating_mul(ENTRY_SIZE))
+            .unwrap_or_default()
+    }
+
+    /// How many position-table entries have this hash.
+    pub fn count_positions(&self, hash: u64) -> usize {
+        self.entries(hash).len() / ENTRY_SIZE
+    }
+
+    /// Position-table entries with this hash, by game.
+    pub fn positions(&self, hash: u64) -> impl Iterator<Item = PosEntry> + '_ {
+        let (first_game, games) = (self.first_game, self.len());
+        self.entries(hash)
+            .chunks_exact(ENTRY_SIZE)
+            .filter_map(move |b| {
+                let game = u32::from_le_bytes([b[0], b[1], b[2], 0]);
+                let tail = u32::from_le_bytes([b[3], b[4], b[5], 0]);
+                // Only a damaged table names a game past the segment's end.
+                (game < games).then(|| PosEntry {
+                    hash,
+                    game: first_game + game,
+                    k: (tail >> 13) as u16,
+                    next: unpack_next(tail & 0x1fff),
+                })
+            })
     }
 
     /// The winner byte of game `i` (see [`GameRec::winner`]), read alone.
     pub fn winner(&self, i: u32) -> u8 {
-        self.games[i as usize * GameRec::SIZE + 18]
+        let at = i as usize * GameRec::SIZE + 18;
+        self.games.get(at).copied().unwrap_or(0)
     }
 
     /// The original record bytes of game `i` (0-based within the segment).
@@ -610,12 +629,21 @@ impl Segment {
     /// The record bytes of game `i` as stored (a skeleton or the record).
     fn stored_record(&self, i: u32) -> Result<Vec<u8>, IndexError> {
         let at = i as usize * 20;
-        let idx = &self.records_idx[at..at + 20];
+        let idx = self
+            .records_idx
+            .get(at..at + 20)
+            .ok_or_else(|| IndexError::Corrupt(format!("no record index for game {i}")))?;
         let block_start = u64::from_le_bytes(idx[0..8].try_into().unwrap()) as usize;
         let block_len = u32::from_le_bytes(idx[8..12].try_into().unwrap()) as usize;
         let off = u32::from_le_bytes(idx[12..16].try_into().unwrap()) as usize;
         let len = u32::from_le_bytes(idx[16..20].try_into().unwrap()) as usize;
-        let block = zstd::stream::decode_all(&self.records[block_start..block_start + block_len])
+        let block = self
+            .records
+            .get(block_start..block_start.saturating_add(block_len))
+            .ok_or_else(|| {
+                IndexError::Corrupt(format!("record block of game {i} out of the file"))
+            })?;
+        let block = zstd::stream::decode_all(block)
             .map_err(|e| IndexError::Corrupt(format!("record block of game {i}: {e}")))?;
         block
             .get(off..off + len)
@@ -626,7 +654,9 @@ impl Segment {
     /// Exact and canonical signatures of game `i` (0-based within the segment).
     pub fn signatures(&self, i: u32) -> (u64, u64) {
         let at = i as usize * 16;
-        let s = &self.sigs[at..at + 16];
+        let Some(s) = self.sigs.get(at..at + 16) else {
+            return (0, 0);
+        };
         (
             u64::from_le_bytes(s[0..8].try_into().unwrap()),
             u64::from_le_bytes(s[8..16].try_into().unwrap()),
@@ -728,10 +758,8 @@ mod tests {
         w.finish().unwrap();
         let seg = Segment::open(&dir, 1000).unwrap();
         let got = |h| -> Vec<(u32, u16, u16)> {
-            let it = seg.positions(h);
-            let n = it.len();
-            let v: Vec<_> = it.map(|e| (e.game, e.k, e.next)).collect();
-            assert_eq!(v.len(), n);
+            let v: Vec<_> = seg.positions(h).map(|e| (e.game, e.k, e.next)).collect();
+            assert_eq!(v.len(), seg.count_positions(h));
             v
         };
         assert_eq!(

@@ -287,5 +287,42 @@ fn positions_past_the_table_and_copies_are_found() {
         .collect();
     assert_eq!(hits, [(0, vec![2202]), (1, vec![2202]), (2, vec![2])]);
     drop(index);
+
+    // Damaged lists and table: ids of games that do not exist are ignored, nothing panics.
+    let seg = dir.join("index/seg-000001");
+    let append = |name: &str, bytes: &[u8]| {
+        let mut b = std::fs::read(seg.join(name)).unwrap();
+        b.extend_from_slice(bytes);
+        std::fs::write(seg.join(name), b).unwrap();
+    };
+    append("long.bin", &0xff_ffffu32.to_le_bytes());
+    append("copies.bin", &[0xff, 0xff, 0xff, 0, 0, 0, 0, 0]);
+    let index = Index::open(&dir.join("index")).unwrap();
+    assert_eq!(index.long_games(), [0]);
+    assert_eq!(index.copies(0), [1]);
+    drop(index);
+    // Every table entry names a game that does not exist.
+    let mut table = std::fs::read(seg.join("positions.bin")).unwrap();
+    for entry in table.chunks_exact_mut(6) {
+        entry[..3].copy_from_slice(&[0xff; 3]);
+    }
+    std::fs::write(seg.join("positions.bin"), table).unwrap();
+    let index = Index::open(&dir.join("index")).unwrap();
+    let a = find_position(&index, &q, None);
+    assert!(a
+        .hits
+        .iter()
+        .any(|h| h.game == 0 && h.moves.as_slice() == [2202]));
+    let empty = PositionQuery {
+        position: position_from_points(19, 19, &[], &[]).unwrap(),
+        ..q
+    };
+    let a = find_position(&index, &empty, None);
+    assert!(a.hits.iter().all(|h| h.game < index.len()));
+    for h in &a.hits {
+        let _ = index.identity(h.game);
+        let _ = index.record(h.game);
+    }
+    drop(index);
     let _ = std::fs::remove_dir_all(&dir);
 }
