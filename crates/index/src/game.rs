@@ -33,7 +33,9 @@ pub struct Analysed {
 /// text (its span of the file).
 pub fn analyse(tree: &GameTree<'_>, record: &[u8]) -> Analysed {
     let info = GameInfo::read(tree);
-    let (mut ops, mut values) = (Vec::new(), Vec::new());
+    // Sized once: a main line has at most one node per node of the tree, and a move per node.
+    let nodes = tree.node_count().min(1 << 16);
+    let (mut ops, mut values) = (Vec::with_capacity(nodes + 8), Vec::with_capacity(nodes));
     let moves = encode_main_line_at(tree, &mut ops, &mut values);
     let skeleton = crate::skeleton::strip(record, tree.span().start, &ops, &values);
     let stripped = skeleton.is_some();
@@ -44,7 +46,7 @@ pub fn analyse(tree: &GameTree<'_>, record: &[u8]) -> Analysed {
         _ => 0,
     };
     let mut occupancy = Occupancy::default();
-    let mut positions = Vec::new();
+    let mut positions = Vec::with_capacity(MAX_INDEXED_STONES as usize + 8);
     let mut long = false;
     let (ops, irregular) = with_removals(&ops, width, height, |step, b| {
         if b.stone_count() <= MAX_INDEXED_STONES {

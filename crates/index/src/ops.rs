@@ -430,8 +430,8 @@ pub fn with_removals(
         return (ops.to_vec(), false);
     };
     // Stones removed by each move, in move order.
-    let mut removed: Vec<Point> = Vec::new();
-    let mut ends: Vec<usize> = Vec::new();
+    let mut removed: Vec<Point> = Vec::with_capacity(ops.len() / 8);
+    let mut ends: Vec<usize> = Vec::with_capacity(ops.len());
     let mut irregular = false;
     while let Some(step) = rep.next_position(|m| {
         irregular |= !m.flags.is_empty();
