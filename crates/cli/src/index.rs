@@ -77,9 +77,9 @@ pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
     let m = index.manifest();
     let bytes = index::build::dir_size(dir);
     let parts = index.part_sizes();
-    let top_players = index.meta().top("player", 10)?;
-    let top_events = index.meta().top("event", 10)?;
-    let dates = index.meta().date_range()?;
+    let top_players = index.meta().top("player", 10, index.len())?;
+    let top_events = index.meta().top("event", 10, index.len())?;
+    let dates = index.meta().date_range(index.len())?;
     let distinct = m.totals.games - m.totals.duplicates;
     let per_game = bytes.checked_div(m.totals.games).unwrap_or(0);
     if as_json {

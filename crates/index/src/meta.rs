@@ -340,8 +340,9 @@ impl MetaIndex {
     }
 
     /// The `n` most frequent whole values of `field` (`player` or `event`), most frequent first
-    /// (ties by value), with the number of games holding each.
-    pub fn top(&self, field: &str, n: usize) -> Result<Vec<(String, u64)>, MetaError> {
+    /// (ties by value), with the number of games holding each. Only games with ids below `games`
+    /// count (see [`MetaIndex::visible`]).
+    pub fn top(&self, field: &str, n: usize, games: u32) -> Result<Vec<(String, u64)>, MetaError> {
         let exact = match field {
             "player" => self.fields.player_exact,
             "event" => self.fields.event_exact,
@@ -360,30 +361,29 @@ impl MetaIndex {
             }
         };
         let searcher = self.reader.searcher();
+        let every_doc_counts = searcher.num_docs() == u64::from(games);
         let mut counts: HashMap<String, u64> = HashMap::new();
         for segment in searcher.segment_readers() {
             let inverted = segment.inverted_index(exact)?;
+            let visible = self.visible(segment, games)?;
             let mut stream = inverted.terms().stream().map_err(|e| self.io(e))?;
             while stream.advance() {
                 let Ok(term) = std::str::from_utf8(stream.key()) else {
                     continue;
                 };
-                let count = match segment.alive_bitset() {
-                    None => u64::from(stream.value().doc_freq),
-                    Some(alive) => {
-                        let mut postings = inverted
-                            .read_postings_from_terminfo(stream.value(), IndexRecordOption::Basic)
-                            .map_err(|e| self.io(e))?;
-                        let mut alive_docs = 0;
-                        let mut doc = tantivy::DocSet::doc(&postings);
-                        while doc != tantivy::TERMINATED {
-                            if alive.is_alive(doc) {
-                                alive_docs += 1;
-                            }
-                            doc = tantivy::DocSet::advance(&mut postings);
-                        }
-                        alive_docs
+                let count = if every_doc_counts && segment.alive_bitset().is_none() {
+                    u64::from(stream.value().doc_freq)
+                } else {
+                    let mut postings = inverted
+                        .read_postings_from_terminfo(stream.value(), IndexRecordOption::Basic)
+                        .map_err(|e| self.io(e))?;
+                    let mut seen = 0;
+                    let mut doc = tantivy::DocSet::doc(&postings);
+                    while doc != tantivy::TERMINATED {
+                        seen += u64::from(visible(doc));
+                        doc = tantivy::DocSet::advance(&mut postings);
                     }
+                    seen
                 };
                 if count > 0 {
                     *counts.entry(term.to_string()).or_default() += count;
@@ -396,10 +396,18 @@ impl MetaIndex {
         Ok(top)
     }
 
-    /// The earliest first day and the latest last day of the dated games.
-    pub fn date_range(&self) -> Result<Option<(Date, Date)>, MetaError> {
+    /// The earliest first day and the latest last day of the dated games with ids below `games`
+    /// (see [`MetaIndex::visible`]).
+    pub fn date_range(&self, games: u32) -> Result<Option<(Date, Date)>, MetaError> {
         let searcher = self.reader.searcher();
+        let every_doc_counts = searcher.num_docs() == u64::from(games);
         let mut range: Option<(i64, i64)> = None;
+        let mut widen = |lo: i64, hi: i64| {
+            range = Some(match range {
+                None => (lo, hi),
+                Some((a, b)) => (a.min(lo), b.max(hi)),
+            });
+        };
         for segment in searcher.segment_readers() {
             let fast = segment.fast_fields();
             let (Some(start), Some(end)) = (
@@ -411,13 +419,35 @@ impl MetaIndex {
             if start.num_docs() == 0 || start.values.num_vals() == 0 {
                 continue;
             }
-            let (lo, hi) = (start.min_value(), end.max_value());
-            range = Some(match range {
-                None => (lo, hi),
-                Some((a, b)) => (a.min(lo), b.max(hi)),
-            });
+            if every_doc_counts && segment.alive_bitset().is_none() {
+                widen(start.min_value(), end.max_value());
+                continue;
+            }
+            // Documents a reader must not see: look at each game that counts.
+            let visible = self.visible(segment, games)?;
+            for doc in (0..segment.max_doc()).filter(|&d| visible(d)) {
+                if let (Some(lo), Some(hi)) = (start.first(doc), end.first(doc)) {
+                    widen(lo, hi);
+                }
+            }
         }
         Ok(range.map(|(a, b)| (date_from_days(a), date_from_days(b))))
+    }
+
+    /// Whether a document of `segment` counts: alive, and of a game with an id below `games`.
+    /// Statistics must not count documents that a run killed between its metadata commit and
+    /// its manifest left behind (the next run deletes them; searches already skip them).
+    fn visible<'s>(
+        &self,
+        segment: &'s tantivy::SegmentReader,
+        games: u32,
+    ) -> Result<impl Fn(tantivy::DocId) -> bool + 's, MetaError> {
+        let game = segment.fast_fields().u64("game")?;
+        let alive = segment.alive_bitset();
+        Ok(move |doc| {
+            alive.is_none_or(|a| a.is_alive(doc))
+                && game.first(doc).is_some_and(|g| g < u64::from(games))
+        })
     }
 
     /// Game id → document address (segment ordinal in the high half, document in the low), built

@@ -15,8 +15,19 @@ fn metadata_ahead_of_the_manifest_is_invisible_and_then_dropped() {
         ..BuildOptions::default()
     };
     build(&dir, std::slice::from_ref(&samples), &opts, |_| {}).unwrap();
-    let games = Index::open(&dir).unwrap().len();
+    let index = Index::open(&dir).unwrap();
+    let games = index.len();
     assert_eq!(games, 9);
+    let stats = |index: &Index| {
+        let m = index.meta();
+        (
+            m.top("player", 100, index.len()).unwrap(),
+            m.top("event", 100, index.len()).unwrap(),
+            m.date_range(index.len()).unwrap(),
+        )
+    };
+    let before = stats(&index);
+    drop(index);
 
     // What a run killed after committing metadata for a new game, before its manifest, leaves.
     let record = std::fs::read(samples.join("maruyama-ito.sgf")).unwrap();
@@ -35,6 +46,7 @@ fn metadata_ahead_of_the_manifest_is_invisible_and_then_dropped() {
     let ids = index.search_meta("size:[1 TO 52]").unwrap();
     assert_eq!(ids.len(), 9, "but not visible through the index");
     assert!(ids.iter().all(|&g| g < games));
+    assert_eq!(stats(&index), before, "statistics do not count the ghost");
     drop(index);
 
     // The next run drops it for good.

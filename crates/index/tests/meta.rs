@@ -245,7 +245,8 @@ fn metadata_search() {
 fn statistics_and_summaries() {
     let dir = TempDir::new("stats");
     let m = build(&dir);
-    let top = m.top("player", 3).unwrap();
+    let all = GAMES.len() as u32;
+    let top = m.top("player", 3, all).unwrap();
     assert_eq!(
         top,
         [
@@ -254,13 +255,22 @@ fn statistics_and_summaries() {
             ("Bob".to_string(), 1)
         ]
     );
-    let events = m.top("event", 10).unwrap();
+    let events = m.top("event", 10, all).unwrap();
     assert_eq!(events.len(), 4);
-    assert!(m.top("komi", 3).is_err());
+    assert!(m.top("komi", 3, all).is_err());
 
-    let (first, last) = m.date_range().unwrap().unwrap();
+    let (first, last) = m.date_range(all).unwrap().unwrap();
     assert_eq!(first.to_string(), "1835-01-01");
     assert_eq!(last.to_string(), "2010-12-31");
+
+    // Documents of games past the index's end (left by a killed run) are not counted.
+    let top = m.top("player", 100, 4).unwrap();
+    assert!(top.contains(&("Gu Li".to_string(), 1)), "{top:?}");
+    assert!(!top.iter().any(|(p, _)| p == "LEE SEDOL"), "{top:?}");
+    assert_eq!(m.top("event", 10, 4).unwrap().len(), 3);
+    let (first, last) = m.date_range(4).unwrap().unwrap();
+    assert_eq!(first.to_string(), "1996-05-06");
+    assert_eq!(last.to_string(), "2008-12-31");
 
     let s = m.summary(0).unwrap().unwrap();
     assert_eq!(s.black.as_deref(), Some("Lee Sedol"));
@@ -314,7 +324,7 @@ fn reopen_append_and_truncate() {
     assert_eq!(m.num_games(), 4);
     assert_eq!(search(&m, "player:sedol"), [0, 2]);
     assert_eq!(search(&m, "size:*"), [0, 1, 2, 3]);
-    let top = m.top("player", 100).unwrap();
+    let top = m.top("player", 100, 4).unwrap();
     assert!(top.contains(&("Gu Li".to_string(), 1)), "{top:?}");
     assert!(!top.iter().any(|(p, _)| p == "LEE SEDOL"), "{top:?}");
     assert_eq!(top.len(), 8);
