@@ -21,6 +21,9 @@
 //!     then the move number k (11 bits) and the move that followed (13 bits, see [`pack_next`]),
 //!     so that continuation tables need no replay;
 //! - `records.zst` and `records.idx`: the original records, zstd-compressed in blocks;
+//! - `winners.bin`: each game's [`GameRec::winner`] byte again, packed together: continuation
+//!   tables read it for every game holding a position (1.2 M games for the empty board of the
+//!   derived corpus), and a byte apart they touch 32 times fewer pages than in `games.bin`;
 //! - `copies.bin`: `(copy, original)` game-id pairs (`u32` each) of the segment's exact copies,
 //!   and `long.bin`: the ids of its games flagged [`FLAG_LONG`], so that opening an index need
 //!   not read every game's record;
@@ -245,6 +248,7 @@ pub struct SegmentWriter {
     files: BufWriter<File>,
     sigs: BufWriter<File>,
     rejected: BufWriter<File>,
+    winners: Vec<u8>,
     /// (copy, original) of the exact copies written so far.
     copies: Vec<(u32, u32)>,
     long: Vec<u32>,
@@ -277,6 +281,7 @@ impl SegmentWriter {
             files: open("files.jsonl")?,
             sigs: open("sigs.bin")?,
             rejected: open(crate::build::REPORT)?,
+            winners: Vec::new(),
             copies: Vec::new(),
             long: Vec::new(),
             ops_len: 0,
@@ -320,6 +325,7 @@ impl SegmentWriter {
         if g.ops.packed {
             g.rec.flags |= FLAG_PACKED;
         }
+        self.winners.push(g.rec.winner);
         if g.rec.is_copy() {
             self.copies.push((id, g.rec.duplicate_of));
         } else if g.rec.flags & FLAG_LONG != 0 {
@@ -391,6 +397,8 @@ impl SegmentWriter {
             let f = File::create(&p).map_err(|e| IndexError::io(&p, e))?;
             Ok(BufWriter::with_capacity(1 << 20, f))
         };
+        let mut winners = create("winners.bin")?;
+        winners.write_all(&self.winners).map_err(err)?;
         let mut lists = create("copies.bin")?;
         for (copy, original) in &self.copies {
             lists.write_all(&copy.to_le_bytes()).map_err(err)?;
@@ -426,6 +434,7 @@ impl SegmentWriter {
         occ.write_all(&crate::occupancy::to_columns(&self.occupancy))
             .map_err(err)?;
         for w in [
+            winners,
             lists,
             long,
             keys,
@@ -459,6 +468,7 @@ pub struct Segment {
     records: Map,
     records_idx: Map,
     sigs: Map,
+    winners: Map,
     copies: Map,
     long: Map,
     dir: PathBuf,
@@ -508,6 +518,7 @@ impl Segment {
             records: map(&dir.join("records.zst"))?,
             records_idx: map(&dir.join("records.idx"))?,
             sigs: map(&dir.join("sigs.bin"))?,
+            winners: map(&dir.join("winners.bin"))?,
             copies: map(&dir.join("copies.bin"))?,
             long: map(&dir.join("long.bin"))?,
             dir: dir.to_path_buf(),
@@ -608,8 +619,7 @@ impl Segment {
 
     /// The winner byte of game `i` (see [`GameRec::winner`]), read alone.
     pub fn winner(&self, i: u32) -> u8 {
-        let at = i as usize * GameRec::SIZE + 18;
-        self.games.get(at).copied().unwrap_or(0)
+        self.winners.get(i as usize).copied().unwrap_or(0)
     }
 
     /// The original record bytes of game `i` (0-based within the segment).
@@ -693,7 +703,7 @@ impl Segment {
     }
 
     /// Bytes of the position table (for statistics).
-    pub fn part_sizes(&self) -> [(&'static str, u64); 7] {
+    pub fn part_sizes(&self) -> [(&'static str, u64); 8] {
         [
             ("games", self.games.len() as u64),
             ("moves", self.ops.len() as u64),
@@ -705,6 +715,7 @@ impl Segment {
             ("records", self.records.len() as u64),
             ("records index", self.records_idx.len() as u64),
             ("signatures", self.sigs.len() as u64),
+            ("winners", self.winners.len() as u64),
         ]
     }
 }
