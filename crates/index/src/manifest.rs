@@ -21,8 +21,9 @@ pub const MANIFEST: &str = "qipu-index.json";
 /// of each game's date; version 6 packs replay programs of boards up to 19×19 in 12 bits per op;
 /// version 7 stores records without their main-line coordinates (see `skeleton`); version 8
 /// groups the position table by hash, with 6-byte entries; version 9 lists each segment's copies
-/// and long games in files of their own; version 10 keeps the winners in a file of their own.
-pub const FORMAT_VERSION: u32 = 10;
+/// and long games in files of their own; version 10 keeps the winners in a file of their own;
+/// version 11 ends the occupancy columns with how many games each holds.
+pub const FORMAT_VERSION: u32 = 11;
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Manifest {

@@ -11,7 +11,8 @@
 //! - `ops.bin`: replay programs (`u16` ops, see [`crate::ops`]; 12 bits per op where they fit, see
 //!   [`crate::pack`]);
 //! - `occ.bin`: the points ever held by Black and by White, by point: 2 × 361 columns of one bit
-//!   per game (see [`crate::occupancy`]; 19×19 games only);
+//!   per game, then the number of games in each column (see [`crate::occupancy`]; 19×19 games
+//!   only);
 //! - the position table, every position with at most [`MAX_INDEXED_STONES`] stones of every
 //!   stored (non-copy) game, grouped by hash (only about 2 in 5 entries have a hash of their own):
 //!   - `positions.keys`: the distinct hashes, ascending (`u64` each);
