@@ -145,7 +145,10 @@ impl MetaWriter {
 
     fn with_index(index: Index, heap_bytes: usize) -> Result<MetaWriter, MetaError> {
         let fields = Fields::new(&index.schema())?;
-        let writer = index.writer(heap_bytes.max(15_000_000))?;
+        // One indexing thread: documents stay in game order through each commit and the final
+        // merge, so a finished index finds a game's document without a map (see
+        // `direct_address`). Two threads were not measurably faster (BENCHMARKS.md).
+        let writer = index.writer_with_num_threads(1, heap_bytes.max(15_000_000))?;
         writer.set_merge_policy(Box::new(NoMergePolicy));
         Ok(MetaWriter {
             index,
@@ -494,12 +497,17 @@ impl MetaIndex {
     /// The stored information of one game, if the index holds it.
     pub fn summary(&self, game: u32) -> Result<Option<GameSummary>, MetaError> {
         let searcher = self.reader.searcher();
-        let addresses = self.addresses(&searcher)?;
-        let a = addresses.get(game as usize).copied().unwrap_or(NO_ADDRESS);
-        if a == NO_ADDRESS {
-            return Ok(None);
-        }
-        let address = tantivy::DocAddress::new((a >> 32) as u32, a as u32);
+        let address = match direct_address(&searcher, game)? {
+            Some(address) => address,
+            None => {
+                let addresses = self.addresses(&searcher)?;
+                let a = addresses.get(game as usize).copied().unwrap_or(NO_ADDRESS);
+                if a == NO_ADDRESS {
+                    return Ok(None);
+                }
+                tantivy::DocAddress::new((a >> 32) as u32, a as u32)
+            }
+        };
         let doc: TantivyDocument = searcher.doc(address)?;
         let f = &self.fields;
         let text = |field| {
@@ -656,6 +664,24 @@ impl SegmentCollector for SegmentGameIds {
     }
 }
 
+/// The document of `game` without the game → document map, when documents are in game order (one
+/// segment, written by one indexing thread and merged once, as a finished build leaves it): the
+/// document numbered `game` is checked to be that game's. Building the map reads the `game`
+/// column of every document, which is most of a command-line query's time on a large index.
+fn direct_address(
+    searcher: &Searcher,
+    game: u32,
+) -> Result<Option<tantivy::DocAddress>, MetaError> {
+    let [segment] = searcher.segment_readers() else {
+        return Ok(None);
+    };
+    if game >= segment.max_doc() || segment.alive_bitset().is_some_and(|b| !b.is_alive(game)) {
+        return Ok(None);
+    }
+    let column = segment.fast_fields().u64("game")?;
+    Ok((column.first(game) == Some(u64::from(game))).then(|| tantivy::DocAddress::new(0, game)))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -667,6 +693,35 @@ mod tests {
         }
         assert_eq!(date_from_days(0).to_string(), "1970-01-01");
         assert_eq!(date_from_days(11_016).to_string(), "2000-02-29");
+    }
+
+    #[test]
+    fn a_finished_build_finds_documents_without_the_map() {
+        let dir = std::env::temp_dir().join(format!("qipu-meta-direct-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let records = sgf::Records::read(b"(;PB[Alice]PW[Bob]RE[B+R])");
+        let info = GameInfo::read(&records.game(0).unwrap());
+        // Two commits make two segments; the build's final merge makes one, in game order.
+        let mut w = MetaWriter::create(&dir, 50_000_000).unwrap();
+        for g in 0..300 {
+            w.add(g, &info, g, None, "f.sgf").unwrap();
+            if g == 150 {
+                w.commit().unwrap();
+            }
+        }
+        w.finish().unwrap();
+        let m = MetaIndex::open(&dir).unwrap();
+        let searcher = m.reader.searcher();
+        for g in [0, 1, 150, 151, 299] {
+            assert_eq!(
+                direct_address(&searcher, g).unwrap(),
+                Some(tantivy::DocAddress::new(0, g))
+            );
+            assert_eq!(m.summary(g).unwrap().unwrap().moves, u64::from(g));
+        }
+        assert_eq!(direct_address(&searcher, 300).unwrap(), None);
+        assert!(m.summary(300).unwrap().is_none());
+        let _ = std::fs::remove_dir_all(&dir);
     }
 
     #[test]
