@@ -146,8 +146,8 @@ impl MetaWriter {
     fn with_index(index: Index, heap_bytes: usize) -> Result<MetaWriter, MetaError> {
         let fields = Fields::new(&index.schema())?;
         // One indexing thread: documents stay in game order through each commit and the final
-        // merge, so a finished index finds a game's document without a map (see
-        // `direct_address`). Two threads were not measurably faster (BENCHMARKS.md).
+        // merge, so a finished index finds a game's document without a map (see `Lookup`). Two
+        // threads were not measurably faster (BENCHMARKS.md).
         let writer = index.writer_with_num_threads(1, heap_bytes.max(15_000_000))?;
         writer.set_merge_policy(Box::new(NoMergePolicy));
         Ok(MetaWriter {
@@ -262,8 +262,24 @@ pub struct MetaIndex {
     reader: IndexReader,
     parser: QueryParser,
     fields: Fields,
-    /// Where each game's document is, for the searcher generation it was built from.
-    addresses: std::sync::Mutex<Option<(u64, std::sync::Arc<Vec<u64>>)>>,
+    /// How to find a game's document, for the searcher generation it was made for.
+    lookup: std::sync::Mutex<Option<std::sync::Arc<Lookup>>>,
+}
+
+/// How to find a game's document in one searcher generation.
+///
+/// A finished build leaves one segment with the documents in game order (one indexing thread,
+/// one final merge): the document numbered `game` is then that game's, which one value of the
+/// `game` column confirms. Otherwise (segments not merged yet, after a run was killed) a map
+/// from game to document is built once from the whole column, which on a large index costs
+/// more than the rest of a command-line query.
+struct Lookup {
+    generation: u64,
+    /// The `game` column of the only segment, when there is only one.
+    column: Option<tantivy::columnar::Column<u64>>,
+    /// Game → document address (segment ordinal in the high half, document in the low), built
+    /// the first time a game is not at its own document number.
+    map: std::sync::OnceLock<Vec<u64>>,
 }
 
 /// No document for this game.
@@ -291,7 +307,7 @@ impl MetaIndex {
             reader,
             parser,
             fields,
-            addresses: std::sync::Mutex::new(None),
+            lookup: std::sync::Mutex::new(None),
         })
     }
 
@@ -453,60 +469,57 @@ impl MetaIndex {
         })
     }
 
-    /// Game id → document address (segment ordinal in the high half, document in the low), built
-    /// on first use from the `game` column: a game is not an indexed term (see the schema).
-    fn addresses(&self, searcher: &Searcher) -> Result<std::sync::Arc<Vec<u64>>, MetaError> {
+    /// The lookup for the searcher's generation, made once per generation.
+    fn lookup(&self, searcher: &Searcher) -> Result<std::sync::Arc<Lookup>, MetaError> {
         let generation = searcher.generation().generation_id();
-        let mut cached = self.addresses.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((g, map)) = cached.as_ref() {
-            if *g == generation {
-                return Ok(map.clone());
+        let mut cached = self.lookup.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(lookup) = cached.as_ref().filter(|l| l.generation == generation) {
+            return Ok(lookup.clone());
+        }
+        let column = match searcher.segment_readers() {
+            [segment] => Some(segment.fast_fields().u64("game")?),
+            _ => None,
+        };
+        let lookup = std::sync::Arc::new(Lookup {
+            generation,
+            column,
+            map: std::sync::OnceLock::new(),
+        });
+        *cached = Some(lookup.clone());
+        Ok(lookup)
+    }
+
+    /// Where the document of `game` is, if the index holds it.
+    fn address(
+        &self,
+        searcher: &Searcher,
+        game: u32,
+    ) -> Result<Option<tantivy::DocAddress>, MetaError> {
+        let lookup = self.lookup(searcher)?;
+        if let (Some(column), [segment]) = (&lookup.column, searcher.segment_readers()) {
+            if game < segment.max_doc()
+                && segment.alive_bitset().is_none_or(|b| b.is_alive(game))
+                && column.first(game) == Some(u64::from(game))
+            {
+                return Ok(Some(tantivy::DocAddress::new(0, game)));
             }
         }
-        let mut map: Vec<u64> = Vec::new();
-        // Every game has one document, so a larger id can only come from a damaged column.
-        let docs: usize = searcher
-            .segment_readers()
-            .iter()
-            .map(|s| s.max_doc() as usize)
-            .sum();
-        for (ord, segment) in searcher.segment_readers().iter().enumerate() {
-            let column = segment.fast_fields().u64("game")?;
-            for doc in 0..segment.max_doc() {
-                if segment.alive_bitset().is_some_and(|b| !b.is_alive(doc)) {
-                    continue;
-                }
-                let Some(game) = column.first(doc) else {
-                    continue;
-                };
-                let game = game as usize;
-                if game >= docs {
-                    continue;
-                }
-                if map.len() <= game {
-                    map.resize(game + 1, NO_ADDRESS);
-                }
-                map[game] = (ord as u64) << 32 | u64::from(doc);
+        let map = match lookup.map.get() {
+            Some(map) => map,
+            None => {
+                let map = address_map(searcher)?;
+                lookup.map.get_or_init(|| map)
             }
-        }
-        let map = std::sync::Arc::new(map);
-        *cached = Some((generation, map.clone()));
-        Ok(map)
+        };
+        let a = map.get(game as usize).copied().unwrap_or(NO_ADDRESS);
+        Ok((a != NO_ADDRESS).then(|| tantivy::DocAddress::new((a >> 32) as u32, a as u32)))
     }
 
     /// The stored information of one game, if the index holds it.
     pub fn summary(&self, game: u32) -> Result<Option<GameSummary>, MetaError> {
         let searcher = self.reader.searcher();
-        let address = match direct_address(&searcher, game)? {
-            Some(address) => address,
-            None => {
-                let addresses = self.addresses(&searcher)?;
-                let a = addresses.get(game as usize).copied().unwrap_or(NO_ADDRESS);
-                if a == NO_ADDRESS {
-                    return Ok(None);
-                }
-                tantivy::DocAddress::new((a >> 32) as u32, a as u32)
-            }
+        let Some(address) = self.address(&searcher, game)? else {
+            return Ok(None);
         };
         let doc: TantivyDocument = searcher.doc(address)?;
         let f = &self.fields;
@@ -664,22 +677,35 @@ impl SegmentCollector for SegmentGameIds {
     }
 }
 
-/// The document of `game` without the game → document map, when documents are in game order (one
-/// segment, written by one indexing thread and merged once, as a finished build leaves it): the
-/// document numbered `game` is checked to be that game's. Building the map reads the `game`
-/// column of every document, which is most of a command-line query's time on a large index.
-fn direct_address(
-    searcher: &Searcher,
-    game: u32,
-) -> Result<Option<tantivy::DocAddress>, MetaError> {
-    let [segment] = searcher.segment_readers() else {
-        return Ok(None);
-    };
-    if game >= segment.max_doc() || segment.alive_bitset().is_some_and(|b| !b.is_alive(game)) {
-        return Ok(None);
+/// Game → document address of every live document (see [`Lookup::map`]).
+fn address_map(searcher: &Searcher) -> Result<Vec<u64>, MetaError> {
+    let mut map: Vec<u64> = Vec::new();
+    // Every game has one document, so a larger id can only come from a damaged column.
+    let docs: usize = searcher
+        .segment_readers()
+        .iter()
+        .map(|s| s.max_doc() as usize)
+        .sum();
+    for (ord, segment) in searcher.segment_readers().iter().enumerate() {
+        let column = segment.fast_fields().u64("game")?;
+        for doc in 0..segment.max_doc() {
+            if segment.alive_bitset().is_some_and(|b| !b.is_alive(doc)) {
+                continue;
+            }
+            let Some(game) = column.first(doc) else {
+                continue;
+            };
+            let game = game as usize;
+            if game >= docs {
+                continue;
+            }
+            if map.len() <= game {
+                map.resize(game + 1, NO_ADDRESS);
+            }
+            map[game] = (ord as u64) << 32 | u64::from(doc);
+        }
     }
-    let column = segment.fast_fields().u64("game")?;
-    Ok((column.first(game) == Some(u64::from(game))).then(|| tantivy::DocAddress::new(0, game)))
+    Ok(map)
 }
 
 #[cfg(test)]
@@ -714,12 +740,16 @@ mod tests {
         let searcher = m.reader.searcher();
         for g in [0, 1, 150, 151, 299] {
             assert_eq!(
-                direct_address(&searcher, g).unwrap(),
+                m.address(&searcher, g).unwrap(),
                 Some(tantivy::DocAddress::new(0, g))
             );
             assert_eq!(m.summary(g).unwrap().unwrap().moves, u64::from(g));
         }
-        assert_eq!(direct_address(&searcher, 300).unwrap(), None);
+        assert!(
+            m.lookup(&searcher).unwrap().map.get().is_none(),
+            "no map was built"
+        );
+        assert_eq!(m.address(&searcher, 300).unwrap(), None);
         assert!(m.summary(300).unwrap().is_none());
         let _ = std::fs::remove_dir_all(&dir);
     }
