@@ -292,6 +292,13 @@ fn decode_ops(bytes: &[u8], n: usize, packed: bool, out: &mut Vec<u16>) {
     }
 }
 
+/// Creates a segment file, buffered.
+fn create_file(dir: &Path, name: &str) -> Result<BufWriter<File>, IndexError> {
+    let p = dir.join(name);
+    let f = File::create(&p).map_err(|e| IndexError::io(&p, e))?;
+    Ok(BufWriter::with_capacity(1 << 20, f))
+}
+
 /// Writes one segment.
 pub struct SegmentWriter {
     dir: PathBuf,
@@ -320,12 +327,7 @@ pub struct SegmentWriter {
 impl SegmentWriter {
     pub fn create(dir: &Path, first_game: u32) -> Result<SegmentWriter, IndexError> {
         std::fs::create_dir_all(dir).map_err(|e| IndexError::io(dir, e))?;
-        let open = |name: &str| -> Result<BufWriter<File>, IndexError> {
-            let p = dir.join(name);
-            File::create(&p)
-                .map(|f| BufWriter::with_capacity(1 << 20, f))
-                .map_err(|e| IndexError::io(&p, e))
-        };
+        let open = |name: &str| create_file(dir, name);
         Ok(SegmentWriter {
             dir: dir.to_path_buf(),
             first_game,
@@ -448,11 +450,7 @@ impl SegmentWriter {
         let dir = self.dir.clone();
         let err = |e| IndexError::io(&dir, e);
         self.positions.sort_unstable();
-        let create = |name: &str| -> Result<BufWriter<File>, IndexError> {
-            let p = dir.join(name);
-            let f = File::create(&p).map_err(|e| IndexError::io(&p, e))?;
-            Ok(BufWriter::with_capacity(1 << 20, f))
-        };
+        let create = |name: &str| create_file(&dir, name);
         let mut winners = create("winners.bin")?;
         winners.write_all(&self.winners).map_err(err)?;
         let mut lists = create("copies.bin")?;
@@ -485,8 +483,7 @@ impl SegmentWriter {
         starts
             .write_all(&(self.positions.len() as u32).to_le_bytes())
             .map_err(err)?;
-        let p = self.dir.join("occ.bin");
-        let mut occ = BufWriter::new(File::create(&p).map_err(err)?);
+        let mut occ = create("occ.bin")?;
         occ.write_all(&crate::occupancy::to_columns(&self.occupancy))
             .map_err(err)?;
         for w in [
@@ -749,7 +746,7 @@ impl Segment {
             .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
     }
 
-    /// Bytes of the position table (for statistics).
+    /// Bytes of each part of the segment (for statistics).
     pub fn part_sizes(&self) -> [(&'static str, u64); 8] {
         [
             ("games", self.games.len() as u64),
