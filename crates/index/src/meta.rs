@@ -20,7 +20,9 @@
 //!   (`date:2005`, `date:[2005-03 TO 2005-06-30]`). Errors are one line and say where.
 //! - **Writing**: one [`MetaWriter`] per build. Merging is off while documents come in (an
 //!   explicit merge racing tantivy's background merges fails and wastes the work, as measured
-//!   for this project), and [`MetaWriter::finish`] merges everything once. Each
+//!   for this project), and [`MetaWriter::finish`] only merges small neighbours past
+//!   [`MAX_SEGMENTS`] segments: a full merge cost a tenth of a build, and searches do not need
+//!   it. Each
 //!   [`MetaWriter::commit`] is a durable point: after a crash the index opens at the last one,
 //!   and its payload (see [`MetaWriter::commit_with_payload`]) tells the caller where that was.
 //!
@@ -145,9 +147,9 @@ impl MetaWriter {
 
     fn with_index(index: Index, heap_bytes: usize) -> Result<MetaWriter, MetaError> {
         let fields = Fields::new(&index.schema())?;
-        // One indexing thread: documents stay in game order through each commit and the final
-        // merge, so a finished index finds a game's document without a map (see `Lookup`). Two
-        // threads were not measurably faster (BENCHMARKS.md).
+        // One indexing thread: each segment then holds consecutive games in order, so a game's
+        // document is found without a map (see `Lookup`). Two threads were not measurably
+        // faster (BENCHMARKS.md).
         let writer = index.writer_with_num_threads(1, heap_bytes.max(15_000_000))?;
         writer.set_merge_policy(Box::new(NoMergePolicy));
         Ok(MetaWriter {
@@ -215,17 +217,44 @@ impl MetaWriter {
         Ok(self.index.load_metas()?.payload)
     }
 
-    /// Commits, merges all segments into one, and waits for the merge: the end of a build.
+    /// Commits and bounds the number of segments: the end of a build.
+    ///
+    /// Segments are not merged into one: on all shared games that merge took 1.3 s of a 15 s
+    /// build, alone on one core, and searches do not need it (a document is found in any
+    /// segment that holds its games in order, see `Lookup`). Only past [`MAX_SEGMENTS`] are the
+    /// two neighbouring segments (in game order) with the fewest documents merged, again and
+    /// again, so each merge stays small and the result keeps game order.
     pub fn finish(mut self) -> Result<(), MetaError> {
         self.writer.commit()?;
-        let segments = self.index.searchable_segment_ids()?;
-        if segments.len() > 1 {
-            self.writer.merge(&segments).wait()?;
+        loop {
+            let mut segments: Vec<(u64, u32, tantivy::index::SegmentId)> = Vec::new();
+            for meta in self.index.searchable_segment_metas()? {
+                let segment = self.index.segment(meta.clone());
+                let reader = SegmentReader::open(&segment)?;
+                let first = reader
+                    .fast_fields()
+                    .u64("game")?
+                    .first(0)
+                    .unwrap_or(u64::MAX);
+                segments.push((first, meta.num_docs(), meta.id()));
+            }
+            if segments.len() <= MAX_SEGMENTS {
+                break;
+            }
+            segments.sort_unstable_by_key(|s| s.0);
+            let smallest = (0..segments.len() - 1)
+                .min_by_key(|&i| segments[i].1 + segments[i + 1].1)
+                .unwrap_or(0);
+            let pair = [segments[smallest].2, segments[smallest + 1].2];
+            self.writer.merge(&pair).wait()?;
         }
         self.writer.wait_merging_threads()?;
         Ok(())
     }
 }
+
+/// Segments a finished build leaves at most (see [`MetaWriter::finish`]).
+pub const MAX_SEGMENTS: usize = 8;
 
 /// What a listing shows about a game, from the stored fields.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -268,17 +297,18 @@ pub struct MetaIndex {
 
 /// How to find a game's document in one searcher generation.
 ///
-/// A finished build leaves one segment with the documents in game order (one indexing thread,
-/// one final merge): the document numbered `game` is then that game's, which one value of the
-/// `game` column confirms. Otherwise (segments not merged yet, after a run was killed) a map
-/// from game to document is built once from the whole column, which on a large index costs
-/// more than the rest of a command-line query.
+/// A build adds documents in game order with one indexing thread, so each segment holds a run
+/// of consecutive games: document `d` of a segment whose first game is `f` is game `f + d`,
+/// which one value of the `game` column confirms. When that check fails (an index damaged, or
+/// one whose documents were deleted past a crash point and then added again) a map from game to
+/// document is built once from the whole column, which on a large index costs more than the
+/// rest of a command-line query.
 struct Lookup {
     generation: u64,
-    /// The `game` column of the only segment, when there is only one.
-    column: Option<tantivy::columnar::Column<u64>>,
+    /// Per segment, in order of first game: its first game, ordinal and `game` column.
+    runs: Vec<(u64, SegmentOrdinal, tantivy::columnar::Column<u64>)>,
     /// Game → document address (segment ordinal in the high half, document in the low), built
-    /// the first time a game is not at its own document number.
+    /// the first time a game is not where its segment's run puts it.
     map: std::sync::OnceLock<Vec<u64>>,
 }
 
@@ -476,13 +506,17 @@ impl MetaIndex {
         if let Some(lookup) = cached.as_ref().filter(|l| l.generation == generation) {
             return Ok(lookup.clone());
         }
-        let column = match searcher.segment_readers() {
-            [segment] => Some(segment.fast_fields().u64("game")?),
-            _ => None,
-        };
+        let mut runs = Vec::new();
+        for (ord, segment) in searcher.segment_readers().iter().enumerate() {
+            let column = segment.fast_fields().u64("game")?;
+            if let Some(first) = column.first(0) {
+                runs.push((first, ord as SegmentOrdinal, column));
+            }
+        }
+        runs.sort_unstable_by_key(|r| r.0);
         let lookup = std::sync::Arc::new(Lookup {
             generation,
-            column,
+            runs,
             map: std::sync::OnceLock::new(),
         });
         *cached = Some(lookup.clone());
@@ -496,12 +530,17 @@ impl MetaIndex {
         game: u32,
     ) -> Result<Option<tantivy::DocAddress>, MetaError> {
         let lookup = self.lookup(searcher)?;
-        if let (Some(column), [segment]) = (&lookup.column, searcher.segment_readers()) {
-            if game < segment.max_doc()
-                && segment.alive_bitset().is_none_or(|b| b.is_alive(game))
-                && column.first(game) == Some(u64::from(game))
-            {
-                return Ok(Some(tantivy::DocAddress::new(0, game)));
+        let run = lookup.runs.partition_point(|r| r.0 <= u64::from(game));
+        if let Some((first, ord, column)) = run.checked_sub(1).map(|i| &lookup.runs[i]) {
+            let segment = searcher.segment_reader(*ord);
+            let doc = u64::from(game) - first;
+            if let Ok(doc) = DocId::try_from(doc) {
+                if doc < segment.max_doc()
+                    && segment.alive_bitset().is_none_or(|b| b.is_alive(doc))
+                    && column.first(doc) == Some(u64::from(game))
+                {
+                    return Ok(Some(tantivy::DocAddress::new(*ord, doc)));
+                }
             }
         }
         let map = match lookup.map.get() {
@@ -721,36 +760,68 @@ mod tests {
         assert_eq!(date_from_days(11_016).to_string(), "2000-02-29");
     }
 
-    #[test]
-    fn a_finished_build_finds_documents_without_the_map() {
-        let dir = std::env::temp_dir().join(format!("qipu-meta-direct-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+    /// Adds games `0..n` to a new index in `dir`, committing after each game in `commits`, and
+    /// finishes the build.
+    fn build(dir: &Path, n: u32, commits: &[u32]) {
         let records = sgf::Records::read(b"(;PB[Alice]PW[Bob]RE[B+R])");
         let info = GameInfo::read(&records.game(0).unwrap());
-        // Two commits make two segments; the build's final merge makes one, in game order.
-        let mut w = MetaWriter::create(&dir, 50_000_000).unwrap();
-        for g in 0..300 {
+        let mut w = MetaWriter::create(dir, 50_000_000).unwrap();
+        for g in 0..n {
             w.add(g, &info, g, None, "f.sgf").unwrap();
-            if g == 150 {
+            if commits.contains(&g) {
                 w.commit().unwrap();
             }
         }
         w.finish().unwrap();
-        let m = MetaIndex::open(&dir).unwrap();
+    }
+
+    /// Every game's document is found through its segment's run of games, none past the end.
+    fn assert_found_without_map(dir: &Path, n: u32) {
+        let m = MetaIndex::open(dir).unwrap();
         let searcher = m.reader.searcher();
-        for g in [0, 1, 150, 151, 299] {
+        for g in 0..n {
+            let a = m.address(&searcher, g).unwrap().expect("a document");
+            let doc: TantivyDocument = searcher.doc(a).unwrap();
             assert_eq!(
-                m.address(&searcher, g).unwrap(),
-                Some(tantivy::DocAddress::new(0, g))
+                doc.get_first(m.fields.game).unwrap().as_u64(),
+                Some(u64::from(g))
             );
-            assert_eq!(m.summary(g).unwrap().unwrap().moves, u64::from(g));
         }
+        assert_eq!(m.summary(n - 1).unwrap().unwrap().moves, u64::from(n - 1));
         assert!(
             m.lookup(&searcher).unwrap().map.get().is_none(),
             "no map was built"
         );
-        assert_eq!(m.address(&searcher, 300).unwrap(), None);
-        assert!(m.summary(300).unwrap().is_none());
+        assert_eq!(m.address(&searcher, n).unwrap(), None);
+        assert!(m.summary(n).unwrap().is_none());
+    }
+
+    #[test]
+    fn a_finished_build_finds_documents_without_the_map() {
+        let dir = std::env::temp_dir().join(format!("qipu-meta-direct-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        // Two commits leave two segments, each a run of games.
+        build(&dir, 300, &[150]);
+        let m = MetaIndex::open(&dir).unwrap();
+        assert_eq!(m.reader.searcher().segment_readers().len(), 2);
+        assert_found_without_map(&dir, 300);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
+    #[test]
+    fn many_segments_are_merged_in_game_order() {
+        let dir = std::env::temp_dir().join(format!("qipu-meta-merge-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        // Segments of uneven sizes: the smallest neighbours are merged until few enough remain.
+        let commits: Vec<u32> = (0..20).map(|i| i * i * 3 + 5).collect();
+        build(&dir, 1300, &commits);
+        let m = MetaIndex::open(&dir).unwrap();
+        let segments = m.reader.searcher().segment_readers().len();
+        assert!(
+            (2..=MAX_SEGMENTS).contains(&segments),
+            "{segments} segments"
+        );
+        assert_found_without_map(&dir, 1300);
         let _ = std::fs::remove_dir_all(&dir);
     }
 
