@@ -8,7 +8,7 @@
 //! - `rejected.jsonl`: files and games that could not be read, with reasons.
 
 pub mod build;
-mod game;
+pub mod game;
 pub mod inputs;
 pub mod manifest;
 pub mod meta;
