@@ -45,7 +45,7 @@ pub fn strip(record: &[u8], start: usize, ops: &[u16], values: &[usize]) -> Opti
         if at < copied || record.get(at..at + 2)? != letters || record.get(at + 2) != Some(&b']') {
             return None;
         }
-        out.extend_from_slice(&record[copied..at]);
+        append(&mut out, record, copied, at);
         out.push(MARKER);
         copied = at + 2;
         stripped += 1;
@@ -57,19 +57,49 @@ pub fn strip(record: &[u8], start: usize, ops: &[u16], values: &[usize]) -> Opti
     (restore(&out, ops).as_deref() == Some(record)).then_some(out)
 }
 
+/// Appends `src[from..to]` to `out`. Most runs are the few bytes between two moves (`];W[`):
+/// those are copied as one 8-byte block and the excess cut off, which is several times cheaper
+/// than a general copy of unknown length (a third of stripping's time went to such copies).
+#[inline(always)]
+fn append(out: &mut Vec<u8>, src: &[u8], from: usize, to: usize) {
+    if to - from <= 8 {
+        if let Some(block) = src.get(from..from + 8) {
+            let block: &[u8; 8] = block.try_into().expect("eight bytes");
+            let len = out.len();
+            out.extend_from_slice(block);
+            out.truncate(len + (to - from));
+            return;
+        }
+    }
+    out.extend_from_slice(&src[from..to]);
+}
+
+/// The offset of the first [`MARKER`] in `bytes`: a plain look at the first few bytes (where
+/// the next marker usually is) before a vectorised search.
+#[inline(always)]
+fn next_marker(bytes: &[u8]) -> Option<usize> {
+    let head = &bytes[..bytes.len().min(8)];
+    match head.iter().position(|&b| b == MARKER) {
+        Some(i) => Some(i),
+        None if bytes.len() > 8 => memchr::memchr(MARKER, &bytes[8..]).map(|i| i + 8),
+        None => None,
+    }
+}
+
 /// The record a skeleton was made from, given the game's program; `None` if they disagree.
 pub fn restore(skeleton: &[u8], ops: &[u16]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(skeleton.len() + 2 * ops.len());
-    let mut rest = skeleton;
+    let mut at = 0;
     for p in ops.iter().filter_map(|&v| match Op::decode(v) {
         Op::Move(_, Some(p)) => Some(p),
         _ => None,
     }) {
-        let at = memchr::memchr(MARKER, rest)?;
-        out.extend_from_slice(&rest[..at]);
+        let marker = at + next_marker(&skeleton[at..])?;
+        append(&mut out, skeleton, at, marker);
         out.extend_from_slice(&Point::to_sgf(p));
-        rest = &rest[at + 1..];
+        at = marker + 1;
     }
+    let rest = &skeleton[at..];
     if memchr::memchr(MARKER, rest).is_some() {
         return None;
     }
