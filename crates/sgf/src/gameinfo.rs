@@ -51,18 +51,50 @@ pub struct GameInfo {
 impl GameInfo {
     /// Reads the game information of `tree`.
     pub fn read(tree: &GameTree<'_>) -> GameInfo {
-        // The nodes that may hold game information: up to and including the first move node.
-        let mut head = Vec::new();
+        // The properties read here, each taken from the first node that has it among those that
+        // may hold game information: up to and including the first move node. One pass over
+        // their properties finds them all.
+        const WANTED: [PropId; 22] = [
+            ids::PB,
+            ids::PW,
+            ids::BR,
+            ids::WR,
+            ids::BT,
+            ids::WT,
+            ids::EV,
+            ids::RO,
+            ids::PC,
+            ids::RU,
+            ids::SO,
+            ids::GN,
+            ids::GC,
+            ids::AN,
+            ids::US,
+            ids::CP,
+            ids::OT,
+            ids::DT,
+            ids::RE,
+            ids::KM,
+            ids::HA,
+            ids::TM,
+        ];
+        let mut found = [None; WANTED.len()];
         for n in tree.main_line() {
-            head.push(n);
-            if n.get(ids::B).is_some() || n.get(ids::W).is_some() {
+            let mut is_move = false;
+            for p in n.props() {
+                let id = p.id();
+                is_move |= id == ids::B || id == ids::W;
+                if let Some(i) = WANTED.iter().position(|&w| w == id) {
+                    found[i].get_or_insert(p);
+                }
+            }
+            if is_move {
                 break;
             }
         }
         let text = |id: PropId| -> Option<String> {
-            head.iter()
-                .find_map(|n| n.get(id))
-                .map(|p| p.texts().join(", ").trim().to_string())
+            let i = WANTED.iter().position(|&w| w == id)?;
+            found[i].map(|p| p.texts().join(", ").trim().to_string())
         };
         let name = |id| {
             text(id)
