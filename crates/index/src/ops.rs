@@ -429,29 +429,29 @@ pub fn with_removals(
     let Ok(mut rep) = Replayer::new(ops, width, height, true) else {
         return (ops.to_vec(), false);
     };
-    // Stones removed by each move, in move order.
-    let mut removed: Vec<Point> = Vec::with_capacity(ops.len() / 8);
-    let mut ends: Vec<usize> = Vec::with_capacity(ops.len());
+    let mut out = Vec::with_capacity(ops.len() + ops.len() / 4);
+    // Ops before `copied` are in `out`: each move is copied when it is played, its removals
+    // right after it.
+    let mut copied = 0;
     let mut irregular = false;
-    while let Some(step) = rep.next_position(|m| {
-        irregular |= !m.flags.is_empty();
-        removed.extend_from_slice(&m.removed);
-        ends.push(removed.len());
-    }) {
-        at_position(&step, rep.board());
-    }
-    let mut out = Vec::with_capacity(ops.len() + removed.len());
-    let mut moves = 0;
-    for &v in ops {
-        out.push(v);
-        if let Op::Move(..) = Op::decode(v) {
-            let from = if moves == 0 { 0 } else { ends[moves - 1] };
-            // Moves the replay never reached (none, for a well-formed program) remove nothing.
-            let to = ends.get(moves).copied().unwrap_or(from);
-            out.extend(removed[from..to].iter().map(|&p| Op::Remove(p).encode()));
-            moves += 1;
+    while let Some(event) = rep.cursor.next() {
+        match event {
+            Event::Position(step) => at_position(&step, &rep.board),
+            Event::Setup(c, p) => {
+                rep.board.setup(c, p);
+            }
+            Event::Move(c, p) => {
+                let m = rep.board.play(c, p);
+                irregular |= !m.flags.is_empty();
+                // The cursor is past the move's op.
+                out.extend_from_slice(&ops[copied..rep.cursor.at]);
+                copied = rep.cursor.at;
+                out.extend(m.removed.iter().map(|&p| Op::Remove(p).encode()));
+            }
+            Event::Remove(_) => {}
         }
     }
+    out.extend_from_slice(&ops[copied..]);
     (out, irregular)
 }
 

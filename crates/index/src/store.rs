@@ -320,6 +320,8 @@ pub struct SegmentWriter {
     positions: Vec<PosEntry>,
     block: Vec<u8>,
     block_entries: Vec<(u32, u32)>,
+    /// One compression context for every block (making one per block showed in profiles).
+    compressor: zstd::bulk::Compressor<'static>,
     count: u32,
     file_count: u32,
 }
@@ -347,6 +349,7 @@ impl SegmentWriter {
             positions: Vec::new(),
             block: Vec::new(),
             block_entries: Vec::new(),
+            compressor: zstd::bulk::Compressor::new(3).map_err(|e| IndexError::io(dir, e))?,
             count: 0,
             file_count: 0,
         })
@@ -422,7 +425,7 @@ impl SegmentWriter {
         }
         let dir = self.dir.clone();
         let err = |e| IndexError::io(&dir, e);
-        let compressed = zstd::bulk::compress(&self.block, 3).map_err(err)?;
+        let compressed = self.compressor.compress(&self.block).map_err(err)?;
         self.records.write_all(&compressed).map_err(err)?;
         for &(off, len) in &self.block_entries {
             self.records_idx
