@@ -176,6 +176,11 @@ fn metadata_search() {
     // Ranks.
     assert_eq!(search(&m, "rank:9p"), [0]);
     assert_eq!(search(&m, "rank:>=1d"), [0, 3]);
+    // `rank` is either player's rank: game 3 has a 3d and a 10k.
+    assert_eq!(search(&m, "rank:10k"), [3]);
+    assert_eq!(search(&m, "rank:[2d TO 5d]"), [3]);
+    assert_eq!(search(&m, "rank:* AND -rank:9p"), [3]);
+    assert_eq!(search(&m, "rank:*"), [0, 3]);
     assert_eq!(search(&m, "black_rank:3d"), [3]);
     assert_eq!(search(&m, "white_rank:<1d"), [3]);
     assert_eq!(search(&m, "white_rank:[10k TO 1k]"), [3]);

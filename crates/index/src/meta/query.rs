@@ -76,7 +76,7 @@ const FIELDS: &[(&str, Kind)] = &[
     ("moves", Kind::Unsigned),
     ("komi", Kind::Float),
     ("margin", Kind::Float),
-    ("rank", Kind::Rank),
+    ("rank", Kind::Either(&["black_rank", "white_rank"])),
     ("black_rank", Kind::Rank),
     ("white_rank", Kind::Rank),
     ("date", Kind::Date),

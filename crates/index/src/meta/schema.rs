@@ -78,7 +78,6 @@ pub struct Fields {
     pub handicap: Field,
     pub size: Field,
     pub moves: Field,
-    pub rank: Field,
     pub black_rank: Field,
     pub white_rank: Field,
     pub black_rank_text: Field,
@@ -131,7 +130,6 @@ pub fn build() -> Schema {
     b.add_u64_field("handicap", number().set_stored());
     b.add_u64_field("size", number().set_stored());
     b.add_u64_field("moves", number().set_stored());
-    b.add_i64_field("rank", number());
     b.add_i64_field("black_rank", number());
     b.add_i64_field("white_rank", number());
     b.add_i64_field("date_start", number().set_stored());
@@ -161,7 +159,6 @@ impl Fields {
             handicap: f("handicap")?,
             size: f("size")?,
             moves: f("moves")?,
-            rank: f("rank")?,
             black_rank: f("black_rank")?,
             white_rank: f("white_rank")?,
             black_rank_text: f("black_rank_text")?,
@@ -258,7 +255,6 @@ impl Fields {
                 }
                 if let Some(r) = rank.value {
                     doc.add_i64(order, i64::from(r.order()));
-                    doc.add_i64(self.rank, i64::from(r.order()));
                 }
             }
         }
