@@ -49,19 +49,25 @@ pub fn packed_len(n: usize) -> usize {
     n / 2 * 3 + n % 2 * 2
 }
 
-/// Packs `ops` into `out` if every op has a code; returns whether it did.
+/// Packs `ops` into `out` if every op has a code; returns whether it did (if not, `out` is as it
+/// was).
 pub fn pack(ops: &[u16], out: &mut Vec<u8>) -> bool {
-    let Some(codes) = ops.iter().map(|&v| code(v)).collect::<Option<Vec<u16>>>() else {
-        return false;
-    };
-    for pair in codes.chunks(2) {
-        match *pair {
-            [a, b] => {
-                out.extend_from_slice(&[a as u8, (a >> 8) as u8 | (b << 4) as u8, (b >> 4) as u8])
-            }
-            [a] => out.extend_from_slice(&(a).to_le_bytes()),
-            _ => unreachable!("chunks of two"),
-        }
+    let start = out.len();
+    out.reserve(packed_len(ops.len()));
+    let mut pairs = ops.chunks_exact(2);
+    for pair in &mut pairs {
+        let (Some(a), Some(b)) = (code(pair[0]), code(pair[1])) else {
+            out.truncate(start);
+            return false;
+        };
+        out.extend_from_slice(&[a as u8, (a >> 8) as u8 | (b << 4) as u8, (b >> 4) as u8]);
+    }
+    if let [last] = *pairs.remainder() {
+        let Some(a) = code(last) else {
+            out.truncate(start);
+            return false;
+        };
+        out.extend_from_slice(&a.to_le_bytes());
     }
     true
 }
@@ -128,6 +134,17 @@ mod tests {
     fn points_off_a_19x19_board_are_not_packed() {
         let off = Op::Move(Color::Black, Some(Point::new(19, 3))).encode();
         assert!(!pack(&[off], &mut Vec::new()));
+        // Anywhere in the program, first or second of a pair: the output is left as it was.
+        let good = Op::Move(Color::Black, Some(Point::new(3, 3))).encode();
+        for ops in [
+            vec![good, good, off],
+            vec![good, off, good],
+            vec![off, good, good, good],
+        ] {
+            let mut out = vec![9u8];
+            assert!(!pack(&ops, &mut out));
+            assert_eq!(out, [9]);
+        }
     }
 
     #[test]

@@ -94,7 +94,16 @@ impl GameInfo {
         }
         let text = |id: PropId| -> Option<String> {
             let i = WANTED.iter().position(|&w| w == id)?;
-            found[i].map(|p| p.texts().join(", ").trim().to_string())
+            found[i].map(|p| {
+                if p.raw_values().nth(1).is_some() {
+                    return p.texts().join(", ").trim().to_string();
+                }
+                // One value, nearly always: no list to join, and no copy when decoding made one.
+                match p.text() {
+                    std::borrow::Cow::Owned(s) if s.trim().len() == s.len() => s,
+                    t => t.trim().to_string(),
+                }
+            })
         };
         let name = |id| {
             text(id)

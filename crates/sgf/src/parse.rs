@@ -41,19 +41,20 @@ pub(crate) fn parse_with<'a>(
             problem: Problem::TooLarge,
         });
     }
-    // One allocation per vector and game: a move node takes about 6 bytes (`;B[pd]`).
-    // Capped: a 100 MB comment must not reserve room for 14 M nodes.
-    let guess = (game.span.len() / 7 + 4).min(1 << 20);
+    // Room for every node at once: a move node takes about 6 bytes (`;B[pd]`). Capped: a 100 MB
+    // comment must not reserve room for 17 M nodes.
+    let guess = (game.span.len() / 6 + 4).min(1 << 20);
+    let spare = Spare::take(guess);
     let mut p = Parser {
         src: &src[..game.span.end],
         pos: game.span.start,
         escapes,
         base: game.span.start,
         pending_values: 0,
-        last_child: Vec::with_capacity(guess),
-        nodes: Vec::with_capacity(guess),
-        props: Vec::with_capacity(guess),
-        values: Vec::with_capacity(guess),
+        last_child: spare.last_child,
+        nodes: spare.nodes,
+        props: spare.props,
+        values: spare.values,
         diags: DiagList::default(),
     };
     if game.implicit_open {
@@ -63,6 +64,7 @@ pub(crate) fn parse_with<'a>(
     if game.truncated {
         p.diags.push(game.span.end, Problem::Unclosed);
     }
+    Spare::keep_last_child(std::mem::take(&mut p.last_child));
     if p.nodes.is_empty() {
         return Err(Diagnostic {
             offset: game.span.start,
@@ -81,6 +83,66 @@ pub(crate) fn parse_with<'a>(
         file_charset: None,
         charset: OnceLock::new(),
     })
+}
+
+/// The vectors of the last tree dropped on this thread, kept for the next tree to parse:
+/// building trees is most of what reading a record costs, and allocating, growing and freeing
+/// four vectors per game showed as a tenth of that.
+#[derive(Default)]
+pub(crate) struct Spare {
+    last_child: Vec<u32>,
+    pub(crate) nodes: Vec<NodeData>,
+    pub(crate) props: Vec<PropData>,
+    pub(crate) values: Vec<ValueSpan>,
+}
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::default();
+}
+
+/// Vectors larger than this many entries are not kept (a huge game must not pin its memory).
+const MAX_SPARE: usize = 1 << 16;
+
+impl Spare {
+    /// Empty vectors with room for `n` entries each, reused when this thread has some.
+    fn take(n: usize) -> Spare {
+        let mut s = SPARE.with(|s| std::mem::take(&mut *s.borrow_mut()));
+        s.last_child.clear();
+        s.nodes.clear();
+        s.props.clear();
+        s.values.clear();
+        s.last_child.reserve(n);
+        s.nodes.reserve(n);
+        s.props.reserve(n);
+        s.values.reserve(n);
+        s
+    }
+
+    fn keep_last_child(v: Vec<u32>) {
+        if v.capacity() <= MAX_SPARE {
+            SPARE.with(|s| s.borrow_mut().last_child = v);
+        }
+    }
+
+    /// Keeps a dropped tree's vectors for the next parse on this thread.
+    pub(crate) fn keep(nodes: Vec<NodeData>, props: Vec<PropData>, values: Vec<ValueSpan>) {
+        if nodes
+            .capacity()
+            .max(props.capacity())
+            .max(values.capacity())
+            > MAX_SPARE
+        {
+            return;
+        }
+        // During thread teardown the slot may be gone: then the vectors are simply freed.
+        let _ = SPARE.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                s.nodes = nodes;
+                s.props = props;
+                s.values = values;
+            }
+        });
+    }
 }
 
 struct Parser<'a> {

@@ -71,6 +71,16 @@ pub struct GameTree<'a> {
     pub(crate) charset: OnceLock<(Charset, Vec<Diagnostic>)>,
 }
 
+impl Drop for GameTree<'_> {
+    fn drop(&mut self) {
+        crate::parse::Spare::keep(
+            std::mem::take(&mut self.nodes),
+            std::mem::take(&mut self.props),
+            std::mem::take(&mut self.values),
+        );
+    }
+}
+
 /// Index of a node inside its tree.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct NodeId(pub(crate) u32);
