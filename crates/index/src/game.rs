@@ -5,7 +5,7 @@ use goban::Symmetry;
 use sgf::info::Winner;
 use sgf::{GameInfo, GameTree};
 
-use crate::ops::{encode_main_line_at, with_removals, Op};
+use crate::ops::{encode_main_line_at, with_removals_into, Op};
 use crate::store::{
     GameRec, Occupancy, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_SKELETON, MAX_INDEXED_STONES,
     MAX_TABLE_MOVE, NO_NEXT,
@@ -32,12 +32,43 @@ pub struct Analysed {
 /// Analyses a game: replays its main line once, hashing every position. `record` is the game's
 /// text (its span of the file).
 pub fn analyse(tree: &GameTree<'_>, record: &[u8]) -> Analysed {
+    SCRATCH.with(|s| match s.try_borrow_mut() {
+        Ok(mut s) => {
+            let a = analyse_with(tree, record, &mut s);
+            // A huge game must not pin its memory to the thread.
+            if s.ops.capacity().max(s.full.capacity()) > 1 << 18 {
+                *s = Scratch::default();
+            }
+            a
+        }
+        Err(_) => analyse_with(tree, record, &mut Scratch::default()),
+    })
+}
+
+/// Working vectors of [`analyse`], kept by each thread from one game to the next: allocating
+/// and freeing them per game cost more than filling them.
+#[derive(Default)]
+struct Scratch {
+    ops: Vec<u16>,
+    values: Vec<usize>,
+    full: Vec<u16>,
+}
+
+thread_local! {
+    static SCRATCH: std::cell::RefCell<Scratch> = std::cell::RefCell::default();
+}
+
+fn analyse_with(tree: &GameTree<'_>, record: &[u8], scratch: &mut Scratch) -> Analysed {
     let info = GameInfo::read(tree);
+    let Scratch { ops, values, full } = scratch;
+    ops.clear();
+    values.clear();
     // Sized once: a main line has at most one node per node of the tree, and a move per node.
     let nodes = tree.node_count().min(1 << 16);
-    let (mut ops, mut values) = (Vec::with_capacity(nodes + 8), Vec::with_capacity(nodes));
-    let moves = encode_main_line_at(tree, &mut ops, &mut values);
-    let skeleton = crate::skeleton::strip(record, tree.span().start, &ops, &values);
+    ops.reserve(nodes + 8);
+    values.reserve(nodes);
+    let moves = encode_main_line_at(tree, ops, values);
+    let skeleton = crate::skeleton::strip(record, tree.span().start, ops, values);
     let stripped = skeleton.is_some();
     let (width, height) = tree.board_size();
     let winner = match info.result.as_ref().and_then(|r| r.value) {
@@ -48,26 +79,33 @@ pub fn analyse(tree: &GameTree<'_>, record: &[u8]) -> Analysed {
     let mut occupancy = Occupancy::default();
     let mut positions = Vec::with_capacity(MAX_INDEXED_STONES as usize + 8);
     let mut long = false;
-    let (ops, irregular) = with_removals(&ops, width, height, |step, b| {
-        if b.stone_count() <= MAX_INDEXED_STONES {
-            if step.k <= MAX_TABLE_MOVE {
-                let next = step.next.map_or(NO_NEXT, |(c, p)| Op::Move(c, p).encode());
-                positions.push((b.hash(), step.k as u16, next));
-            } else {
-                // Found by replay (see FLAG_LONG).
-                long = true;
+    let irregular = with_removals_into(
+        ops,
+        width,
+        height,
+        |step, b| {
+            if b.stone_count() <= MAX_INDEXED_STONES {
+                if step.k <= MAX_TABLE_MOVE {
+                    let next = step.next.map_or(NO_NEXT, |(c, p)| Op::Move(c, p).encode());
+                    positions.push((b.hash(), step.k as u16, next));
+                } else {
+                    // Found by replay (see FLAG_LONG).
+                    long = true;
+                }
             }
-        }
-    });
+        },
+        full,
+    );
+    let ops = &*full;
     // Every stone that was ever on the board was put there by a move or by setup.
     if (width, height) == (19, 19) {
-        for &v in &ops {
+        for &v in ops {
             if let Op::Move(c, Some(p)) | Op::Setup(Some(c), p) = Op::decode(v) {
                 occupancy.insert(c, p);
             }
         }
     }
-    let (exact_signature, canonical_signature) = signatures(&ops, width, height);
+    let (exact_signature, canonical_signature) = signatures(ops, width, height);
     Analysed {
         info,
         rec: GameRec {
@@ -81,7 +119,7 @@ pub fn analyse(tree: &GameTree<'_>, record: &[u8]) -> Analysed {
             duplicate_of: u32::MAX,
             ..GameRec::default()
         },
-        ops: StoredOps::new(&ops),
+        ops: StoredOps::new(ops),
         occupancy,
         positions,
         exact_signature,

@@ -424,12 +424,27 @@ pub fn with_removals(
     ops: &[u16],
     width: u8,
     height: u8,
-    mut at_position: impl FnMut(&Step, &Board),
+    at_position: impl FnMut(&Step, &Board),
 ) -> (Vec<u16>, bool) {
-    let Ok(mut rep) = Replayer::new(ops, width, height, true) else {
-        return (ops.to_vec(), false);
-    };
     let mut out = Vec::with_capacity(ops.len() + ops.len() / 4);
+    let irregular = with_removals_into(ops, width, height, at_position, &mut out);
+    (out, irregular)
+}
+
+/// [`with_removals`] into `out` (cleared first), for callers that reuse one vector.
+pub fn with_removals_into(
+    ops: &[u16],
+    width: u8,
+    height: u8,
+    mut at_position: impl FnMut(&Step, &Board),
+    out: &mut Vec<u16>,
+) -> bool {
+    out.clear();
+    let Ok(mut rep) = Replayer::new(ops, width, height, true) else {
+        out.extend_from_slice(ops);
+        return false;
+    };
+    out.reserve(ops.len() + ops.len() / 4);
     // Ops before `copied` are in `out`: each move is copied when it is played, its removals
     // right after it.
     let mut copied = 0;
@@ -452,7 +467,7 @@ pub fn with_removals(
         }
     }
     out.extend_from_slice(&ops[copied..]);
-    (out, irregular)
+    irregular
 }
 
 #[cfg(test)]

@@ -54,7 +54,32 @@ pub fn strip(record: &[u8], start: usize, ops: &[u16], values: &[usize]) -> Opti
         return None;
     }
     out.extend_from_slice(&record[copied..]);
-    (restore(&out, ops).as_deref() == Some(record)).then_some(out)
+    restores_to(&out, ops, record).then_some(out)
+}
+
+/// Whether [`restore`] gives back `record`, checked piece by piece without building it.
+fn restores_to(skeleton: &[u8], ops: &[u16], record: &[u8]) -> bool {
+    let (mut at, mut done) = (0, 0);
+    for p in ops.iter().filter_map(|&v| match Op::decode(v) {
+        Op::Move(_, Some(p)) => Some(p),
+        _ => None,
+    }) {
+        let Some(marker) = next_marker(&skeleton[at..]).map(|i| at + i) else {
+            return false;
+        };
+        let text = &skeleton[at..marker];
+        let Some(end) = (done + text.len()).checked_add(2) else {
+            return false;
+        };
+        if record.get(done..end - 2) != Some(text)
+            || record.get(end - 2..end) != Some(&Point::to_sgf(p))
+        {
+            return false;
+        }
+        (at, done) = (marker + 1, end);
+    }
+    let rest = &skeleton[at..];
+    memchr::memchr(MARKER, rest).is_none() && record.get(done..) == Some(rest)
 }
 
 /// Appends `src[from..to]` to `out`. Most runs are the few bytes between two moves (`];W[`):
@@ -169,6 +194,30 @@ mod tests {
                 String::from_utf8_lossy(src).escape_debug()
             );
         }
+    }
+
+    #[test]
+    fn the_check_agrees_with_restoring() {
+        let ops = [
+            Op::Move(goban::Color::Black, Some(Point::new(3, 3))).encode(),
+            Op::Move(goban::Color::White, None).encode(),
+            Op::Move(goban::Color::Black, Some(Point::new(15, 3))).encode(),
+        ];
+        let skeleton = b"(;B[\x01];W[];B[\x01])";
+        let record = restore(skeleton, &ops).unwrap();
+        assert_eq!(record, b"(;B[dd];W[];B[pd])".to_vec());
+        assert!(restores_to(skeleton, &ops, &record));
+        for wrong in [
+            &b"(;B[dd];W[];B[pd]) "[..],
+            b"(;B[dd];W[];B[pd]",
+            b"(;B[dd];W[];B[pe])",
+            b"(;B[dd]W[];B[pd])",
+            b"",
+        ] {
+            assert!(!restores_to(skeleton, &ops, wrong));
+        }
+        assert!(!restores_to(b"(;B[\x01];W[])", &ops, &record));
+        assert!(!restores_to(b"(;B[\x01];W[\x01];B[\x01])", &ops, &record));
     }
 
     #[test]
