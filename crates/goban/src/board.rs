@@ -26,6 +26,8 @@ pub struct Board {
     empty: Bitboard,
     /// Whether `zob` is maintained; see [`Board::set_hashing`].
     hashing: bool,
+    /// Only its identity hash is; see [`Board::set_identity_hashing`].
+    identity_only: bool,
     zob: Accumulators,
     /// This board size's oriented keys, indexed by `y * width + x`.
     keys: &'static [OrientedKeys],
@@ -44,6 +46,7 @@ impl Board {
             pos: Position::new(width, height)?,
             empty: Bitboard::full(width, height),
             hashing: true,
+            identity_only: false,
             zob: Accumulators::empty(width, height),
             keys: oriented_table(width, height),
             ko: None,
@@ -57,6 +60,7 @@ impl Board {
             pos: position.clone(),
             empty: Bitboard::EMPTY,
             hashing: true,
+            identity_only: false,
             zob: Accumulators::empty(position.width, position.height),
             keys: oriented_table(position.width, position.height),
             ko: None,
@@ -140,11 +144,23 @@ impl Board {
     /// Turns incremental hashing on or off. Off, moves skip the hash updates (for replays that only
     /// need stones) and the hash accessors compute from scratch; on again, the hashes are rebuilt.
     pub fn set_hashing(&mut self, on: bool) {
-        if on && !self.hashing {
+        if on && (!self.hashing || self.identity_only) {
             self.hashing = true;
+            self.identity_only = false;
             self.recompute();
         }
         self.hashing = on;
+    }
+
+    /// Keeps only the identity hash up to date: one XOR per stone that comes or goes instead of
+    /// sixteen, for replays that need [`Board::hash`] and nothing else (an index build). The
+    /// other orientations and colourings are then computed from scratch, as with hashing off.
+    pub fn set_identity_hashing(&mut self) {
+        if !self.hashing {
+            self.hashing = true;
+            self.recompute();
+        }
+        self.identity_only = true;
     }
 
     /// Whether incremental hashing is on.
@@ -158,7 +174,7 @@ impl Board {
     /// scratch (slow).
     #[inline]
     pub fn hashes(&self) -> [u64; 8] {
-        if self.hashing {
+        if self.hashing && !self.identity_only {
             *self.zob.hashes()
         } else {
             *self.scratch_accumulators().hashes()
@@ -168,7 +184,7 @@ impl Board {
     /// Like [`Board::hashes`] for the position with colours exchanged.
     #[inline]
     pub fn swapped_hashes(&self) -> [u64; 8] {
-        if self.hashing {
+        if self.hashing && !self.identity_only {
             *self.zob.swapped_hashes()
         } else {
             *self.scratch_accumulators().swapped_hashes()
@@ -184,7 +200,11 @@ impl Board {
     /// The hash of the position as it stands (identity orientation).
     #[inline]
     pub fn hash(&self) -> u64 {
-        self.hashes()[0]
+        if self.hashing {
+            self.zob.hashes()[0]
+        } else {
+            self.hashes()[0]
+        }
     }
 
     /// Whether all 8 orientations are symmetries of this board (square), or only the first 4.
@@ -361,7 +381,11 @@ impl Board {
     fn toggle_hash(&mut self, c: usize, r: usize, bit: u64) {
         if self.hashing {
             let i = (r - 1) * self.pos.width as usize + bit.trailing_zeros() as usize;
-            self.zob.toggle(c, &self.keys[i]);
+            if self.identity_only {
+                self.zob.toggle_identity(c, self.keys[i][0]);
+            } else {
+                self.zob.toggle(c, &self.keys[i]);
+            }
         }
     }
 
@@ -403,7 +427,12 @@ impl Board {
                 bits &= bits - 1;
                 removed.push(Point::new(x as u8, (y - 1) as u8));
                 if self.hashing {
-                    self.zob.toggle(c, &self.keys[(y - 1) * width + x]);
+                    let keys = &self.keys[(y - 1) * width + x];
+                    if self.identity_only {
+                        self.zob.toggle_identity(c, keys[0]);
+                    } else {
+                        self.zob.toggle(c, keys);
+                    }
                 }
             }
         }

@@ -152,6 +152,13 @@ impl Accumulators {
         }
     }
 
+    /// [`Accumulators::toggle`] for the identity hash alone (`key` = `keys[0]`): the others go
+    /// stale, so only `hashes()[0]` may be read after it.
+    #[inline(always)]
+    pub(crate) fn toggle_identity(&mut self, c: usize, key: u64) {
+        self.hash[0] ^= if c == 0 { key } else { mul_alpha(key) };
+    }
+
     /// `hash(s(P))` for every symmetry `s`, indexed by `s.index()`.
     #[inline]
     pub(crate) fn hashes(&self) -> &[u64; 8] {

@@ -438,3 +438,39 @@ fn stone_count_follows_moves_captures_and_setup() {
         assert_eq!(b.stone_count() as usize, want, "after step {i}");
     }
 }
+
+#[test]
+fn identity_hashing_follows_captures_setup_and_suicide() {
+    // Random moves on a small board: many captures, suicides and replaced stones.
+    let mut full = Board::new(7, 7).unwrap();
+    let mut lean = Board::new(7, 7).unwrap();
+    lean.set_identity_hashing();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for i in 0..3000 {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        let (x, y, colour) = (
+            (seed % 7) as u8,
+            (seed / 7 % 7) as u8,
+            if i % 2 == 0 { B } else { W },
+        );
+        if i % 97 == 0 {
+            full.setup(None, pt(x, y));
+            lean.setup(None, pt(x, y));
+        } else {
+            full.play(colour, Some(pt(x, y)));
+            lean.play(colour, Some(pt(x, y)));
+        }
+        assert_eq!(lean.hash(), full.hash(), "move {i}");
+        assert_eq!(lean.hash(), lean.position().hash(), "move {i}");
+    }
+    // The other orientations are computed from the stones, and full hashing comes back.
+    assert_eq!(lean.hashes(), full.hashes());
+    assert_eq!(lean.swapped_hashes(), full.swapped_hashes());
+    lean.set_hashing(true);
+    lean.play(B, Some(pt(0, 0)));
+    full.play(B, Some(pt(0, 0)));
+    assert_eq!(lean.hashes(), full.hashes());
+    check_hashes(&lean);
+}

@@ -419,7 +419,8 @@ impl<'o> Walker<'o> {
 /// Completes a program from [`encode_main_line`] for the [`Walker`]: replays it on the engine and
 /// puts after each move an [`Op::Remove`] for every stone it took off (captures, or the mover's
 /// own group on suicide). Also says whether any move broke a rule, and calls `at_position` at
-/// every position with the engine's board.
+/// every position with the engine's board, which keeps only its identity hash
+/// ([`Board::hash`]) up to date.
 pub fn with_removals(
     ops: &[u16],
     width: u8,
@@ -444,6 +445,7 @@ pub fn with_removals_into(
         out.extend_from_slice(ops);
         return false;
     };
+    rep.board.set_identity_hashing();
     out.reserve(ops.len() + ops.len() / 4);
     // Ops before `copied` are in `out`: each move is copied when it is played, its removals
     // right after it.
