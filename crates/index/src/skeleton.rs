@@ -60,10 +60,7 @@ pub fn strip(record: &[u8], start: usize, ops: &[u16], values: &[usize]) -> Opti
 /// Whether [`restore`] gives back `record`, checked piece by piece without building it.
 fn restores_to(skeleton: &[u8], ops: &[u16], record: &[u8]) -> bool {
     let (mut at, mut done) = (0, 0);
-    for p in ops.iter().filter_map(|&v| match Op::decode(v) {
-        Op::Move(_, Some(p)) => Some(p),
-        _ => None,
-    }) {
+    for p in played_points(ops) {
         let Some(marker) = next_marker(&skeleton[at..]).map(|i| at + i) else {
             return false;
         };
@@ -111,14 +108,19 @@ fn next_marker(bytes: &[u8]) -> Option<usize> {
     }
 }
 
+/// The points of the program's moves, passes left out: one per marker of a skeleton.
+fn played_points(ops: &[u16]) -> impl Iterator<Item = Point> + '_ {
+    ops.iter().filter_map(|&v| match Op::decode(v) {
+        Op::Move(_, Some(p)) => Some(p),
+        _ => None,
+    })
+}
+
 /// The record a skeleton was made from, given the game's program; `None` if they disagree.
 pub fn restore(skeleton: &[u8], ops: &[u16]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(skeleton.len() + 2 * ops.len());
     let mut at = 0;
-    for p in ops.iter().filter_map(|&v| match Op::decode(v) {
-        Op::Move(_, Some(p)) => Some(p),
-        _ => None,
-    }) {
+    for p in played_points(ops) {
         let marker = at + next_marker(&skeleton[at..])?;
         append(&mut out, skeleton, at, marker);
         out.extend_from_slice(&Point::to_sgf(p));
