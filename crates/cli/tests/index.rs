@@ -131,16 +131,9 @@ fn running_again_adds_only_what_is_new() {
 
 #[test]
 fn a_killed_run_is_finished_by_the_next_with_nothing_lost_or_doubled() {
-    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets/fox-pro");
-    if !data.is_dir() {
-        assert!(
-            std::env::var("QIPU_REQUIRE_DATASETS").map_or(true, |v| v != "1"),
-            "{} is missing",
-            data.display()
-        );
-        eprintln!("skipped: {} is not present", data.display());
+    let Some(data) = testdata::dataset("fox-pro") else {
         return;
-    }
+    };
     let dir = temp("crash");
     let idx = dir.to_str().unwrap();
     let args = [

@@ -1,36 +1,15 @@
 //! Final positions against the oracle: every game an independent implementation (sgfmill) replayed
 //! must end, under qipu, on exactly the same stones, with the same board size and move count.
 //!
-//! The oracle and datasets live outside the repository (`../shared`). Without them these tests say
-//! so and pass, unless `QIPU_REQUIRE_DATASETS=1` (as in CI), where their absence is a failure.
+//! The oracle and datasets live outside the repository (`../shared`, found by `testdata::shared`).
+//! Without them these tests say so and pass, unless `QIPU_REQUIRE_DATASETS=1` (as in CI), where their absence is a failure.
 
 use std::collections::{BTreeMap, HashSet};
-use std::path::{Path, PathBuf};
 
 use goban::{replay_main_line, Color};
 use serde_json::Value;
 use sgf::Records;
-
-fn shared() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    if p.join("oracle").is_dir() && p.join("datasets").is_dir() {
-        return Some(p);
-    }
-    if std::env::var("QIPU_REQUIRE_DATASETS").is_ok_and(|v| v == "1") {
-        panic!("{} is missing", p.display());
-    }
-    eprintln!("skipped: {} is not present", p.display());
-    None
-}
-
-fn lines(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use testdata::{lines, shared};
 
 fn check(dataset: &str) {
     let Some(shared) = shared() else { return };

@@ -10,7 +10,6 @@
 //! each input are in, so a run killed at any moment is finished by running it again, with no game
 //! lost and none doubled.
 
-use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::sync_channel;
 use std::time::Instant;
@@ -289,15 +288,15 @@ fn process(batch: Vec<Item>) -> Vec<Processed> {
 
 /// Signatures of the games already in the index, to find copies.
 struct Signatures {
-    exact: HashMap<u64, u32>,
-    canonical: HashMap<u64, u32>,
+    exact: ahash::AHashMap<u64, u32>,
+    canonical: ahash::AHashMap<u64, u32>,
 }
 
 impl Signatures {
     fn load(dir: &Path, manifest: &Manifest) -> Result<Signatures, IndexError> {
         let mut s = Signatures {
-            exact: HashMap::new(),
-            canonical: HashMap::new(),
+            exact: ahash::AHashMap::new(),
+            canonical: ahash::AHashMap::new(),
         };
         for seg in &manifest.segments {
             let segment = Segment::open(&dir.join(&seg.dir), seg.first_game)?;

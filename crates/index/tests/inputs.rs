@@ -474,9 +474,9 @@ fn garbage_never_panics() {
     }
 }
 
+/// The shared datasets folder (required under `QIPU_REQUIRE_DATASETS=1`).
 fn datasets() -> Option<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/datasets");
-    dir.join("big").is_dir().then_some(dir)
+    testdata::dataset("big").and_then(|big| big.parent().map(Path::to_path_buf))
 }
 
 #[test]

@@ -16,7 +16,7 @@ fn inputs() -> Vec<PathBuf> {
     let diverse = root.join("../shared/datasets/diverse");
     if diverse.is_dir() {
         inputs.push(diverse);
-    } else if std::env::var("QIPU_REQUIRE_DATASETS").is_ok_and(|v| v == "1") {
+    } else if testdata::required() {
         panic!("{} is missing", diverse.display());
     }
     inputs

@@ -1,37 +1,16 @@
 //! Every position and pattern probe of the oracle, answered from a freshly built index, must give
 //! exactly the oracle's hits and continuation tables (games the oracle excluded aside).
 //!
-//! The oracle and datasets live outside the repository (`../shared`). Without them these tests say
-//! so and pass, unless `QIPU_REQUIRE_DATASETS=1` (as in CI), where their absence is a failure.
+//! The oracle and datasets live outside the repository (`../shared`, found by `testdata::shared`).
+//! Without them these tests say so and pass, unless `QIPU_REQUIRE_DATASETS=1` (as in CI), where their absence is a failure.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::path::{Path, PathBuf};
 
 use index::{build, BuildOptions, Index};
 use search::query::{parse_pattern, position_from_record};
 use search::{find_pattern, find_position, PatternQuery, PositionQuery};
 use serde_json::Value;
-
-fn shared() -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    if p.join("oracle").is_dir() && p.join("datasets").is_dir() {
-        return Some(p);
-    }
-    if std::env::var("QIPU_REQUIRE_DATASETS").is_ok_and(|v| v == "1") {
-        panic!("{} is missing", p.display());
-    }
-    eprintln!("skipped: {} is not present", p.display());
-    None
-}
-
-fn lines(path: &Path) -> Vec<Value> {
-    std::fs::read_to_string(path)
-        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
+use testdata::{lines, shared};
 
 type Hits = BTreeMap<(String, u64), Vec<u64>>;
 type Table = BTreeSet<(String, String, u64, u64, u64)>;

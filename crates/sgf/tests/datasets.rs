@@ -8,20 +8,7 @@ use std::path::{Path, PathBuf};
 
 use sgf::write::to_sgf;
 use sgf::{GameInfo, Records};
-
-fn dataset(name: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../../../shared/datasets")
-        .join(name);
-    if p.is_dir() {
-        return Some(p);
-    }
-    if std::env::var("QIPU_REQUIRE_DATASETS").is_ok_and(|v| v == "1") {
-        panic!("dataset {} is missing", p.display());
-    }
-    eprintln!("skipped: dataset {} is not present", p.display());
-    None
-}
+use testdata::dataset;
 
 fn files(root: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();

@@ -1,0 +1,55 @@
+//! For qipu's tests: the shared material (`../shared` beside the repository: real datasets and
+//! the oracle's answers) and its JSON Lines files.
+//!
+//! The shared material lives outside the repository. Without it, tests that need it say so and
+//! pass, unless `QIPU_REQUIRE_DATASETS=1` (as in CI), where its absence is a failure.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::Value;
+
+/// Whether this run must have the shared material (`QIPU_REQUIRE_DATASETS=1`).
+pub fn required() -> bool {
+    std::env::var("QIPU_REQUIRE_DATASETS").is_ok_and(|v| v == "1")
+}
+
+/// The shared folder (with `oracle/` and `datasets/`), or `None` after saying it is absent;
+/// panics when it is absent but [`required`].
+pub fn shared() -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
+    if p.join("oracle").is_dir() && p.join("datasets").is_dir() {
+        return Some(p);
+    }
+    if required() {
+        panic!("{} is missing", p.display());
+    }
+    eprintln!("skipped: {} is not present", p.display());
+    None
+}
+
+/// Every JSON value of a JSON Lines file (blank lines skipped); panics on a missing file or a
+/// bad line, naming it.
+pub fn lines(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{}: {e}: {l}", path.display())))
+        .collect()
+}
+
+/// The shared dataset `name` (a folder of `datasets/`), or `None` after saying it is absent;
+/// panics when it is absent but [`required`].
+pub fn dataset(name: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../../shared/datasets")
+        .join(name);
+    if p.is_dir() {
+        return Some(p);
+    }
+    if required() {
+        panic!("dataset {} is missing", p.display());
+    }
+    eprintln!("skipped: dataset {} is not present", p.display());
+    None
+}
