@@ -155,7 +155,9 @@ pub fn build(
         });
         // Parsing and replaying (on all cores) overlaps with writing: a processor thread turns
         // batches of record files into results while this thread writes the previous batch.
-        let (done_tx, done_rx) = sync_channel::<(Vec<Processed>, u64)>(2);
+        // Up to four batches of results wait, so that the processor keeps both cores busy while
+        // this thread closes a segment (with two, the cores idled a third of that time).
+        let (done_tx, done_rx) = sync_channel::<(Vec<Processed>, u64)>(4);
         let batch_limit = opts.batch_bytes;
         let processor = scope.spawn(move || {
             let mut batch: Vec<Item> = Vec::new();
