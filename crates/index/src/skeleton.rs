@@ -68,8 +68,9 @@ fn restores_to(skeleton: &[u8], ops: &[u16], record: &[u8]) -> bool {
         let Some(end) = (done + text.len()).checked_add(2) else {
             return false;
         };
-        if record.get(done..end - 2) != Some(text)
-            || record.get(end - 2..end) != Some(&Point::to_sgf(p))
+        let letters = Point::to_sgf(p);
+        if !record.get(done..end - 2).is_some_and(|r| same(r, text))
+            || !record.get(end - 2..end).is_some_and(|r| same(r, &letters))
         {
             return false;
         }
@@ -94,6 +95,19 @@ fn append(out: &mut Vec<u8>, src: &[u8], from: usize, to: usize) {
         }
     }
     out.extend_from_slice(&src[from..to]);
+}
+
+/// Whether two slices of equal length are equal; the short runs between moves are compared
+/// byte by byte (a general comparison call cost more than the comparison).
+#[inline(always)]
+fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    if a.len() <= 16 {
+        return a.iter().zip(b).all(|(x, y)| x == y);
+    }
+    a == b
 }
 
 /// The offset of the first [`MARKER`] in `bytes`: a plain look at the first few bytes (where

@@ -306,7 +306,8 @@ pub fn normalise_name(raw: &str) -> String {
         ('『', '』'),
         ('«', '»'),
     ] {
-        if name.starts_with(open) && name.ends_with(close) && name.chars().nth(1).is_some() {
+        let mut chars = name.chars();
+        if chars.next() == Some(open) && chars.next_back() == Some(close) {
             return name[open.len_utf8()..name.len() - close.len_utf8()]
                 .trim()
                 .to_string();
