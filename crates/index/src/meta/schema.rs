@@ -172,14 +172,6 @@ impl Fields {
         })
     }
 
-    fn text_field(&self, name: &str) -> Field {
-        let i = TEXT_FIELDS
-            .iter()
-            .position(|(n, _)| *n == name)
-            .expect("a text field of the schema");
-        self.text[i]
-    }
-
     /// The document of one game.
     pub fn document(
         &self,
@@ -191,25 +183,28 @@ impl Fields {
     ) -> TantivyDocument {
         let mut doc = TantivyDocument::default();
         doc.add_u64(self.game, u64::from(game));
-        let mut text = |name: &str, value: &Option<String>| {
-            if let Some(v) = value.as_deref().filter(|v| !v.is_empty()) {
-                doc.add_text(self.text_field(name), v);
+        // In the order of TEXT_FIELDS (a test checks the names).
+        let result_raw = info.result.as_ref().map(|r| r.raw.as_str());
+        let texts: [Option<&str>; TEXT_FIELDS.len()] = [
+            info.black.as_deref(),
+            info.white.as_deref(),
+            info.black_team.as_deref(),
+            info.white_team.as_deref(),
+            info.event.as_deref(),
+            info.round.as_deref(),
+            info.place.as_deref(),
+            info.rules.as_deref(),
+            info.source.as_deref(),
+            info.game_name.as_deref(),
+            info.game_comment.as_deref(),
+            info.annotator.as_deref(),
+            result_raw,
+        ];
+        for (&field, value) in self.text.iter().zip(texts) {
+            if let Some(v) = value.filter(|v| !v.is_empty()) {
+                doc.add_text(field, v);
             }
-        };
-        text("black", &info.black);
-        text("white", &info.white);
-        text("black_team", &info.black_team);
-        text("white_team", &info.white_team);
-        text("event", &info.event);
-        text("round", &info.round);
-        text("place", &info.place);
-        text("rules", &info.rules);
-        text("source", &info.source);
-        text("name", &info.game_name);
-        text("comment", &info.game_comment);
-        text("annotator", &info.annotator);
-        let result_raw = info.result.as_ref().map(|r| r.raw.clone());
-        text("result", &result_raw);
+        }
 
         for name in [&info.black, &info.white].into_iter().flatten() {
             doc.add_text(self.player_exact, name);
@@ -305,5 +300,32 @@ pub fn how_term(how: WinKind) -> &'static str {
         WinKind::Time => "time",
         WinKind::Forfeit => "forfeit",
         WinKind::Other => "other",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tantivy::schema::Value;
+
+    #[test]
+    fn each_text_field_gets_its_own_property() {
+        let sgf =
+            "(;PB[b]PW[w]BT[bt]WT[wt]EV[ev]RO[ro]PC[pc]RU[ru]SO[so]GN[gn]GC[gc]AN[an]RE[B+R])";
+        let records = sgf::Records::read(sgf.as_bytes());
+        let info = GameInfo::read(&records.game(0).unwrap());
+        let schema = build();
+        let fields = Fields::new(&schema).unwrap();
+        let doc = fields.document(0, &info, 0, None, "f.sgf");
+        let expected = [
+            "b", "w", "bt", "wt", "ev", "ro", "pc", "ru", "so", "gn", "gc", "an", "B+R",
+        ];
+        for ((name, _), want) in TEXT_FIELDS.iter().zip(expected) {
+            let field = schema.get_field(name).unwrap();
+            let got = doc
+                .get_first(field)
+                .and_then(|v| v.as_str().map(str::to_string));
+            assert_eq!(got.as_deref(), Some(want), "{name}");
+        }
     }
 }
