@@ -32,17 +32,20 @@ pub struct Analysed {
 /// Analyses a game: replays its main line once, hashing every position. `record` is the game's
 /// text (its span of the file).
 pub fn analyse(tree: &GameTree<'_>, record: &[u8]) -> Analysed {
-    SCRATCH.with(|s| match s.try_borrow_mut() {
-        Ok(mut s) => {
-            let a = analyse_with(tree, record, &mut s);
-            // A huge game must not pin its memory to the thread.
-            if s.ops.capacity().max(s.full.capacity()) > 1 << 18 {
-                *s = Scratch::default();
-            }
-            a
+    let kept = SCRATCH.try_with(|s| {
+        let mut s = s.try_borrow_mut().ok()?;
+        let a = analyse_with(tree, record, &mut s);
+        // A huge game must not pin its memory to the thread.
+        if s.ops.capacity().max(s.full.capacity()) > 1 << 18 {
+            *s = Scratch::default();
         }
-        Err(_) => analyse_with(tree, record, &mut Scratch::default()),
-    })
+        Some(a)
+    });
+    // Without the thread's vectors (a thread being torn down), fresh ones.
+    match kept {
+        Ok(Some(a)) => a,
+        _ => analyse_with(tree, record, &mut Scratch::default()),
+    }
 }
 
 /// Working vectors of [`analyse`], kept by each thread from one game to the next: allocating

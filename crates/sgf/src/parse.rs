@@ -106,7 +106,13 @@ const MAX_SPARE: usize = 1 << 16;
 impl Spare {
     /// Empty vectors with room for `n` entries each, reused when this thread has some.
     fn take(n: usize) -> Spare {
-        let mut s = SPARE.with(|s| std::mem::take(&mut *s.borrow_mut()));
+        // A thread being torn down (its slot gone) or a nested parse (slot borrowed) starts
+        // from new vectors.
+        let mut s = SPARE
+            .try_with(|s| s.try_borrow_mut().map(|mut s| std::mem::take(&mut *s)))
+            .ok()
+            .and_then(Result::ok)
+            .unwrap_or_default();
         s.last_child.clear();
         s.nodes.clear();
         s.props.clear();
@@ -120,7 +126,11 @@ impl Spare {
 
     fn keep_last_child(v: Vec<u32>) {
         if v.capacity() <= MAX_SPARE {
-            SPARE.with(|s| s.borrow_mut().last_child = v);
+            let _ = SPARE.try_with(|s| {
+                if let Ok(mut s) = s.try_borrow_mut() {
+                    s.last_child = v;
+                }
+            });
         }
     }
 
