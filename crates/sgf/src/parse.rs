@@ -91,9 +91,9 @@ pub(crate) fn parse_with<'a>(
 #[derive(Default)]
 pub(crate) struct Spare {
     last_child: Vec<u32>,
-    pub(crate) nodes: Vec<NodeData>,
-    pub(crate) props: Vec<PropData>,
-    pub(crate) values: Vec<ValueSpan>,
+    nodes: Vec<NodeData>,
+    props: Vec<PropData>,
+    values: Vec<ValueSpan>,
 }
 
 thread_local! {

@@ -14,14 +14,18 @@ use super::number::ScoreUnit;
 /// Chinese, Japanese and Korean records type digits and punctuation in full width about as often
 /// as in ASCII; folding first lets every parser deal with one spelling.
 pub(crate) fn fold(raw: &str) -> String {
-    raw.chars()
-        .filter_map(|c| match c {
-            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0),
-            '\u{3000}' => Some(' '),
-            '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' => None,
-            _ => Some(c),
-        })
-        .collect()
+    raw.chars().filter_map(fold_char).collect()
+}
+
+/// [`fold`] for one character: `None` for a character it drops.
+#[inline]
+pub(crate) fn fold_char(c: char) -> Option<char> {
+    match c {
+        '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0),
+        '\u{3000}' => Some(' '),
+        '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' => None,
+        _ => Some(c),
+    }
 }
 
 /// The length in bytes of the leading run of ASCII digits.

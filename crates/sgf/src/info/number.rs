@@ -24,7 +24,7 @@
 //! - **Names** are folded from full width to ASCII, trimmed, whitespace runs (the ideographic
 //!   space included) collapsed to one space, and one pair of surrounding quotes removed.
 
-use super::lex::{amount, any_int, decimal, fold};
+use super::lex::{amount, any_int, decimal, fold, fold_char};
 
 /// The unit of a score margin or komi.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
@@ -277,16 +277,11 @@ pub fn parse_time(raw: &str) -> Option<f64> {
 
 /// Normalises a player name (`PB`/`PW`) for display and comparison; see the module documentation.
 pub fn normalise_name(raw: &str) -> String {
-    // Folding and collapsing white space in one pass, into one string: this runs for a dozen
-    // fields of every game indexed.
+    // Folding (see `lex::fold`) and collapsing white space in one pass, into one string: this
+    // runs for a dozen fields of every game indexed.
     let mut name = String::with_capacity(raw.len());
     let mut space = false;
-    for c in raw.chars() {
-        let c = match c {
-            '\u{FF01}'..='\u{FF5E}' => char::from_u32(c as u32 - 0xFEE0).unwrap_or(c),
-            '\u{200B}'..='\u{200D}' | '\u{2060}' | '\u{FEFF}' => continue,
-            _ => c,
-        };
+    for c in raw.chars().filter_map(fold_char) {
         if c.is_whitespace() {
             space = !name.is_empty();
             continue;
