@@ -379,13 +379,23 @@ impl Board {
 
     #[inline(always)]
     fn toggle_hash(&mut self, c: usize, r: usize, bit: u64) {
-        if self.hashing {
-            let i = (r - 1) * self.pos.width as usize + bit.trailing_zeros() as usize;
-            if self.identity_only {
-                self.zob.toggle_identity(c, self.keys[i][0]);
-            } else {
-                self.zob.toggle(c, &self.keys[i]);
-            }
+        self.toggle_key(
+            c,
+            (r - 1) * self.pos.width as usize + bit.trailing_zeros() as usize,
+        );
+    }
+
+    /// Updates the hashes kept (all, the identity one, or none) for a stone of colour index `c`
+    /// coming or going at point index `i` (`y * width + x`).
+    #[inline(always)]
+    fn toggle_key(&mut self, c: usize, i: usize) {
+        if !self.hashing {
+            return;
+        }
+        if self.identity_only {
+            self.zob.toggle_identity(c, self.keys[i][0]);
+        } else {
+            self.zob.toggle(c, &self.keys[i]);
         }
     }
 
@@ -426,14 +436,7 @@ impl Board {
                 let x = bits.trailing_zeros() as usize;
                 bits &= bits - 1;
                 removed.push(Point::new(x as u8, (y - 1) as u8));
-                if self.hashing {
-                    let keys = &self.keys[(y - 1) * width + x];
-                    if self.identity_only {
-                        self.zob.toggle_identity(c, keys[0]);
-                    } else {
-                        self.zob.toggle(c, keys);
-                    }
-                }
+                self.toggle_key(c, (y - 1) * width + x);
             }
         }
     }
