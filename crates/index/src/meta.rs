@@ -230,13 +230,8 @@ impl MetaWriter {
             let mut segments: Vec<(u64, u32, tantivy::index::SegmentId)> = Vec::new();
             for meta in self.index.searchable_segment_metas()? {
                 let segment = self.index.segment(meta.clone());
-                let reader = SegmentReader::open(&segment)?;
-                let first = reader
-                    .fast_fields()
-                    .u64("game")?
-                    .first(0)
-                    .unwrap_or(u64::MAX);
-                segments.push((first, meta.num_docs(), meta.id()));
+                let first = first_game(&SegmentReader::open(&segment)?)?.0;
+                segments.push((first.unwrap_or(u64::MAX), meta.num_docs(), meta.id()));
             }
             if segments.len() <= MAX_SEGMENTS {
                 break;
@@ -508,8 +503,7 @@ impl MetaIndex {
         }
         let mut runs = Vec::new();
         for (ord, segment) in searcher.segment_readers().iter().enumerate() {
-            let column = segment.fast_fields().u64("game")?;
-            if let Some(first) = column.first(0) {
+            if let (Some(first), column) = first_game(segment)? {
                 runs.push((first, ord as SegmentOrdinal, column));
             }
         }
@@ -714,6 +708,16 @@ impl SegmentCollector for SegmentGameIds {
     fn harvest(self) -> Vec<u32> {
         self.games
     }
+}
+
+/// The game of a segment's first document (`None` for an empty segment), and its `game`
+/// column: a build adds documents in game order, so this is where the segment's run of games
+/// starts.
+fn first_game(
+    segment: &SegmentReader,
+) -> Result<(Option<u64>, tantivy::columnar::Column<u64>), MetaError> {
+    let column = segment.fast_fields().u64("game")?;
+    Ok((column.first(0), column))
 }
 
 /// Game → document address of every live document (see [`Lookup::map`]).

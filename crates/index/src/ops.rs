@@ -427,7 +427,7 @@ pub fn with_removals(
     height: u8,
     at_position: impl FnMut(&Step, &Board),
 ) -> (Vec<u16>, bool) {
-    let mut out = Vec::with_capacity(ops.len() + ops.len() / 4);
+    let mut out = Vec::new();
     let irregular = with_removals_into(ops, width, height, at_position, &mut out);
     (out, irregular)
 }

@@ -13,12 +13,7 @@ use index::{build, BuildOptions, Index};
 fn inputs() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let mut inputs = vec![root.join("samples/games")];
-    let diverse = root.join("../shared/datasets/diverse");
-    if diverse.is_dir() {
-        inputs.push(diverse);
-    } else if testdata::required() {
-        panic!("{} is missing", diverse.display());
-    }
+    inputs.extend(testdata::dataset("diverse"));
     inputs
 }
 
