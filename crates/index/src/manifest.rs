@@ -22,8 +22,10 @@ pub const MANIFEST: &str = "qipu-index.json";
 /// version 7 stores records without their main-line coordinates (see `skeleton`); version 8
 /// groups the position table by hash, with 6-byte entries; version 9 lists each segment's copies
 /// and long games in files of their own; version 10 keeps the winners in a file of their own;
-/// version 11 ends the occupancy columns with how many games each holds.
-pub const FORMAT_VERSION: u32 = 11;
+/// version 11 ends the occupancy columns with how many games each holds; version 12 indexes
+/// repeating values (names, events, results, …) as exact terms beside a dictionary of their
+/// tokens (see `meta/values.rs`).
+pub const FORMAT_VERSION: u32 = 12;
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Manifest {

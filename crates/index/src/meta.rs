@@ -6,10 +6,14 @@
 //! game ids. Each document therefore carries its game id in a `game` fast field, and searches
 //! run a collector that reads that column for every hit: no scoring, no top-N.
 //!
-//! - **Schema** (`meta/schema.rs`): text fields for names, teams, event, round, place, rules,
-//!   source, game name, comment, annotator and raw result; keyword fields for winner, how and
-//!   file; numbers (indexed and fast, so ranges work) for komi, margin, handicap, size, moves,
-//!   rank orders, the date's first and last day; a `duplicate` flag.
+//! - **Schema** (`meta/schema.rs`): names, teams, event, round, place, rules, source, annotator
+//!   and raw result as one exact term each, their words in the value dictionary; game name and
+//!   comment as text; keyword fields for winner, how and file; numbers (indexed and fast, so
+//!   ranges work) for komi, margin, handicap, size, moves, rank orders, the date's first and last
+//!   day; a `duplicate` flag.
+//! - **Value dictionary** (`meta/values.rs`): one document per distinct value of the repeating
+//!   fields, tokenized; a query on such a field finds the matching values there, then the games
+//!   holding them.
 //! - **Text** (`meta/tokenizer.rs`): CJK n-grams and folded Latin words, so 李世石 finds
 //!   李世石九段 and `"Lee Sedol"` finds `Lee Sedol 9p`.
 //! - **Queries** (`meta/query.rs`): tantivy's syntax (`AND`, `OR`, `NOT`, `-`, quotes,
@@ -32,6 +36,7 @@
 mod query;
 mod schema;
 mod tokenizer;
+mod values;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -41,8 +46,10 @@ use sgf::GameInfo;
 use tantivy::collector::{Collector, Count, SegmentCollector};
 use tantivy::columnar::ColumnValues;
 use tantivy::directory::MmapDirectory;
+use tantivy::indexer::UserOperation;
 use tantivy::merge_policy::NoMergePolicy;
 use tantivy::query::{Query, QueryParser, RangeQuery};
+use tantivy::query_grammar::{UserInputAst, UserInputLeaf};
 use tantivy::schema::{IndexRecordOption, Value};
 use tantivy::{
     DocId, Index, IndexReader, IndexWriter, ReloadPolicy, Score, Searcher, SegmentOrdinal,
@@ -53,6 +60,10 @@ pub use query::field_names;
 pub use tokenizer::{is_cjk, NameTokenizer, TOKENIZER};
 
 use schema::Fields;
+use values::{Values, ValuesWriter};
+
+/// The value dictionary's directory inside the metadata index's.
+const VALUES_DIR: &str = "values";
 
 /// What can go wrong with the metadata index.
 #[derive(Debug, thiserror::Error)]
@@ -106,7 +117,17 @@ pub struct MetaWriter {
     index: Index,
     writer: IndexWriter<TantivyDocument>,
     fields: Fields,
+    values: ValuesWriter,
+    /// Documents not yet handed to tantivy (see [`BATCH_DOCS`]).
+    batch: std::sync::Mutex<Vec<TantivyDocument>>,
 }
+
+/// Documents handed to tantivy's indexing thread at once. One at a time, the thread (faster
+/// than the games come) went to sleep after nearly every document and was woken for the next:
+/// 196,000 context switches for all shared games instead of 105,000 (`perf stat`), which cost
+/// more than the value dictionary had saved. Tantivy queues up to 10,000 hand-overs, so this
+/// also bounds how many documents can wait: 320,000 at most, and in practice a few.
+const BATCH_DOCS: usize = 32;
 
 impl MetaWriter {
     /// Creates a new, empty index in `dir` (created if missing; an existing index there is an
@@ -129,12 +150,12 @@ impl MetaWriter {
         }
         let index = Index::create(directory, schema::build(), Default::default())?;
         tokenizer::register_index(index.tokenizers());
-        MetaWriter::with_index(index, heap_bytes)
+        MetaWriter::with_index(index, dir, heap_bytes)
     }
 
     /// Opens the index in `dir` to add more games (incremental indexing).
     pub fn open(dir: &Path, heap_bytes: usize) -> Result<MetaWriter, MetaError> {
-        MetaWriter::with_index(open_index(dir)?, heap_bytes)
+        MetaWriter::with_index(open_index(dir)?, dir, heap_bytes)
     }
 
     /// Opens the index in `dir`, or creates it if there is none.
@@ -145,7 +166,7 @@ impl MetaWriter {
         }
     }
 
-    fn with_index(index: Index, heap_bytes: usize) -> Result<MetaWriter, MetaError> {
+    fn with_index(index: Index, dir: &Path, heap_bytes: usize) -> Result<MetaWriter, MetaError> {
         let fields = Fields::new(&index.schema())?;
         // One indexing thread: each segment then holds consecutive games in order, so a game's
         // document is found without a map (see `Lookup`). Two threads were not measurably
@@ -156,6 +177,8 @@ impl MetaWriter {
             index,
             writer,
             fields,
+            values: ValuesWriter::open_or_create(&dir.join(VALUES_DIR))?,
+            batch: std::sync::Mutex::new(Vec::with_capacity(BATCH_DOCS)),
         })
     }
 
@@ -172,7 +195,18 @@ impl MetaWriter {
         file: &str,
     ) -> Result<(), MetaError> {
         let doc = self.fields.document(game, info, moves, duplicate_of, file);
-        self.writer.add_document(doc)?;
+        {
+            let mut batch = self.batch.lock().unwrap_or_else(|e| e.into_inner());
+            batch.push(doc);
+            if batch.len() >= BATCH_DOCS {
+                self.writer.run(batch.drain(..).map(UserOperation::Add))?;
+            }
+        }
+        for (&(_, kind, _), value) in schema::VALUE_FIELDS.iter().zip(schema::values(info)) {
+            if let Some(v) = value {
+                self.values.add(kind, v);
+            }
+        }
         Ok(())
     }
 
@@ -180,6 +214,7 @@ impl MetaWriter {
     /// other: rolls the index back to the point the caller's own store committed, after a
     /// crash between the two commits. Costs one term-range count when there is nothing to do.
     pub fn truncate(&mut self, games: u32) -> Result<(), MetaError> {
+        self.flush()?;
         let query = RangeQuery::new(
             std::ops::Bound::Included(Term::from_field_u64(self.fields.game, u64::from(games))),
             std::ops::Bound::Unbounded,
@@ -197,8 +232,20 @@ impl MetaWriter {
         Ok(())
     }
 
+    /// Hands the waiting documents to tantivy.
+    fn flush(&mut self) -> Result<(), MetaError> {
+        let batch = self.batch.get_mut().unwrap_or_else(|e| e.into_inner());
+        if !batch.is_empty() {
+            self.writer.run(batch.drain(..).map(UserOperation::Add))?;
+        }
+        Ok(())
+    }
+
     /// Makes everything added so far durable and searchable.
     pub fn commit(&mut self) -> Result<(), MetaError> {
+        self.flush()?;
+        // Values first: a committed game's values must be in the dictionary.
+        self.values.commit()?;
         self.writer.commit()?;
         Ok(())
     }
@@ -206,6 +253,8 @@ impl MetaWriter {
     /// Like [`MetaWriter::commit`], recording `payload` with the commit (read it back with
     /// [`MetaWriter::payload`] or [`MetaIndex::payload`]), e.g. how many games are in.
     pub fn commit_with_payload(&mut self, payload: &str) -> Result<(), MetaError> {
+        self.flush()?;
+        self.values.commit()?;
         let mut prepared = self.writer.prepare_commit()?;
         prepared.set_payload(payload);
         prepared.commit()?;
@@ -225,7 +274,7 @@ impl MetaWriter {
     /// two neighbouring segments (in game order) with the fewest documents merged, again and
     /// again, so each merge stays small and the result keeps game order.
     pub fn finish(mut self) -> Result<(), MetaError> {
-        self.writer.commit()?;
+        self.commit()?;
         loop {
             let mut segments: Vec<(u64, u32, tantivy::index::SegmentId)> = Vec::new();
             for meta in self.index.searchable_segment_metas()? {
@@ -286,6 +335,7 @@ pub struct MetaIndex {
     reader: IndexReader,
     parser: QueryParser,
     fields: Fields,
+    values: Values,
     /// How to find a game's document, for the searcher generation it was made for.
     lookup: std::sync::Mutex<Option<std::sync::Arc<Lookup>>>,
 }
@@ -332,12 +382,14 @@ impl MetaIndex {
             reader,
             parser,
             fields,
+            values: Values::open(&dir.join(VALUES_DIR))?,
             lookup: std::sync::Mutex::new(None),
         })
     }
 
     /// Sees the latest commit.
     pub fn reload(&self) -> Result<(), MetaError> {
+        self.values.reload()?;
         self.reader.reload()?;
         Ok(())
     }
@@ -351,8 +403,37 @@ impl MetaIndex {
                 message: "the query is empty".to_string(),
             });
         }
-        let ast = query::parse(query)?;
+        let ast = self.expand(query::parse(query)?)?;
         Ok(self.parser.build_query_from_user_input_ast(ast)?)
+    }
+
+    /// Replaces each word, phrase, set or range on a field of repeating values (see
+    /// [`values`]) by the set of that field's values it matches in the dictionary.
+    fn expand(&self, ast: UserInputAst) -> Result<UserInputAst, MetaError> {
+        Ok(match ast {
+            UserInputAst::Clause(clauses) => UserInputAst::Clause(
+                clauses
+                    .into_iter()
+                    .map(|(occur, ast)| Ok((occur, self.expand(ast)?)))
+                    .collect::<Result<_, MetaError>>()?,
+            ),
+            UserInputAst::Boost(ast, boost) => {
+                UserInputAst::Boost(Box::new(self.expand(*ast)?), boost)
+            }
+            UserInputAst::Leaf(leaf) => {
+                let field = query::field_of(&leaf).map(str::to_string);
+                match field
+                    .as_deref()
+                    .and_then(|f| schema::value_kind(f).map(|k| (f, k)))
+                {
+                    Some((field, kind)) => UserInputAst::Leaf(Box::new(UserInputLeaf::Set {
+                        field: Some(field.to_string()),
+                        elements: self.values.matching(kind, &leaf)?,
+                    })),
+                    None => UserInputAst::Leaf(leaf),
+                }
+            }
+        })
     }
 
     /// Every game matching `query`, by id, ascending.
@@ -387,57 +468,72 @@ impl MetaIndex {
     /// (ties by value), with the number of games holding each. Only games with ids below `games`
     /// count (see [`MetaIndex::visible`]).
     pub fn top(&self, field: &str, n: usize, games: u32) -> Result<Vec<(String, u64)>, MetaError> {
-        let exact = match field {
-            "player" => self.fields.player_exact,
-            "event" => self.fields.event_exact,
-            other => {
-                return Err(MetaError::Query {
-                    at: Some(format!("field {other:?}")),
-                    message: format!(
-                        "no statistics for {other:?}; fields with statistics: {}",
-                        schema::EXACT_FIELDS
-                            .iter()
-                            .map(|(f, _)| *f)
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                })
-            }
+        let Some(&(_, names)) = schema::STATISTICS.iter().find(|(f, _)| *f == field) else {
+            return Err(MetaError::Query {
+                at: Some(format!("field {field:?}")),
+                message: format!(
+                    "no statistics for {field:?}; fields with statistics: {}",
+                    schema::STATISTICS
+                        .iter()
+                        .map(|(f, _)| *f)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            });
         };
+        let exact: Vec<tantivy::schema::Field> = names
+            .iter()
+            .map(|name| self.index.schema().get_field(name))
+            .collect::<Result<_, _>>()?;
         let searcher = self.reader.searcher();
         let every_doc_counts = searcher.num_docs() == u64::from(games);
         let mut counts: HashMap<String, u64> = HashMap::new();
         for segment in searcher.segment_readers() {
-            let inverted = segment.inverted_index(exact)?;
             let visible = self.visible(segment, games)?;
-            let mut stream = inverted.terms().stream().map_err(|e| self.io(e))?;
-            while stream.advance() {
-                let Ok(term) = std::str::from_utf8(stream.key()) else {
-                    continue;
-                };
-                let count = if every_doc_counts && segment.alive_bitset().is_none() {
-                    u64::from(stream.value().doc_freq)
-                } else {
-                    let mut postings = inverted
-                        .read_postings_from_terminfo(stream.value(), IndexRecordOption::Basic)
-                        .map_err(|e| self.io(e))?;
-                    let mut seen = 0;
-                    let mut doc = tantivy::DocSet::doc(&postings);
-                    while doc != tantivy::TERMINATED {
-                        seen += u64::from(visible(doc));
-                        doc = tantivy::DocSet::advance(&mut postings);
-                    }
-                    seen
-                };
-                if count > 0 {
-                    *counts.entry(term.to_string()).or_default() += count;
-                }
+            for &exact in &exact {
+                self.count_terms(segment, exact, every_doc_counts, &visible, &mut counts)?;
             }
         }
         let mut top: Vec<(String, u64)> = counts.into_iter().collect();
         top.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
         top.truncate(n);
         Ok(top)
+    }
+
+    /// Adds to `counts` how many visible documents of `segment` hold each term of `field`.
+    fn count_terms(
+        &self,
+        segment: &SegmentReader,
+        field: tantivy::schema::Field,
+        every_doc_counts: bool,
+        visible: &dyn Fn(DocId) -> bool,
+        counts: &mut HashMap<String, u64>,
+    ) -> Result<(), MetaError> {
+        let inverted = segment.inverted_index(field)?;
+        let mut stream = inverted.terms().stream().map_err(|e| self.io(e))?;
+        while stream.advance() {
+            let Ok(term) = std::str::from_utf8(stream.key()) else {
+                continue;
+            };
+            let count = if every_doc_counts && segment.alive_bitset().is_none() {
+                u64::from(stream.value().doc_freq)
+            } else {
+                let mut postings = inverted
+                    .read_postings_from_terminfo(stream.value(), IndexRecordOption::Basic)
+                    .map_err(|e| self.io(e))?;
+                let mut seen = 0;
+                let mut doc = tantivy::DocSet::doc(&postings);
+                while doc != tantivy::TERMINATED {
+                    seen += u64::from(visible(doc));
+                    doc = tantivy::DocSet::advance(&mut postings);
+                }
+                seen
+            };
+            if count > 0 {
+                *counts.entry(term.to_string()).or_default() += count;
+            }
+        }
+        Ok(())
     }
 
     /// The earliest first day and the latest last day of the dated games with ids below `games`
@@ -563,11 +659,11 @@ impl MetaIndex {
         let u64_of = |field| doc.get_first(field).and_then(|v| v.as_u64());
         let i64_of = |field| doc.get_first(field).and_then(|v| v.as_i64());
         let text_named = |name: &str| {
-            let i = schema::TEXT_FIELDS
+            let i = schema::VALUE_FIELDS
                 .iter()
-                .position(|(n, _)| *n == name)
-                .expect("a stored text field");
-            text(f.text[i])
+                .position(|(n, _, stored)| *n == name && *stored)
+                .expect("a stored value field");
+            text(f.values[i])
         };
         let sizes: Vec<u64> = doc.get_all(f.size).filter_map(|v| v.as_u64()).collect();
         let cols = sizes.first().copied().unwrap_or(19);

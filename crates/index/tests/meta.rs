@@ -371,3 +371,65 @@ fn date_queries_over_month_terms_and_wide_ranges() {
     assert_eq!(search(&m, "date:>=1996"), [2]);
     assert_eq!(search(&m, "date:<1993-06-15"), [0]);
 }
+
+/// Names, events and results are found through the value dictionary: each distinct value is
+/// tokenized once, across runs, and games added in a later run find values an earlier run put
+/// in.
+#[test]
+fn value_dictionary_across_runs() {
+    let dir = TempDir::new("values");
+    let long_name = format!("{} lee", "x".repeat(40_000));
+    {
+        let mut w = MetaWriter::create(&dir.0, 50_000_000).unwrap();
+        w.add(0, &info(GAMES[0]), 10, None, "a.sgf").unwrap();
+        let long = format!("(;PB[{long_name}]PW[Gu Li]EV[Samsung Cup])");
+        w.add(1, &info(&long), 10, None, "a.sgf").unwrap();
+        w.commit().unwrap();
+    }
+    {
+        // Lee Sedol, Gu Li, Samsung Cup and B+R are in already; Cho Chikun is new.
+        let w = MetaWriter::open(&dir.0, 50_000_000).unwrap();
+        let again = "(;PB[Lee Sedol]PW[Cho Chikun]EV[Samsung Cup]RE[B+R])";
+        w.add(2, &info(again), 10, None, "b.sgf").unwrap();
+        w.finish().unwrap();
+    }
+    let m = MetaIndex::open(&dir.0).unwrap();
+    assert_eq!(search(&m, "black:sedol"), [0, 2]);
+    assert_eq!(search(&m, r#"black:"lee sedol""#), [0, 2]);
+    assert_eq!(
+        search(&m, "sedol"),
+        [0, 2],
+        "no field: black, white, event, …"
+    );
+    assert_eq!(search(&m, "white:gu"), [0, 1]);
+    assert_eq!(search(&m, "player:cho OR player:gu"), [0, 1, 2]);
+    assert_eq!(search(&m, "event:samsung AND NOT white:cho"), [0, 1]);
+    assert_eq!(search(&m, "result:B+R"), [0, 2]);
+    assert_eq!(search(&m, "black:nobody"), Vec::<u32>::new());
+    // A value longer than a term may be is found by its words all the same.
+    assert_eq!(search(&m, "black:lee"), [0, 1, 2]);
+    let top = m.top("player", 10, 3).unwrap();
+    assert_eq!(top[0], ("Gu Li".to_string(), 2));
+    assert_eq!(top[1], ("Lee Sedol".to_string(), 2));
+
+    // One document per distinct value of a kind, however many runs and games brought it.
+    let values = tantivy::Index::open_in_dir(dir.0.join("values")).unwrap();
+    let searcher = values.reader().unwrap().searcher();
+    let kind = values.schema().get_field("kind").unwrap();
+    let count = |k: &str| {
+        let term = tantivy::Term::from_field_text(kind, k);
+        searcher
+            .search(
+                &tantivy::query::TermQuery::new(term, tantivy::schema::IndexRecordOption::Basic),
+                &tantivy::collector::Count,
+            )
+            .unwrap()
+    };
+    assert_eq!(
+        count("player"),
+        4,
+        "Lee Sedol, Gu Li, the long name, Cho Chikun"
+    );
+    assert_eq!(count("event"), 1);
+    assert_eq!(count("result"), 1);
+}

@@ -163,7 +163,7 @@ fn kind_of(field: &str) -> Result<Kind, MetaError> {
 }
 
 /// The field a leaf names, if any.
-fn field_of(l: &UserInputLeaf) -> Option<&str> {
+pub(super) fn field_of(l: &UserInputLeaf) -> Option<&str> {
     match l {
         UserInputLeaf::Literal(lit) => lit.field_name.as_deref(),
         UserInputLeaf::Range { field, .. }
@@ -175,7 +175,7 @@ fn field_of(l: &UserInputLeaf) -> Option<&str> {
 }
 
 /// The same leaf on another field.
-fn with_field(l: &UserInputLeaf, field: &str) -> UserInputLeaf {
+pub(super) fn with_field(l: &UserInputLeaf, field: &str) -> UserInputLeaf {
     let name = Some(field.to_string());
     match l.clone() {
         UserInputLeaf::Literal(lit) => UserInputLeaf::Literal(UserInputLiteral {
@@ -203,6 +203,16 @@ fn with_field(l: &UserInputLeaf, field: &str) -> UserInputLeaf {
 }
 
 fn rewrite_leaf(l: UserInputLeaf) -> Result<UserInputAst, MetaError> {
+    // A word, phrase or set with no field: any of the default fields, named one by one, so
+    // that each is read as its own kind (the value fields through their dictionary).
+    if field_of(&l).is_none() && matches!(l, UserInputLeaf::Literal(_) | UserInputLeaf::Set { .. })
+    {
+        let alternatives = schema::DEFAULT_FIELDS
+            .iter()
+            .map(|f| Ok((Some(Occur::Should), rewrite_leaf(with_field(&l, f))?)))
+            .collect::<Result<Vec<_>, MetaError>>()?;
+        return Ok(UserInputAst::Clause(alternatives));
+    }
     if let Some(field) = field_of(&l) {
         if let Kind::Either(fields) = kind_of(field)? {
             let alternatives = fields

@@ -18,22 +18,34 @@ use tantivy::TantivyDocument;
 
 use super::tokenizer::TOKENIZER;
 
-/// Tokenized text fields (the [`TOKENIZER`]), each with whether it is stored for display.
-pub const TEXT_FIELDS: &[(&str, bool)] = &[
-    ("black", true),
-    ("white", true),
-    ("black_team", false),
-    ("white_team", false),
-    ("event", true),
-    ("round", true),
-    ("place", false),
-    ("rules", false),
-    ("source", false),
-    ("name", false),
-    ("comment", false),
-    ("annotator", false),
-    ("result", true),
+/// Fields whose values repeat from game to game: in a game's document each value is one exact
+/// term, and its tokens are in the value dictionary ([`super::values`]) under its kind. Each with
+/// its kind and whether it is stored for display.
+pub const VALUE_FIELDS: &[(&str, &str, bool)] = &[
+    ("black", "player", true),
+    ("white", "player", true),
+    ("black_team", "team", false),
+    ("white_team", "team", false),
+    ("event", "event", true),
+    ("round", "round", true),
+    ("place", "place", false),
+    ("rules", "rules", false),
+    ("source", "source", false),
+    ("annotator", "annotator", false),
+    ("result", "result", true),
 ];
+
+/// The kind of value a field of [`VALUE_FIELDS`] holds, if it is one.
+pub fn value_kind(field: &str) -> Option<&'static str> {
+    VALUE_FIELDS
+        .iter()
+        .find(|(name, _, _)| *name == field)
+        .map(|(_, kind, _)| *kind)
+}
+
+/// Fields tokenized ([`TOKENIZER`]) in every game's document: their values are the game's own
+/// (a server's game number, a comment), so a dictionary would hold one value per game.
+pub const TEXT_FIELDS: &[&str] = &["name", "comment"];
 
 /// The fields searched when a query term names no field.
 ///
@@ -60,16 +72,18 @@ pub fn month_term(months: i64) -> String {
     )
 }
 
-/// Whole names and events, one term each, for most-frequent-value statistics.
-pub const EXACT_FIELDS: &[(&str, &str)] = &[("player", "player_exact"), ("event", "event_exact")];
+/// Statistics of most frequent whole values: what a user asks for, and the fields counted.
+pub const STATISTICS: &[(&str, &[&str])] =
+    &[("player", &["black", "white"]), ("event", &["event"])];
 
 /// Handles on every field of the schema.
 #[derive(Clone, Debug)]
 pub struct Fields {
     pub game: Field,
+    /// In the order of [`VALUE_FIELDS`].
+    pub values: Vec<Field>,
+    /// In the order of [`TEXT_FIELDS`].
     pub text: Vec<Field>,
-    pub player_exact: Field,
-    pub event_exact: Field,
     pub winner: Field,
     pub how: Field,
     pub file: Field,
@@ -97,24 +111,27 @@ pub fn build() -> Schema {
         .set_tokenizer(TOKENIZER)
         .set_index_option(IndexRecordOption::WithFreqsAndPositions)
         .set_fieldnorms(false);
-    for &(name, stored) in TEXT_FIELDS {
-        let mut options = TextOptions::default().set_indexing_options(text_indexing.clone());
-        if stored {
-            options = options.set_stored();
-        }
-        b.add_text_field(name, options);
-    }
     let keyword = TextOptions::default().set_indexing_options(
         TextFieldIndexing::default()
             .set_tokenizer("raw")
             .set_index_option(IndexRecordOption::Basic)
             .set_fieldnorms(false),
     );
+    for &(name, _, stored) in VALUE_FIELDS {
+        let mut options = keyword.clone();
+        if stored {
+            options = options.set_stored();
+        }
+        b.add_text_field(name, options);
+    }
+    for name in TEXT_FIELDS {
+        b.add_text_field(
+            name,
+            TextOptions::default().set_indexing_options(text_indexing.clone()),
+        );
+    }
     for name in KEYWORD_FIELDS {
         b.add_text_field(name, keyword.clone().set_stored());
-    }
-    for &(_, exact) in EXACT_FIELDS {
-        b.add_text_field(exact, keyword.clone());
     }
     b.add_text_field(DATE_MONTH, keyword.clone());
     let stored_text = TextOptions::default().set_stored();
@@ -145,12 +162,14 @@ impl Fields {
         let f = |name: &str| schema.get_field(name);
         Ok(Fields {
             game: f("game")?,
+            values: VALUE_FIELDS
+                .iter()
+                .map(|(name, _, _)| f(name))
+                .collect::<Result<_, _>>()?,
             text: TEXT_FIELDS
                 .iter()
-                .map(|(name, _)| f(name))
+                .map(|name| f(name))
                 .collect::<Result<_, _>>()?,
-            player_exact: f("player_exact")?,
-            event_exact: f("event_exact")?,
             winner: f("winner")?,
             how: f("how")?,
             file: f("file")?,
@@ -183,34 +202,17 @@ impl Fields {
     ) -> TantivyDocument {
         let mut doc = TantivyDocument::default();
         doc.add_u64(self.game, u64::from(game));
+        for (&field, value) in self.values.iter().zip(values(info)) {
+            if let Some(v) = value {
+                doc.add_text(field, super::values::capped(v));
+            }
+        }
         // In the order of TEXT_FIELDS (a test checks the names).
-        let result_raw = info.result.as_ref().map(|r| r.raw.as_str());
-        let texts: [Option<&str>; TEXT_FIELDS.len()] = [
-            info.black.as_deref(),
-            info.white.as_deref(),
-            info.black_team.as_deref(),
-            info.white_team.as_deref(),
-            info.event.as_deref(),
-            info.round.as_deref(),
-            info.place.as_deref(),
-            info.rules.as_deref(),
-            info.source.as_deref(),
-            info.game_name.as_deref(),
-            info.game_comment.as_deref(),
-            info.annotator.as_deref(),
-            result_raw,
-        ];
+        let texts = [info.game_name.as_deref(), info.game_comment.as_deref()];
         for (&field, value) in self.text.iter().zip(texts) {
             if let Some(v) = value.filter(|v| !v.is_empty()) {
                 doc.add_text(field, v);
             }
-        }
-
-        for name in [&info.black, &info.white].into_iter().flatten() {
-            doc.add_text(self.player_exact, name);
-        }
-        if let Some(event) = &info.event {
-            doc.add_text(self.event_exact, event);
         }
 
         let result = info.result.as_ref().and_then(|r| r.value);
@@ -281,6 +283,24 @@ impl Fields {
     }
 }
 
+/// A game's values of [`VALUE_FIELDS`], in that order (`None` when absent or empty).
+pub fn values(info: &GameInfo) -> [Option<&str>; VALUE_FIELDS.len()] {
+    [
+        info.black.as_deref(),
+        info.white.as_deref(),
+        info.black_team.as_deref(),
+        info.white_team.as_deref(),
+        info.event.as_deref(),
+        info.round.as_deref(),
+        info.place.as_deref(),
+        info.rules.as_deref(),
+        info.source.as_deref(),
+        info.annotator.as_deref(),
+        info.result.as_ref().map(|r| r.raw.as_str()),
+    ]
+    .map(|v| v.filter(|v| !v.is_empty()))
+}
+
 /// The indexed term for a winner (`None`: no `RE` property).
 pub fn winner_term(winner: Option<Winner>) -> &'static str {
     match winner {
@@ -318,9 +338,13 @@ mod tests {
         let fields = Fields::new(&schema).unwrap();
         let doc = fields.document(0, &info, 0, None, "f.sgf");
         let expected = [
-            "b", "w", "bt", "wt", "ev", "ro", "pc", "ru", "so", "gn", "gc", "an", "B+R",
+            "b", "w", "bt", "wt", "ev", "ro", "pc", "ru", "so", "an", "B+R", "gn", "gc",
         ];
-        for ((name, _), want) in TEXT_FIELDS.iter().zip(expected) {
+        let names = VALUE_FIELDS
+            .iter()
+            .map(|(name, _, _)| name)
+            .chain(TEXT_FIELDS);
+        for (name, want) in names.zip(expected) {
             let field = schema.get_field(name).unwrap();
             let got = doc
                 .get_first(field)

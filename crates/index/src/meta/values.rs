@@ -1,0 +1,287 @@
+//! The value dictionary: every distinct name, team, event, round, place, rules, source, annotator
+//! and result, tokenized once.
+//!
+//! These fields repeat from game to game (a player has hundreds of games, a server writes the
+//! same place on every one), yet tokenizing them into every game's document was the costliest
+//! part of the metadata index: the two player names alone, with their CJK n-grams, took a fifth
+//! of tantivy's time per document (`cargo bench -p qipu-benches --bench analyse -- tantivy`), and
+//! leaving out the tokens of the repeating fields made a whole build 7% faster (BENCHMARKS.md).
+//! So a game's document holds each such value as one exact term, and this small second index
+//! holds one document per distinct value, with its tokens. A query on such a field is answered
+//! in two steps: the dictionary finds the values that match (`black:李世石` finds
+//! `李世石九段`, `black:"Lee Sedol"` finds `Lee Sedol 9p`), then the games holding any of those
+//! values are found by their exact terms. The matching is the same as before, because a field
+//! holds one value per game: a game matches a word or phrase exactly when its value does.
+//!
+//! Black and white share one kind of value (`player`), and so do the two teams (`team`); every
+//! other field is its own kind. The dictionary only grows: a value stays after the games that
+//! brought it are rolled back, which costs nothing but a document, and it is committed before
+//! the games, so that every committed game's values are in it.
+
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use tantivy::collector::DocSetCollector;
+use tantivy::directory::MmapDirectory;
+use tantivy::merge_policy::NoMergePolicy;
+use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, TermQuery};
+use tantivy::query_grammar::{UserInputAst, UserInputLeaf};
+use tantivy::schema::{
+    Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, STRING,
+};
+use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+
+use super::{tokenizer, MetaError, TOKENIZER};
+
+/// The longest value indexed as one term, in bytes (tantivy drops longer terms); a longer value
+/// is cut at a character boundary, alike in the game's document and here.
+pub const MAX_VALUE_BYTES: usize = 32 * 1024;
+
+/// `value` cut to [`MAX_VALUE_BYTES`].
+pub fn capped(value: &str) -> &str {
+    if value.len() <= MAX_VALUE_BYTES {
+        return value;
+    }
+    let mut end = MAX_VALUE_BYTES;
+    while !value.is_char_boundary(end) {
+        end -= 1;
+    }
+    &value[..end]
+}
+
+/// The dictionary's fields.
+#[derive(Clone, Debug)]
+struct Fields {
+    /// The kind of value (`player`, `event`, …): one term.
+    kind: Field,
+    /// Kind, a NUL and the value: one term, to know which values are in; also a fast column, to
+    /// read back the values a query matched.
+    key: Field,
+    /// The value's tokens.
+    text: Field,
+}
+
+fn schema() -> Schema {
+    let mut b = Schema::builder();
+    b.add_text_field("kind", STRING);
+    b.add_text_field("key", STRING | FAST);
+    b.add_text_field(
+        "text",
+        TextOptions::default().set_indexing_options(
+            TextFieldIndexing::default()
+                .set_tokenizer(TOKENIZER)
+                .set_index_option(IndexRecordOption::WithFreqsAndPositions)
+                .set_fieldnorms(false),
+        ),
+    );
+    b.build()
+}
+
+impl Fields {
+    fn new(schema: &Schema) -> Result<Fields, MetaError> {
+        Ok(Fields {
+            kind: schema.get_field("kind")?,
+            key: schema.get_field("key")?,
+            text: schema.get_field("text")?,
+        })
+    }
+}
+
+fn key(kind: &str, value: &str) -> String {
+    let mut k = String::with_capacity(kind.len() + 1 + value.len());
+    k.push_str(kind);
+    k.push('\0');
+    k.push_str(value);
+    k
+}
+
+fn open_or_create(dir: &Path) -> Result<Index, MetaError> {
+    std::fs::create_dir_all(dir).map_err(|source| MetaError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let directory = MmapDirectory::open(dir).map_err(|e| MetaError::Index {
+        path: dir.to_path_buf(),
+        message: e.to_string(),
+    })?;
+    let index = if Index::exists(&directory).unwrap_or(false) {
+        Index::open(directory)?
+    } else {
+        Index::create(directory, schema(), Default::default())?
+    };
+    tokenizer::register_index(index.tokenizers());
+    Ok(index)
+}
+
+type Seen = HashMap<String, HashSet<String, ahash::RandomState>, ahash::RandomState>;
+
+/// Adds values to the dictionary, each once.
+pub struct ValuesWriter {
+    writer: IndexWriter<TantivyDocument>,
+    fields: Fields,
+    /// The values already in (committed or not), by kind. Grows with the number of distinct
+    /// values, not of games.
+    seen: Mutex<Seen>,
+    /// Values not yet handed to tantivy: they are handed over in one burst at each commit, so
+    /// that tantivy's indexing thread for the dictionary wakes once per commit, not once per new
+    /// value while the build keeps both cores busy.
+    pending: Mutex<Vec<(&'static str, String)>>,
+}
+
+impl ValuesWriter {
+    /// Opens the dictionary in `dir`, or creates it, and reads which values it holds.
+    pub fn open_or_create(dir: &Path) -> Result<ValuesWriter, MetaError> {
+        let index = open_or_create(dir)?;
+        let fields = Fields::new(&index.schema())?;
+        let mut seen = Seen::default();
+        let reader: IndexReader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        for segment in reader.searcher().segment_readers() {
+            let inverted = segment.inverted_index(fields.key)?;
+            let mut stream = inverted.terms().stream().map_err(|source| MetaError::Io {
+                path: dir.to_path_buf(),
+                source,
+            })?;
+            while stream.advance() {
+                if let Some((kind, value)) = std::str::from_utf8(stream.key())
+                    .ok()
+                    .and_then(|k| k.split_once('\0'))
+                {
+                    seen.entry(kind.to_string())
+                        .or_default()
+                        .insert(value.to_string());
+                }
+            }
+        }
+        // Small documents: a modest heap, one thread.
+        let writer = index.writer_with_num_threads(1, 32 << 20)?;
+        writer.set_merge_policy(Box::new(NoMergePolicy));
+        Ok(ValuesWriter {
+            writer,
+            fields,
+            seen: Mutex::new(seen),
+            pending: Mutex::new(Vec::new()),
+        })
+    }
+
+    /// Adds `value` of `kind` unless it is in; it is written at the next commit. The value is
+    /// known by its [`capped`] form, as the games' documents hold it; its tokens are those of
+    /// the whole value.
+    pub fn add(&self, kind: &'static str, value: &str) {
+        let full = value;
+        let value = capped(value);
+        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+        let values = match seen.get_mut(kind) {
+            Some(values) => values,
+            None => seen.entry(kind.to_string()).or_default(),
+        };
+        if !values.contains(value) {
+            values.insert(value.to_string());
+            let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
+            pending.push((kind, full.to_string()));
+        }
+    }
+
+    /// Makes the values added so far durable.
+    pub fn commit(&mut self) -> Result<(), MetaError> {
+        let pending = std::mem::take(self.pending.get_mut().unwrap_or_else(|e| e.into_inner()));
+        for (kind, value) in pending {
+            let mut doc = TantivyDocument::default();
+            doc.add_text(self.fields.kind, kind);
+            doc.add_text(self.fields.key, key(kind, capped(&value)));
+            doc.add_text(self.fields.text, value);
+            self.writer.add_document(doc)?;
+        }
+        self.writer.commit()?;
+        Ok(())
+    }
+}
+
+/// Reads the dictionary: which values of a kind match a query.
+pub struct Values {
+    dir: PathBuf,
+    reader: IndexReader,
+    parser: QueryParser,
+    fields: Fields,
+}
+
+impl Values {
+    /// Opens the dictionary in `dir` (an empty one if there is none yet).
+    pub fn open(dir: &Path) -> Result<Values, MetaError> {
+        let index = open_or_create(dir)?;
+        let fields = Fields::new(&index.schema())?;
+        let reader = index
+            .reader_builder()
+            .reload_policy(ReloadPolicy::Manual)
+            .try_into()?;
+        let mut parser = QueryParser::new(
+            index.schema(),
+            vec![fields.text],
+            tokenizer::query_manager(),
+        );
+        parser.set_conjunction_by_default();
+        Ok(Values {
+            dir: dir.to_path_buf(),
+            reader,
+            parser,
+            fields,
+        })
+    }
+
+    /// Sees the latest commit.
+    pub fn reload(&self) -> Result<(), MetaError> {
+        self.reader.reload()?;
+        Ok(())
+    }
+
+    /// The values of `kind` that `leaf` (a word, phrase, set or range of one field) matches,
+    /// sorted.
+    pub fn matching(&self, kind: &str, leaf: &UserInputLeaf) -> Result<Vec<String>, MetaError> {
+        let on_text = super::query::with_field(leaf, "text");
+        let text = self
+            .parser
+            .build_query_from_user_input_ast(UserInputAst::Leaf(Box::new(on_text)))?;
+        let kind_term = TermQuery::new(
+            Term::from_field_text(self.fields.kind, kind),
+            IndexRecordOption::Basic,
+        );
+        let query = BooleanQuery::new(vec![
+            (Occur::Must, Box::new(kind_term) as Box<dyn Query>),
+            (Occur::Must, text),
+        ]);
+        let searcher = self.reader.searcher();
+        let hits = searcher.search(&query, &DocSetCollector)?;
+        let mut values = Vec::with_capacity(hits.len());
+        let mut bytes = Vec::new();
+        let prefix = kind.len() + 1;
+        let mut columns = Vec::new();
+        for segment in searcher.segment_readers() {
+            columns.push(segment.fast_fields().str("key")?);
+        }
+        for address in hits {
+            let Some(column) = &columns[address.segment_ord as usize] else {
+                continue;
+            };
+            for ord in column.term_ords(address.doc_id) {
+                bytes.clear();
+                if column
+                    .ord_to_bytes(ord, &mut bytes)
+                    .map_err(|source| MetaError::Io {
+                        path: self.dir.clone(),
+                        source,
+                    })?
+                {
+                    if let Some(v) = bytes.get(prefix..) {
+                        values.push(String::from_utf8_lossy(v).into_owned());
+                    }
+                }
+            }
+        }
+        values.sort_unstable();
+        values.dedup();
+        Ok(values)
+    }
+}
