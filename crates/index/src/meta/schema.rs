@@ -11,8 +11,7 @@
 use sgf::info::{WinKind, Winner};
 use sgf::GameInfo;
 use tantivy::schema::{
-    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions, FAST,
-    INDEXED, STORED,
+    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions,
 };
 use tantivy::TantivyDocument;
 
@@ -151,8 +150,16 @@ pub fn build() -> Schema {
     b.add_i64_field("white_rank", number());
     b.add_i64_field("date_start", number().set_stored());
     b.add_i64_field("date_end", number().set_stored());
-    b.add_bool_field("duplicate", INDEXED | FAST);
-    b.add_u64_field("duplicate_of", INDEXED | STORED);
+    // `set_indexed`, not the INDEXED flag: the flag also records field norms, two bytes per game
+    // that nothing reads (nothing is scored).
+    b.add_bool_field(
+        "duplicate",
+        NumericOptions::default().set_indexed().set_fast(),
+    );
+    b.add_u64_field(
+        "duplicate_of",
+        NumericOptions::default().set_indexed().set_stored(),
+    );
     b.build()
 }
 
