@@ -74,7 +74,7 @@
 use std::cell::Cell;
 use std::fmt;
 use std::fs::{self, File};
-use std::io::{self, BufReader, Read, Seek, SeekFrom};
+use std::io::{self, BufRead, BufReader, Read, Seek, SeekFrom};
 use std::ops::Deref;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Component, Path, PathBuf};
@@ -524,15 +524,26 @@ fn read_limited<R: Read + ?Sized>(reader: &mut R, size_hint: u64) -> (Vec<u8>, O
 }
 
 /// Decompresses a zstd stream (frames concatenated), accepting the datasets' large window.
+///
+/// The first frame's header usually says how large it is decompressed: the output is sized from
+/// it, instead of growing by doubling (copying each time, and touching fresh memory twice).
 fn decode_zstd<R: Read>(reader: R) -> (Vec<u8>, Option<io::Error>) {
-    let mut decoder = match zstd::stream::read::Decoder::new(reader) {
+    let mut reader = BufReader::with_capacity(zstd::zstd_safe::DCtx::in_size(), reader);
+    let size_hint = match reader.fill_buf() {
+        Ok(head) => zstd::zstd_safe::get_frame_content_size(head)
+            .ok()
+            .flatten()
+            .unwrap_or(0),
+        Err(err) => return (Vec::new(), Some(err)),
+    };
+    let mut decoder = match zstd::stream::read::Decoder::with_buffer(reader) {
         Ok(decoder) => decoder,
         Err(err) => return (Vec::new(), Some(err)),
     };
     if let Err(err) = decoder.window_log_max(ZSTD_WINDOW_LOG_MAX) {
         return (Vec::new(), Some(err));
     }
-    read_limited(&mut decoder, 0)
+    read_limited(&mut decoder, size_hint)
 }
 
 /// Reads one taken member fully (`size` as its header says) and decompresses it if needed.
