@@ -46,7 +46,6 @@ use sgf::GameInfo;
 use tantivy::collector::{Collector, Count, SegmentCollector};
 use tantivy::columnar::ColumnValues;
 use tantivy::directory::MmapDirectory;
-use tantivy::indexer::UserOperation;
 use tantivy::merge_policy::NoMergePolicy;
 use tantivy::query::{Query, QueryParser, RangeQuery};
 use tantivy::query_grammar::{UserInputAst, UserInputLeaf};
@@ -96,6 +95,18 @@ impl From<tantivy::query::QueryParserError> for MetaError {
     }
 }
 
+/// The tantivy directory in `dir`, created if missing.
+fn directory(dir: &Path) -> Result<MmapDirectory, MetaError> {
+    std::fs::create_dir_all(dir).map_err(|source| MetaError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    MmapDirectory::open(dir).map_err(|e| MetaError::Index {
+        path: dir.to_path_buf(),
+        message: e.to_string(),
+    })
+}
+
 fn open_index(dir: &Path) -> Result<Index, MetaError> {
     let directory = MmapDirectory::open(dir).map_err(|e| MetaError::Index {
         path: dir.to_path_buf(),
@@ -118,30 +129,14 @@ pub struct MetaWriter {
     writer: IndexWriter<TantivyDocument>,
     fields: Fields,
     values: ValuesWriter,
-    /// Documents not yet handed to tantivy (see [`BATCH_DOCS`]).
-    batch: std::sync::Mutex<Vec<TantivyDocument>>,
 }
-
-/// Documents handed to tantivy's indexing thread at once. One at a time, the thread (faster
-/// than the games come) went to sleep after nearly every document and was woken for the next:
-/// 196,000 context switches for all shared games instead of 105,000 (`perf stat`), which cost
-/// more than the value dictionary had saved. Tantivy queues up to 10,000 hand-overs, so this
-/// also bounds how many documents can wait: 320,000 at most, and in practice a few.
-const BATCH_DOCS: usize = 32;
 
 impl MetaWriter {
     /// Creates a new, empty index in `dir` (created if missing; an existing index there is an
     /// error). `heap_bytes` bounds the memory tantivy buffers before flushing a segment (128–256
     /// MB suits bulk builds; at least 15 MB per indexing thread).
     pub fn create(dir: &Path, heap_bytes: usize) -> Result<MetaWriter, MetaError> {
-        std::fs::create_dir_all(dir).map_err(|source| MetaError::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?;
-        let directory = MmapDirectory::open(dir).map_err(|e| MetaError::Index {
-            path: dir.to_path_buf(),
-            message: e.to_string(),
-        })?;
+        let directory = directory(dir)?;
         if Index::exists(&directory).unwrap_or(false) {
             return Err(MetaError::Index {
                 path: dir.to_path_buf(),
@@ -178,7 +173,6 @@ impl MetaWriter {
             writer,
             fields,
             values: ValuesWriter::open_or_create(&dir.join(VALUES_DIR))?,
-            batch: std::sync::Mutex::new(Vec::with_capacity(BATCH_DOCS)),
         })
     }
 
@@ -195,13 +189,7 @@ impl MetaWriter {
         file: &str,
     ) -> Result<(), MetaError> {
         let doc = self.fields.document(game, info, moves, duplicate_of, file);
-        {
-            let mut batch = self.batch.lock().unwrap_or_else(|e| e.into_inner());
-            batch.push(doc);
-            if batch.len() >= BATCH_DOCS {
-                self.writer.run(batch.drain(..).map(UserOperation::Add))?;
-            }
-        }
+        self.writer.add_document(doc)?;
         for (&(_, kind, _), value) in schema::VALUE_FIELDS.iter().zip(schema::values(info)) {
             if let Some(v) = value {
                 self.values.add(kind, v);
@@ -214,7 +202,6 @@ impl MetaWriter {
     /// other: rolls the index back to the point the caller's own store committed, after a
     /// crash between the two commits. Costs one term-range count when there is nothing to do.
     pub fn truncate(&mut self, games: u32) -> Result<(), MetaError> {
-        self.flush()?;
         let query = RangeQuery::new(
             std::ops::Bound::Included(Term::from_field_u64(self.fields.game, u64::from(games))),
             std::ops::Bound::Unbounded,
@@ -232,18 +219,8 @@ impl MetaWriter {
         Ok(())
     }
 
-    /// Hands the waiting documents to tantivy.
-    fn flush(&mut self) -> Result<(), MetaError> {
-        let batch = self.batch.get_mut().unwrap_or_else(|e| e.into_inner());
-        if !batch.is_empty() {
-            self.writer.run(batch.drain(..).map(UserOperation::Add))?;
-        }
-        Ok(())
-    }
-
     /// Makes everything added so far durable and searchable.
     pub fn commit(&mut self) -> Result<(), MetaError> {
-        self.flush()?;
         // Values first: a committed game's values must be in the dictionary.
         self.values.commit()?;
         self.writer.commit()?;
@@ -253,7 +230,6 @@ impl MetaWriter {
     /// Like [`MetaWriter::commit`], recording `payload` with the commit (read it back with
     /// [`MetaWriter::payload`] or [`MetaIndex::payload`]), e.g. how many games are in.
     pub fn commit_with_payload(&mut self, payload: &str) -> Result<(), MetaError> {
-        self.flush()?;
         self.values.commit()?;
         let mut prepared = self.writer.prepare_commit()?;
         prepared.set_payload(payload);

@@ -23,7 +23,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use tantivy::collector::DocSetCollector;
-use tantivy::directory::MmapDirectory;
 use tantivy::merge_policy::NoMergePolicy;
 use tantivy::query::{BooleanQuery, Occur, Query, QueryParser, TermQuery};
 use tantivy::query_grammar::{UserInputAst, UserInputLeaf};
@@ -97,14 +96,7 @@ fn key(kind: &str, value: &str) -> String {
 }
 
 fn open_or_create(dir: &Path) -> Result<Index, MetaError> {
-    std::fs::create_dir_all(dir).map_err(|source| MetaError::Io {
-        path: dir.to_path_buf(),
-        source,
-    })?;
-    let directory = MmapDirectory::open(dir).map_err(|e| MetaError::Index {
-        path: dir.to_path_buf(),
-        message: e.to_string(),
-    })?;
+    let directory = super::directory(dir)?;
     let index = if Index::exists(&directory).unwrap_or(false) {
         Index::open(directory)?
     } else {
