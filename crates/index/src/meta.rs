@@ -192,7 +192,7 @@ impl MetaWriter {
         self.writer.add_document(doc)?;
         for (&(_, kind, _), value) in schema::VALUE_FIELDS.iter().zip(schema::values(info)) {
             if let Some(v) = value {
-                self.values.add(kind, v);
+                self.values.add(kind, v)?;
             }
         }
         Ok(())
@@ -379,35 +379,48 @@ impl MetaIndex {
                 message: "the query is empty".to_string(),
             });
         }
-        let ast = self.expand(query::parse(query)?)?;
+        let ast = self.expand(query::parse(query)?, &mut HashMap::new())?;
         Ok(self.parser.build_query_from_user_input_ast(ast)?)
     }
 
     /// Replaces each word, phrase, set or range on a field of repeating values (see
-    /// [`values`]) by the set of that field's values it matches in the dictionary.
-    fn expand(&self, ast: UserInputAst) -> Result<UserInputAst, MetaError> {
+    /// [`values`]) by the set of that field's values it matches in the dictionary. `matched`
+    /// keeps each (kind, leaf) looked up: `player:lee` asks the same of black and of white.
+    fn expand(
+        &self,
+        ast: UserInputAst,
+        matched: &mut HashMap<(&'static str, UserInputLeaf), Vec<String>>,
+    ) -> Result<UserInputAst, MetaError> {
         Ok(match ast {
             UserInputAst::Clause(clauses) => UserInputAst::Clause(
                 clauses
                     .into_iter()
-                    .map(|(occur, ast)| Ok((occur, self.expand(ast)?)))
+                    .map(|(occur, ast)| Ok((occur, self.expand(ast, matched)?)))
                     .collect::<Result<_, MetaError>>()?,
             ),
             UserInputAst::Boost(ast, boost) => {
-                UserInputAst::Boost(Box::new(self.expand(*ast)?), boost)
+                UserInputAst::Boost(Box::new(self.expand(*ast, matched)?), boost)
             }
             UserInputAst::Leaf(leaf) => {
                 let field = query::field_of(&leaf).map(str::to_string);
-                match field
-                    .as_deref()
-                    .and_then(|f| schema::value_kind(f).map(|k| (f, k)))
-                {
-                    Some((field, kind)) => UserInputAst::Leaf(Box::new(UserInputLeaf::Set {
-                        field: Some(field.to_string()),
-                        elements: self.values.matching(kind, &leaf)?,
-                    })),
-                    None => UserInputAst::Leaf(leaf),
-                }
+                let Some((field, kind)) =
+                    field.and_then(|f| schema::value_kind(&f).map(|k| (f, k)))
+                else {
+                    return Ok(UserInputAst::Leaf(leaf));
+                };
+                let on_text = query::with_field(&leaf, values::TEXT);
+                let elements = match matched.get(&(kind, on_text.clone())) {
+                    Some(values) => values.clone(),
+                    None => {
+                        let values = self.values.matching(kind, &on_text)?;
+                        matched.insert((kind, on_text), values.clone());
+                        values
+                    }
+                };
+                UserInputAst::Leaf(Box::new(UserInputLeaf::Set {
+                    field: Some(field),
+                    elements,
+                }))
             }
         })
     }

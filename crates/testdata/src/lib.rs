@@ -17,7 +17,13 @@ pub fn required() -> bool {
 /// panics when it is absent but [`required`].
 pub fn shared() -> Option<PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared");
-    if p.join("oracle").is_dir() && p.join("datasets").is_dir() {
+    let present = p.join("oracle").is_dir() && p.join("datasets").is_dir();
+    found(p, present)
+}
+
+/// `p` if `present`; else `None` after saying so, or a panic when the material is [`required`].
+fn found(p: PathBuf, present: bool) -> Option<PathBuf> {
+    if present {
         return Some(p);
     }
     if required() {
@@ -44,12 +50,6 @@ pub fn dataset(name: &str) -> Option<PathBuf> {
     let p = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../../../shared/datasets")
         .join(name);
-    if p.is_dir() {
-        return Some(p);
-    }
-    if required() {
-        panic!("dataset {} is missing", p.display());
-    }
-    eprintln!("skipped: dataset {} is not present", p.display());
-    None
+    let present = p.is_dir();
+    found(p, present)
 }

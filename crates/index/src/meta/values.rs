@@ -61,12 +61,15 @@ struct Fields {
     text: Field,
 }
 
+/// The dictionary's field of tokens, which queries name.
+pub const TEXT: &str = "text";
+
 fn schema() -> Schema {
     let mut b = Schema::builder();
     b.add_text_field("kind", STRING);
     b.add_text_field("key", STRING | FAST);
     b.add_text_field(
-        "text",
+        TEXT,
         TextOptions::default().set_indexing_options(
             TextFieldIndexing::default()
                 .set_tokenizer(TOKENIZER)
@@ -82,7 +85,7 @@ impl Fields {
         Ok(Fields {
             kind: schema.get_field("kind")?,
             key: schema.get_field("key")?,
-            text: schema.get_field("text")?,
+            text: schema.get_field(TEXT)?,
         })
     }
 }
@@ -97,13 +100,12 @@ fn key(kind: &str, value: &str) -> String {
 
 fn open_or_create(dir: &Path) -> Result<Index, MetaError> {
     let directory = super::directory(dir)?;
-    let index = if Index::exists(&directory).unwrap_or(false) {
-        Index::open(directory)?
-    } else {
-        Index::create(directory, schema(), Default::default())?
-    };
-    tokenizer::register_index(index.tokenizers());
-    Ok(index)
+    if !Index::exists(&directory).unwrap_or(false) {
+        let index = Index::create(directory, schema(), Default::default())?;
+        tokenizer::register_index(index.tokenizers());
+        return Ok(index);
+    }
+    super::open_index(dir)
 }
 
 type Seen = HashMap<String, HashSet<String, ahash::RandomState>, ahash::RandomState>;
@@ -115,10 +117,6 @@ pub struct ValuesWriter {
     /// The values already in (committed or not), by kind. Grows with the number of distinct
     /// values, not of games.
     seen: Mutex<Seen>,
-    /// Values not yet handed to tantivy: they are handed over in one burst at each commit, so
-    /// that tantivy's indexing thread for the dictionary wakes once per commit, not once per new
-    /// value while the build keeps both cores busy.
-    pending: Mutex<Vec<(&'static str, String)>>,
 }
 
 impl ValuesWriter {
@@ -155,38 +153,34 @@ impl ValuesWriter {
             writer,
             fields,
             seen: Mutex::new(seen),
-            pending: Mutex::new(Vec::new()),
         })
     }
 
-    /// Adds `value` of `kind` unless it is in; it is written at the next commit. The value is
-    /// known by its [`capped`] form, as the games' documents hold it; its tokens are those of
+    /// Adds `value` of `kind` unless it is in; it is durable after the next commit. The value
+    /// is known by its [`capped`] form, as the games' documents hold it; its tokens are those of
     /// the whole value.
-    pub fn add(&self, kind: &'static str, value: &str) {
-        let full = value;
-        let value = capped(value);
-        let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
-        let values = match seen.get_mut(kind) {
-            Some(values) => values,
-            None => seen.entry(kind.to_string()).or_default(),
-        };
-        if !values.contains(value) {
-            values.insert(value.to_string());
-            let mut pending = self.pending.lock().unwrap_or_else(|e| e.into_inner());
-            pending.push((kind, full.to_string()));
+    pub fn add(&self, kind: &'static str, value: &str) -> Result<(), MetaError> {
+        let exact = capped(value);
+        {
+            let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
+            let values = match seen.get_mut(kind) {
+                Some(values) => values,
+                None => seen.entry(kind.to_string()).or_default(),
+            };
+            if !values.insert(exact.to_string()) {
+                return Ok(());
+            }
         }
+        let mut doc = TantivyDocument::default();
+        doc.add_text(self.fields.kind, kind);
+        doc.add_text(self.fields.key, key(kind, exact));
+        doc.add_text(self.fields.text, value);
+        self.writer.add_document(doc)?;
+        Ok(())
     }
 
     /// Makes the values added so far durable.
     pub fn commit(&mut self) -> Result<(), MetaError> {
-        let pending = std::mem::take(self.pending.get_mut().unwrap_or_else(|e| e.into_inner()));
-        for (kind, value) in pending {
-            let mut doc = TantivyDocument::default();
-            doc.add_text(self.fields.kind, kind);
-            doc.add_text(self.fields.key, key(kind, capped(&value)));
-            doc.add_text(self.fields.text, value);
-            self.writer.add_document(doc)?;
-        }
         self.writer.commit()?;
         Ok(())
     }
@@ -201,9 +195,10 @@ pub struct Values {
 }
 
 impl Values {
-    /// Opens the dictionary in `dir` (an empty one if there is none yet).
+    /// Opens the dictionary in `dir` (without writing anything: searches may run on a
+    /// read-only index).
     pub fn open(dir: &Path) -> Result<Values, MetaError> {
-        let index = open_or_create(dir)?;
+        let index = super::open_index(dir)?;
         let fields = Fields::new(&index.schema())?;
         let reader = index
             .reader_builder()
@@ -229,13 +224,12 @@ impl Values {
         Ok(())
     }
 
-    /// The values of `kind` that `leaf` (a word, phrase, set or range of one field) matches,
-    /// sorted.
+    /// The values of `kind` that `leaf` (a word, phrase, set or range on the [`TEXT`] field)
+    /// matches, sorted.
     pub fn matching(&self, kind: &str, leaf: &UserInputLeaf) -> Result<Vec<String>, MetaError> {
-        let on_text = super::query::with_field(leaf, "text");
         let text = self
             .parser
-            .build_query_from_user_input_ast(UserInputAst::Leaf(Box::new(on_text)))?;
+            .build_query_from_user_input_ast(UserInputAst::Leaf(Box::new(leaf.clone())))?;
         let kind_term = TermQuery::new(
             Term::from_field_text(self.fields.kind, kind),
             IndexRecordOption::Basic,
