@@ -22,8 +22,9 @@ use clap::{Parser, Subcommand, ValueEnum};
 /// makes threads wait on each other's arena locks, which showed as futex waits and context
 /// switches (`perf record -e context-switches`); mimalloc hands such frees back without a lock.
 /// With the metadata's value dictionary in, all shared games indexed in 10.2 s (median of three
-/// alternated runs) instead of 10.9 s with glibc; before it, mimalloc made no difference
-/// (BENCHMARKS.md).
+/// alternated runs) instead of 10.9 s with glibc; on the code before the dictionary it made no
+/// difference (11.44 against 11.35 s, means of three). Built without transparent huge pages
+/// (`no_thp`): the kernel spent 11% of a run zeroing whole 2 MB pages (BENCHMARKS.md).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
