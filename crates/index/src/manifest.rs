@@ -24,8 +24,9 @@ pub const MANIFEST: &str = "qipu-index.json";
 /// and long games in files of their own; version 10 keeps the winners in a file of their own;
 /// version 11 ends the occupancy columns with how many games each holds; version 12 indexes
 /// repeating values (names, events, results, …) as exact terms beside a dictionary of their
-/// tokens (see `meta/values.rs`).
-pub const FORMAT_VERSION: u32 = 12;
+/// tokens (see `meta/values.rs`); version 13 signs a game up to symmetry by the least image of
+/// its main line (copies found by an older build would not match).
+pub const FORMAT_VERSION: u32 = 13;
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Manifest {
