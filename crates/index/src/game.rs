@@ -80,7 +80,6 @@ fn analyse_with(tree: &GameTree<'_>, record: &[u8], scratch: &mut Scratch) -> An
         Some(r) if r.winner == Winner::White => 2,
         _ => 0,
     };
-    let mut occupancy = Occupancy::default();
     let mut positions = Vec::with_capacity(MAX_INDEXED_STONES as usize + 8);
     let mut long = false;
     let irregular = with_removals_into(
@@ -101,14 +100,11 @@ fn analyse_with(tree: &GameTree<'_>, record: &[u8], scratch: &mut Scratch) -> An
         full,
     );
     let ops = &*full;
-    // Every stone that was ever on the board was put there by a move or by setup.
-    if (width, height) == (19, 19) {
-        for &v in ops {
-            if let Op::Move(c, Some(p)) | Op::Setup(Some(c), p) = Op::decode(v) {
-                occupancy.insert(c, p);
-            }
-        }
-    }
+    let occupancy = if (width, height) == (19, 19) {
+        occupancy_of(ops)
+    } else {
+        Occupancy::default()
+    };
     let (exact_signature, canonical_signature) = signatures(ops, width, height);
     Analysed {
         info,
@@ -130,6 +126,39 @@ fn analyse_with(tree: &GameTree<'_>, record: &[u8], scratch: &mut Scratch) -> An
         canonical_signature,
         record: skeleton.unwrap_or_else(|| record.to_vec()),
     }
+}
+
+/// Every point that ever held a stone of each colour on a 19×19 board: each was put there by a
+/// move or by setup. Ops are read through a table from op point to occupancy bit, without
+/// decoding them.
+fn occupancy_of(ops: &[u16]) -> Occupancy {
+    // Op point `y * 52 + x` → bit `y * 19 + x`, or NONE off the 19×19 board.
+    const NONE: u16 = u16::MAX;
+    const BITS: [u16; 19 * 52] = {
+        let mut t = [NONE; 19 * 52];
+        let mut i = 0;
+        while i < t.len() {
+            if i % 52 < 19 {
+                t[i] = (i / 52 * 19 + i % 52) as u16;
+            }
+            i += 1;
+        }
+        t
+    };
+    let mut occupancy = Occupancy::default();
+    for &v in ops {
+        // Kinds 0–3: a black or white move, a black or white setup stone (colour in bit 0).
+        let kind = v >> 13;
+        if kind > 3 {
+            continue;
+        }
+        if let Some(&bit) = BITS.get((v & POINT_BITS) as usize) {
+            if bit != NONE {
+                occupancy.0[(kind & 1) as usize][bit as usize / 64] |= 1 << (bit % 64);
+            }
+        }
+    }
+    occupancy
 }
 
 /// Signatures of a main line: of the ops as they are, and of their image under the symmetry
@@ -325,6 +354,33 @@ mod tests {
         seen.push(other.canonical_signature);
         seen.dedup();
         assert_eq!(seen.len(), 5, "distinct games keep distinct signatures");
+    }
+
+    #[test]
+    fn occupancy_holds_every_stone_put_by_a_move_or_setup() {
+        use goban::{Color, Point};
+        let mut ops = Vec::new();
+        let mut expected = Occupancy::default();
+        for y in 0..52u8 {
+            for x in 0..52u8 {
+                let p = Point::new(x, y);
+                let (c, op) = match (x as usize * 7 + y as usize * 3) % 6 {
+                    0 => (Some(Color::Black), Op::Move(Color::Black, Some(p))),
+                    1 => (Some(Color::White), Op::Move(Color::White, Some(p))),
+                    2 => (Some(Color::Black), Op::Setup(Some(Color::Black), p)),
+                    3 => (Some(Color::White), Op::Setup(Some(Color::White), p)),
+                    4 => (None, Op::Setup(None, p)),
+                    _ => (None, Op::Remove(p)),
+                };
+                if let Some(c) = c {
+                    expected.insert(c, p);
+                }
+                ops.push(op.encode());
+            }
+        }
+        ops.extend([Op::Move(Color::Black, None).encode(), Op::Mark.encode()]);
+        assert_eq!(occupancy_of(&ops), expected);
+        assert_ne!(expected, Occupancy::default());
     }
 
     #[test]
