@@ -34,7 +34,7 @@ use sgf::{Point, MAX_SIZE};
 
 use crate::symmetry::Symmetry;
 
-const GRID: usize = MAX_SIZE as usize;
+pub(crate) const GRID: usize = MAX_SIZE as usize;
 const GRID_POINTS: usize = GRID * GRID;
 
 /// Seed of the key stream ("qipugoba" in ASCII); changing it changes every stored hash.
