@@ -59,14 +59,29 @@ pub fn to_columns(games: &[Occupancy]) -> Vec<u8> {
     let w = words(games.len());
     let mut cols = vec![0u64; 2 * POINTS * w];
     let mut counts = [0u32; 2 * POINTS];
-    for (g, occ) in games.iter().enumerate() {
-        for col in occ.columns() {
-            cols[col * w + g / 64] |= 1 << (g % 64);
-            counts[col] += 1;
+    // The games are taken 64 at a time, their bits gathered per column in a small block, and
+    // each column's word written once: setting bit by bit straight in the columns touched a
+    // cache line of a 20 MB array per stone.
+    let mut block = [0u64; 2 * POINTS];
+    for (b, chunk) in games.chunks(64).enumerate() {
+        block.fill(0);
+        for (i, occ) in chunk.iter().enumerate() {
+            for col in occ.columns() {
+                block[col] |= 1 << i;
+            }
+        }
+        for (col, &bits) in block.iter().enumerate() {
+            cols[col * w + b] = bits;
+            counts[col] += bits.count_ones();
         }
     }
-    let mut out: Vec<u8> = cols.iter().flat_map(|v| v.to_le_bytes()).collect();
-    out.extend(counts.iter().flat_map(|c| c.to_le_bytes()));
+    let mut out = Vec::with_capacity(cols.len() * 8 + counts.len() * 4);
+    for v in &cols {
+        out.extend_from_slice(&v.to_le_bytes());
+    }
+    for c in &counts {
+        out.extend_from_slice(&c.to_le_bytes());
+    }
     out
 }
 
@@ -153,6 +168,20 @@ mod tests {
             })
             .collect();
         let cols = to_columns(&games);
+        let counts_at = 2 * POINTS * words(games.len()) * 8;
+        assert_eq!(cols.len(), counts_at + 2 * POINTS * 4);
+        for col in 0..2 * POINTS {
+            let want = games
+                .iter()
+                .filter(|o| o.columns().any(|c| c == col))
+                .count();
+            let got = &cols[counts_at + col * 4..counts_at + col * 4 + 4];
+            assert_eq!(
+                u32::from_le_bytes(got.try_into().unwrap()) as usize,
+                want,
+                "{col}"
+            );
+        }
         for needs in [
             vec![occ(&[(b, 4, 3)])],
             vec![occ(&[(b, 4, 3), (w, 18, 2)]), occ(&[(w, 18, 6)])],
