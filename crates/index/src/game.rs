@@ -352,6 +352,7 @@ mod tests {
             19,
         ));
         seen.push(other.canonical_signature);
+        seen.sort_unstable();
         seen.dedup();
         assert_eq!(seen.len(), 5, "distinct games keep distinct signatures");
     }

@@ -545,6 +545,7 @@ fn decode_zstd<R: Read>(reader: R) -> (Vec<u8>, Option<io::Error>) {
     loop {
         let input = match reader.fill_buf() {
             Ok(input) => input,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => continue,
             Err(err) => return (out, Some(err)),
         };
         if input.is_empty() {
@@ -553,11 +554,13 @@ fn decode_zstd<R: Read>(reader: R) -> (Vec<u8>, Option<io::Error>) {
         let mut source = InBuffer::around(input);
         loop {
             if out.len() == out.capacity() {
-                let room = MAX_RECORD_BYTES as usize + 1 - out.len();
-                if room == 0 {
+                // Grown by doubling, but never past the limit: a few kilobytes of zstd can
+                // stand for any amount of output.
+                let limit = MAX_RECORD_BYTES as usize + 1;
+                if out.len() >= limit {
                     return (Vec::new(), Some(too_large()));
                 }
-                out.reserve(out.capacity().clamp(1 << 16, room));
+                out.reserve_exact(out.capacity().max(1 << 16).min(limit - out.len()));
             }
             let filled = out.len();
             let mut sink = OutBuffer::around_pos(&mut out, filled);
@@ -907,6 +910,25 @@ mod tests {
         assert!(decode_zstd(&b"not zstd at all"[..]).1.is_some());
         let (got, err) = decode_zstd(&b""[..]);
         assert!(got.is_empty() && err.is_none());
+    }
+
+    #[test]
+    fn a_zstd_stream_past_the_record_limit_is_refused_without_panic() {
+        // A few hundred kilobytes that stand for just over MAX_RECORD_BYTES of zeros, with and
+        // without the size in the frame header (1 GiB of memory, briefly).
+        let size = MAX_RECORD_BYTES + 1;
+        for declared in [false, true] {
+            let mut encoder = zstd::stream::Encoder::new(Vec::new(), 1).unwrap();
+            if declared {
+                encoder.set_pledged_src_size(Some(size)).unwrap();
+            }
+            io::copy(&mut io::repeat(0).take(size), &mut encoder).unwrap();
+            let bomb = encoder.finish().unwrap();
+            let (got, err) = decode_zstd(&bomb[..]);
+            assert!(got.is_empty(), "declared {declared}");
+            let err = err.expect("an error");
+            assert!(err.to_string().contains("larger than"), "{err}");
+        }
     }
 
     #[test]

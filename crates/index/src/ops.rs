@@ -447,15 +447,17 @@ pub fn with_removals_into(
     };
     board.set_identity_hashing();
     out.reserve(ops.len() + ops.len() / 4);
-    if ops.iter().any(|&v| v >> KIND_SHIFT == MARK_KIND) {
+    if ops.iter().any(|&v| is_mark(v)) {
         removals_marked(ops, board, at_position, out)
     } else {
         removals_unmarked(ops, board, at_position, out)
     }
 }
 
-/// The kind bits of [`Op::Mark`].
-const MARK_KIND: u16 = 5;
+/// Whether an encoded op decodes as [`Op::Mark`] (kind 5, and the unused kind 7).
+fn is_mark(v: u16) -> bool {
+    matches!(v >> KIND_SHIFT, 5 | 7)
+}
 
 /// [`with_removals_into`] for a program without marks (one move per node, no setup beside a
 /// move: all but a few games): each move is preceded by its position, so the ops are taken one
@@ -664,7 +666,7 @@ mod tests {
         let t = r.game(0).unwrap();
         let mut ops = Vec::new();
         encode_main_line(&t, &mut ops);
-        assert!(!ops.iter().any(|&v| v >> KIND_SHIFT == MARK_KIND), "{src}");
+        assert!(!ops.iter().any(|&v| is_mark(v)), "{src}");
         let (w, h) = t.board_size();
         let run = |ops: &[u16], marked: bool| {
             let mut seen = Vec::new();

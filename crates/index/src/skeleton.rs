@@ -48,13 +48,14 @@ pub fn strip(record: &[u8], start: usize, ops: &[u16], values: &[usize]) -> Opti
             continue; // a pass keeps its value as written
         };
         let at = at.checked_sub(start)?;
+        let end = at.checked_add(2)?;
         let letters = point.to_sgf();
-        if at < copied || record.get(at..at + 2)? != letters || record.get(at + 2) != Some(&b']') {
+        if at < copied || record.get(at..end)? != letters || record.get(end) != Some(&b']') {
             return None;
         }
         append(&mut out, record, copied, at);
         out.push(MARKER);
-        copied = at + 2;
+        copied = end;
         stripped += 1;
     }
     if moves.next().is_some() || stripped == 0 {
