@@ -129,33 +129,12 @@ fn analyse_with(tree: &GameTree<'_>, record: &[u8], scratch: &mut Scratch) -> An
 }
 
 /// Every point that ever held a stone of each colour on a 19×19 board: each was put there by a
-/// move or by setup. Ops are read through a table from op point to occupancy bit, without
-/// decoding them.
+/// move or by setup.
 fn occupancy_of(ops: &[u16]) -> Occupancy {
-    // Op point `y * 52 + x` → bit `y * 19 + x`, or NONE off the 19×19 board.
-    const NONE: u16 = u16::MAX;
-    const BITS: [u16; 19 * 52] = {
-        let mut t = [NONE; 19 * 52];
-        let mut i = 0;
-        while i < t.len() {
-            if i % 52 < 19 {
-                t[i] = (i / 52 * 19 + i % 52) as u16;
-            }
-            i += 1;
-        }
-        t
-    };
     let mut occupancy = Occupancy::default();
     for &v in ops {
-        // Kinds 0–3: a black or white move, a black or white setup stone (colour in bit 0).
-        let kind = v >> 13;
-        if kind > 3 {
-            continue;
-        }
-        if let Some(&bit) = BITS.get((v & POINT_BITS) as usize) {
-            if bit != NONE {
-                occupancy.0[(kind & 1) as usize][bit as usize / 64] |= 1 << (bit % 64);
-            }
+        if let Op::Move(c, Some(p)) | Op::Setup(Some(c), p) = Op::decode(v) {
+            occupancy.insert(c, p);
         }
     }
     occupancy
