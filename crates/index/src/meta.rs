@@ -181,16 +181,19 @@ impl MetaWriter {
     /// (the identity the caller reports). Visible to searches after the next commit. Takes
     /// `&self`: several threads may add at once.
     pub fn add(
-        &self,
+        &mut self,
         game: u32,
         info: &GameInfo,
         moves: u32,
         duplicate_of: Option<u32>,
         file: &str,
     ) -> Result<(), MetaError> {
-        let doc = self.fields.document(game, info, moves, duplicate_of, file);
+        let values = schema::values(info);
+        let doc = self
+            .fields
+            .document(game, info, &values, moves, duplicate_of, file);
         self.writer.add_document(doc)?;
-        for (&(_, kind, _), value) in schema::VALUE_FIELDS.iter().zip(schema::values(info)) {
+        for (&(_, kind, _), value) in schema::VALUE_FIELDS.iter().zip(values) {
             if let Some(v) = value {
                 self.values.add(kind, v)?;
             }

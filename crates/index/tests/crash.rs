@@ -33,7 +33,7 @@ fn metadata_ahead_of_the_manifest_is_invisible_and_then_dropped() {
     let record = std::fs::read(samples.join("maruyama-ito.sgf")).unwrap();
     let records = sgf::Records::read(&record);
     let info = sgf::GameInfo::read(&records.game(0).unwrap());
-    let w = MetaWriter::open(&dir.join("meta"), 64 << 20).unwrap();
+    let mut w = MetaWriter::open(&dir.join("meta"), 64 << 20).unwrap();
     w.add(games, &info, 235, None, "ghost.sgf").unwrap();
     w.finish().unwrap();
 

@@ -51,7 +51,7 @@ const GAMES: &[&str] = &[
 const MOVES: &[u32] = &[211, 150, 280, 95, 301, 0, 12];
 
 fn build(dir: &TempDir) -> MetaIndex {
-    let w = MetaWriter::create(&dir.0, 50_000_000).unwrap();
+    let mut w = MetaWriter::create(&dir.0, 50_000_000).unwrap();
     for (g, sgf) in GAMES.iter().enumerate() {
         let duplicate_of = (g == 4).then_some(0);
         w.add(
@@ -354,7 +354,7 @@ fn date_queries_over_month_terms_and_wide_ranges() {
         "(;GM[1]SZ[19]DT[1995-12-31,1996-01-01])",
         "(;GM[1]SZ[19]DT[1993-06-15])",
     ];
-    let w = MetaWriter::create(&dir.0, 50_000_000).unwrap();
+    let mut w = MetaWriter::create(&dir.0, 50_000_000).unwrap();
     for (g, sgf) in games.iter().enumerate() {
         w.add(g as u32, &info(sgf), 0, None, "f.sgf").unwrap();
     }
@@ -388,7 +388,7 @@ fn value_dictionary_across_runs() {
     }
     {
         // Lee Sedol, Gu Li, Samsung Cup and B+R are in already; Cho Chikun is new.
-        let w = MetaWriter::open(&dir.0, 50_000_000).unwrap();
+        let mut w = MetaWriter::open(&dir.0, 50_000_000).unwrap();
         let again = "(;PB[Lee Sedol]PW[Cho Chikun]EV[Samsung Cup]RE[B+R])";
         w.add(2, &info(again), 10, None, "b.sgf").unwrap();
         w.finish().unwrap();

@@ -198,18 +198,19 @@ impl Fields {
         })
     }
 
-    /// The document of one game.
+    /// The document of one game; `values` are its [`values`].
     pub fn document(
         &self,
         game: u32,
         info: &GameInfo,
+        values: &[Option<&str>; VALUE_FIELDS.len()],
         moves: u32,
         duplicate_of: Option<u32>,
         file: &str,
     ) -> TantivyDocument {
         let mut doc = TantivyDocument::default();
         doc.add_u64(self.game, u64::from(game));
-        for (&field, value) in self.values.iter().zip(values(info)) {
+        for (&field, value) in self.values.iter().zip(values) {
             if let Some(v) = value {
                 doc.add_text(field, super::values::capped(v));
             }
@@ -343,7 +344,7 @@ mod tests {
         let info = GameInfo::read(&records.game(0).unwrap());
         let schema = build();
         let fields = Fields::new(&schema).unwrap();
-        let doc = fields.document(0, &info, 0, None, "f.sgf");
+        let doc = fields.document(0, &info, &values(&info), 0, None, "f.sgf");
         let expected = [
             "b", "w", "bt", "wt", "ev", "ro", "pc", "ru", "so", "an", "B+R", "gn", "gc",
         ];

@@ -21,7 +21,6 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
 
 use tantivy::collector::DocSetCollector;
 use tantivy::merge_policy::NoMergePolicy;
@@ -117,7 +116,7 @@ pub struct ValuesWriter {
     fields: Fields,
     /// The values already in (committed or not), by kind. Grows with the number of distinct
     /// values, not of games.
-    seen: Mutex<Seen>,
+    seen: Seen,
 }
 
 impl ValuesWriter {
@@ -153,24 +152,21 @@ impl ValuesWriter {
         Ok(ValuesWriter {
             writer,
             fields,
-            seen: Mutex::new(seen),
+            seen,
         })
     }
 
     /// Adds `value` of `kind` unless it is in; it is durable after the next commit. The value
     /// is known by its [`capped`] form, as the games' documents hold it; its tokens are those of
     /// the whole value.
-    pub fn add(&self, kind: &'static str, value: &str) -> Result<(), MetaError> {
+    pub fn add(&mut self, kind: &'static str, value: &str) -> Result<(), MetaError> {
         let exact = capped(value);
-        {
-            let mut seen = self.seen.lock().unwrap_or_else(|e| e.into_inner());
-            let values = match seen.get_mut(kind) {
-                Some(values) => values,
-                None => seen.entry(kind.to_string()).or_default(),
-            };
-            if !values.insert(exact.to_string()) {
-                return Ok(());
-            }
+        let values = match self.seen.get_mut(kind) {
+            Some(values) => values,
+            None => self.seen.entry(kind.to_string()).or_default(),
+        };
+        if !values.insert(exact.to_string()) {
+            return Ok(());
         }
         let mut doc = TantivyDocument::default();
         doc.add_text(self.fields.kind, kind);
