@@ -95,23 +95,30 @@ impl From<tantivy::query::QueryParserError> for MetaError {
     }
 }
 
-/// The tantivy directory in `dir`, created if missing.
-fn directory(dir: &Path) -> Result<MmapDirectory, MetaError> {
-    std::fs::create_dir_all(dir).map_err(|source| MetaError::Io {
-        path: dir.to_path_buf(),
-        source,
-    })?;
+/// The tantivy directory in `dir`, opened as it is (nothing is created).
+fn mmap(dir: &Path) -> Result<MmapDirectory, MetaError> {
     MmapDirectory::open(dir).map_err(|e| MetaError::Index {
         path: dir.to_path_buf(),
         message: e.to_string(),
     })
 }
 
-fn open_index(dir: &Path) -> Result<Index, MetaError> {
-    let directory = MmapDirectory::open(dir).map_err(|e| MetaError::Index {
+/// The tantivy directory in `dir`, created if missing.
+fn directory(dir: &Path) -> Result<MmapDirectory, MetaError> {
+    std::fs::create_dir_all(dir).map_err(|source| MetaError::Io {
         path: dir.to_path_buf(),
-        message: e.to_string(),
+        source,
     })?;
+    mmap(dir)
+}
+
+/// Whether `dir` holds a tantivy index (`false` also when it cannot be opened).
+fn exists(dir: &Path) -> bool {
+    mmap(dir).is_ok_and(|d| Index::exists(&d).unwrap_or(false))
+}
+
+fn open_index(dir: &Path) -> Result<Index, MetaError> {
+    let directory = mmap(dir)?;
     if !Index::exists(&directory).unwrap_or(false) {
         return Err(MetaError::Index {
             path: dir.to_path_buf(),
@@ -119,6 +126,17 @@ fn open_index(dir: &Path) -> Result<Index, MetaError> {
         });
     }
     let index = Index::open(directory)?;
+    tokenizer::register_index(index.tokenizers());
+    Ok(index)
+}
+
+/// The index in `dir`, created with `schema` (and the directory with it) if there is none.
+fn open_or_create_index(dir: &Path, schema: tantivy::schema::Schema) -> Result<Index, MetaError> {
+    let directory = directory(dir)?;
+    if Index::exists(&directory).unwrap_or(false) {
+        return open_index(dir);
+    }
+    let index = Index::create(directory, schema, Default::default())?;
     tokenizer::register_index(index.tokenizers());
     Ok(index)
 }
@@ -136,16 +154,13 @@ impl MetaWriter {
     /// error). `heap_bytes` bounds the memory tantivy buffers before flushing a segment (128–256
     /// MB suits bulk builds; at least 15 MB per indexing thread).
     pub fn create(dir: &Path, heap_bytes: usize) -> Result<MetaWriter, MetaError> {
-        let directory = directory(dir)?;
-        if Index::exists(&directory).unwrap_or(false) {
+        if exists(dir) {
             return Err(MetaError::Index {
                 path: dir.to_path_buf(),
                 message: "an index already exists here".to_string(),
             });
         }
-        let index = Index::create(directory, schema::build(), Default::default())?;
-        tokenizer::register_index(index.tokenizers());
-        MetaWriter::with_index(index, dir, heap_bytes)
+        MetaWriter::open_or_create(dir, heap_bytes)
     }
 
     /// Opens the index in `dir` to add more games (incremental indexing).
@@ -155,10 +170,8 @@ impl MetaWriter {
 
     /// Opens the index in `dir`, or creates it if there is none.
     pub fn open_or_create(dir: &Path, heap_bytes: usize) -> Result<MetaWriter, MetaError> {
-        match MmapDirectory::open(dir) {
-            Ok(d) if Index::exists(&d).unwrap_or(false) => MetaWriter::open(dir, heap_bytes),
-            _ => MetaWriter::create(dir, heap_bytes),
-        }
+        let index = open_or_create_index(dir, schema::build())?;
+        MetaWriter::with_index(index, dir, heap_bytes)
     }
 
     fn with_index(index: Index, dir: &Path, heap_bytes: usize) -> Result<MetaWriter, MetaError> {

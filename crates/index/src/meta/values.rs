@@ -29,7 +29,7 @@ use tantivy::query_grammar::{UserInputAst, UserInputLeaf};
 use tantivy::schema::{
     Field, IndexRecordOption, Schema, TextFieldIndexing, TextOptions, FAST, STRING,
 };
-use tantivy::{Index, IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
+use tantivy::{IndexReader, IndexWriter, ReloadPolicy, TantivyDocument, Term};
 
 use super::{tokenizer, MetaError, TOKENIZER};
 
@@ -98,16 +98,6 @@ fn key(kind: &str, value: &str) -> String {
     k
 }
 
-fn open_or_create(dir: &Path) -> Result<Index, MetaError> {
-    let directory = super::directory(dir)?;
-    if !Index::exists(&directory).unwrap_or(false) {
-        let index = Index::create(directory, schema(), Default::default())?;
-        tokenizer::register_index(index.tokenizers());
-        return Ok(index);
-    }
-    super::open_index(dir)
-}
-
 type Seen = HashMap<String, HashSet<String, ahash::RandomState>, ahash::RandomState>;
 
 /// Adds values to the dictionary, each once.
@@ -122,7 +112,7 @@ pub struct ValuesWriter {
 impl ValuesWriter {
     /// Opens the dictionary in `dir`, or creates it, and reads which values it holds.
     pub fn open_or_create(dir: &Path) -> Result<ValuesWriter, MetaError> {
-        let index = open_or_create(dir)?;
+        let index = super::open_or_create_index(dir, schema())?;
         let fields = Fields::new(&index.schema())?;
         let mut seen = Seen::default();
         let reader: IndexReader = index
