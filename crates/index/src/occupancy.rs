@@ -61,7 +61,8 @@ pub fn to_columns(games: &[Occupancy]) -> Vec<u8> {
     let mut counts = [0u32; 2 * POINTS];
     // The games are taken 64 at a time, their bits gathered per column in a small block, and
     // each column's word written once: setting bit by bit straight in the columns touched a
-    // cache line of a 20 MB array per stone.
+    // cache line of a 20 MB array per stone (this function: 1.22% → 0.96% of the samples of
+    // `perf record -F 999 -g qipu index --rebuild … ../shared/datasets`).
     let mut block = [0u64; 2 * POINTS];
     for (b, chunk) in games.chunks(64).enumerate() {
         block.fill(0);

@@ -52,6 +52,12 @@ impl Op {
         matches!(v >> KIND_SHIFT, 5 | 6)
     }
 
+    /// Whether the encoded op decodes as [`Op::Mark`] (kind 5, and the unused kind 7).
+    #[inline]
+    fn is_mark(v: u16) -> bool {
+        matches!(v >> KIND_SHIFT, 5 | 7)
+    }
+
     #[inline]
     pub fn decode(v: u16) -> Op {
         let raw = v & POINT_MASK;
@@ -447,16 +453,11 @@ pub fn with_removals_into(
     };
     board.set_identity_hashing();
     out.reserve(ops.len() + ops.len() / 4);
-    if ops.iter().any(|&v| is_mark(v)) {
+    if ops.iter().any(|&v| Op::is_mark(v)) {
         removals_marked(ops, board, at_position, out)
     } else {
         removals_unmarked(ops, board, at_position, out)
     }
-}
-
-/// Whether an encoded op decodes as [`Op::Mark`] (kind 5, and the unused kind 7).
-fn is_mark(v: u16) -> bool {
-    matches!(v >> KIND_SHIFT, 5 | 7)
 }
 
 /// [`with_removals_into`] for a program without marks (one move per node, no setup beside a
@@ -666,7 +667,7 @@ mod tests {
         let t = r.game(0).unwrap();
         let mut ops = Vec::new();
         encode_main_line(&t, &mut ops);
-        assert!(!ops.iter().any(|&v| is_mark(v)), "{src}");
+        assert!(!ops.iter().any(|&v| Op::is_mark(v)), "{src}");
         let (w, h) = t.board_size();
         let run = |ops: &[u16], marked: bool| {
             let mut seen = Vec::new();

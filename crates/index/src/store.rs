@@ -350,7 +350,7 @@ impl SegmentWriter {
             block: Vec::new(),
             block_entries: Vec::new(),
             // Level 1, not 3: skeletons are already small (20.8 → 21.2 MB for all shared games)
-            // and a build's CPU time fell 14.14 → 13.74 s (medians of three alternated rounds).
+            // and a build's CPU time fell 14.14 → 13.74 s (`scripts/ab 3`, medians).
             compressor: zstd::bulk::Compressor::new(1).map_err(|e| IndexError::io(dir, e))?,
             count: 0,
             file_count: 0,
