@@ -42,10 +42,25 @@ pub enum Problem {
     },
     #[error("text is not valid {0}: decoded with replacement characters")]
     Undecodable(&'static str),
+    #[error("{format}{}: {reason}", line_suffix(*.line))]
+    Foreign {
+        format: &'static str,
+        /// 1-based line of the original file; 0 for the file as a whole.
+        line: usize,
+        reason: String,
+    },
     #[error("malformed quadrant record: {0}")]
     Quadrant(String),
     #[error("too many problems in this game; further ones are not listed")]
     TooMany,
+}
+
+fn line_suffix(line: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(" line {line}")
+    }
 }
 
 /// A problem at a byte offset of the file being read.

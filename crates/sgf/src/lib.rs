@@ -1,7 +1,9 @@
 //! Reads Go game records from borrowed bytes.
 //!
 //! Formats: SGF (file formats 1 to 4: collections, variations, every value type), the Weiqi Text
-//! Format (an SGF-like gb18030 dialect) and the quadrant digit notation. The parser works on the
+//! Format (an SGF-like gb18030 dialect), the quadrant digit notation, and the server formats GIB
+//! (Tygem), NGF (WBaduk/Cyberoro), UGF/UGI (Pandanet) and Tygem/Tom kifu-line pairs, which are
+//! read as the SGF they stand for. The parser works on the
 //! bytes of a memory-mapped file, finds structure with memchr-class scans, allocates per game
 //! rather than per byte and decodes text only when asked.
 //!
@@ -14,6 +16,7 @@
 
 pub mod charset;
 mod diag;
+mod foreign;
 pub mod gameinfo;
 pub mod info;
 mod parse;

@@ -11,6 +11,7 @@ use encoding_rs::Encoding;
 
 use crate::charset;
 use crate::diag::{Diagnostic, Problem};
+use crate::foreign;
 use crate::parse::{parse_game, parse_with};
 use crate::quadrant;
 use crate::scan::{split_games, Escapes, GameSpan};
@@ -25,6 +26,15 @@ pub enum Format {
     Wtf,
     /// The quadrant digit notation (one game per file).
     Quadrant,
+    /// Tygem's GIB.
+    Gib,
+    /// WBaduk / Cyberoro's NGF.
+    Ngf,
+    /// Pandanet's UGF and UGI.
+    Ugf,
+    /// A Tygem/Tom kifu-line file: move lines (read alone or joined with their index, see
+    /// [`Records::read_kifu_pair`]) or the index alone (which holds no game).
+    KifuLine,
 }
 
 impl Format {
@@ -33,6 +43,10 @@ impl Format {
             Format::Sgf => "sgf",
             Format::Wtf => "wtf",
             Format::Quadrant => "quadrant",
+            Format::Gib => "gib",
+            Format::Ngf => "ngf",
+            Format::Ugf => "ugf",
+            Format::KifuLine => "kifu-line",
         }
     }
 }
@@ -55,8 +69,18 @@ impl<'a> Records<'a> {
             Some((text, enc)) => (Cow::Owned(text.into_bytes()), Some(enc)),
             None => (Cow::Borrowed(bytes), None),
         };
-        let format = detect_format(&bytes);
-        let bytes = if format == Format::Quadrant {
+        let foreign = foreign::detect(&bytes);
+        let format = match foreign {
+            Some(f) => foreign_format(f),
+            None => detect_format(&bytes),
+        };
+        let mut file_charset = file_charset;
+        let bytes = if let Some(f) = foreign {
+            let converted = foreign::convert(f, &bytes);
+            diagnostics.extend(converted.diagnostics);
+            file_charset = file_charset.or(converted.charset);
+            Cow::Owned(converted.sgf.into_bytes())
+        } else if format == Format::Quadrant {
             let text = decode_plain(&bytes);
             match quadrant::parse(&text) {
                 Ok(rec) => Cow::Owned(quadrant_to_sgf(&rec).into_bytes()),
@@ -75,8 +99,34 @@ impl<'a> Records<'a> {
         } else {
             bytes
         };
+        Records::finish(bytes, format, file_charset, diagnostics)
+    }
+
+    /// Reads a Tygem/Tom kifu-line pair: the games of the move file `moves`, with the players,
+    /// date, komi and result that the index file `index` gives for their ids. Problems of either
+    /// file are in [`Records::diagnostics`] (at byte offsets of the file they name).
+    pub fn read_kifu_pair(index: &[u8], moves: &[u8]) -> Records<'static> {
+        let converted = foreign::kifu::join(index, moves);
+        Records::finish(
+            Cow::Owned(converted.sgf.into_bytes()),
+            Format::KifuLine,
+            converted.charset,
+            converted.diagnostics,
+        )
+    }
+
+    fn finish(
+        bytes: Cow<'a, [u8]>,
+        format: Format,
+        file_charset: Option<&'static Encoding>,
+        mut diagnostics: Vec<Diagnostic>,
+    ) -> Records<'a> {
         let games = split_games(&bytes);
-        if games.is_empty() && diagnostics.is_empty() {
+        if games.is_empty()
+            && !diagnostics
+                .iter()
+                .any(|d| matches!(d.problem, Problem::Quadrant(_)))
+        {
             diagnostics.push(Diagnostic {
                 offset: 0,
                 problem: Problem::NoGame,
@@ -145,6 +195,15 @@ impl<'a> Records<'a> {
             }
         }
         Ok(tree)
+    }
+}
+
+fn foreign_format(f: foreign::Foreign) -> Format {
+    match f {
+        foreign::Foreign::Gib => Format::Gib,
+        foreign::Foreign::Ngf => Format::Ngf,
+        foreign::Foreign::Ugf => Format::Ugf,
+        foreign::Foreign::KifuMoves | foreign::Foreign::KifuIndex => Format::KifuLine,
     }
 }
 
