@@ -32,7 +32,10 @@ struct Expect {
 }
 
 fn prop(tree: &GameTree<'_>, id: PropId) -> String {
-    tree.root().get(id).map(|p| p.text().into_owned()).unwrap_or_default()
+    tree.root()
+        .get(id)
+        .map(|p| p.text().into_owned())
+        .unwrap_or_default()
 }
 
 fn main_line(tree: &GameTree<'_>) -> Vec<String> {
@@ -52,9 +55,19 @@ fn check(e: &Expect) {
     let records = Records::read(&bytes);
     assert_eq!(records.format().name(), e.format, "{}", e.file);
     assert_eq!(records.len(), 1, "{}: {:?}", e.file, records.diagnostics());
-    assert!(records.diagnostics().is_empty(), "{}: {:?}", e.file, records.diagnostics());
+    assert!(
+        records.diagnostics().is_empty(),
+        "{}: {:?}",
+        e.file,
+        records.diagnostics()
+    );
     let tree = records.game(0).unwrap();
-    assert!(tree.diagnostics().is_empty(), "{}: {:?}", e.file, tree.diagnostics());
+    assert!(
+        tree.diagnostics().is_empty(),
+        "{}: {:?}",
+        e.file,
+        tree.diagnostics()
+    );
     let info = GameInfo::read(&tree);
     let name = |n: &Option<String>| n.clone().unwrap_or_default();
     assert_eq!(name(&info.black), e.black, "{}", e.file);
@@ -62,23 +75,52 @@ fn check(e: &Expect) {
     assert_eq!(prop(&tree, ids::BR), e.black_rank, "{}", e.file);
     assert_eq!(prop(&tree, ids::WR), e.white_rank, "{}", e.file);
     if !e.black_rank.is_empty() {
-        assert!(info.black_rank.as_ref().unwrap().value.is_some(), "{}: {:?}", e.file, info.black_rank);
+        assert!(
+            info.black_rank.as_ref().unwrap().value.is_some(),
+            "{}: {:?}",
+            e.file,
+            info.black_rank
+        );
     }
     assert_eq!(prop(&tree, ids::DT), e.date, "{}", e.file);
-    assert_eq!(info.komi.as_ref().and_then(|k| k.value), e.komi, "{}", e.file);
+    assert_eq!(
+        info.komi.as_ref().and_then(|k| k.value),
+        e.komi,
+        "{}",
+        e.file
+    );
     let ab: Vec<String> = tree
         .root()
         .get(ids::AB)
-        .map(|p| p.raw_values().map(|(v, _)| String::from_utf8_lossy(v).into_owned()).collect())
+        .map(|p| {
+            p.raw_values()
+                .map(|(v, _)| String::from_utf8_lossy(v).into_owned())
+                .collect()
+        })
         .unwrap_or_default();
     assert_eq!(ab, e.handicap, "{}", e.file);
     let ha = info.handicap.as_ref().and_then(|h| h.value).unwrap_or(0);
-    assert_eq!(usize::from(ha), if e.handicap.is_empty() { 0 } else { e.handicap.len() });
+    assert_eq!(
+        usize::from(ha),
+        if e.handicap.is_empty() {
+            0
+        } else {
+            e.handicap.len()
+        }
+    );
     assert_eq!(prop(&tree, ids::RE), e.result, "{}", e.file);
     let moves = main_line(&tree);
     assert_eq!(moves.len(), e.moves, "{}", e.file);
     assert_eq!(moves[..4].join(""), e.first, "{}", e.file);
-    assert_eq!(tree.charset().original.unwrap_or(tree.charset().encoding).name(), e.charset, "{}", e.file);
+    assert_eq!(
+        tree.charset()
+            .original
+            .unwrap_or(tree.charset().encoding)
+            .name(),
+        e.charset,
+        "{}",
+        e.file
+    );
     // The SGF written from it reads back as the same game.
     let out = to_sgf(&tree);
     let again = Records::read(out.as_bytes());
@@ -331,12 +373,20 @@ fn ugf_and_ugi_files() {
         .nodes()
         .filter_map(|n| n.get(ids::C).map(|c| c.text().into_owned()))
         .collect();
-    assert!(comments.iter().any(|c| c.contains("I think white is ahead already?")));
-    assert!(comments.iter().any(|c| c.contains("This probably salvages")));
+    assert!(comments
+        .iter()
+        .any(|c| c.contains("I think white is ahead already?")));
+    assert!(comments
+        .iter()
+        .any(|c| c.contains("This probably salvages")));
     // The file's node 55 (the root is its node 1: White's move 54) holds its comment, and the
     // variation listed after node 54 is the second child of node 54.
     let line: Vec<_> = tree.main_line().collect();
-    assert!(line[54].get(ids::C).unwrap().text().contains("Game-losing move"));
+    assert!(line[54]
+        .get(ids::C)
+        .unwrap()
+        .text()
+        .contains("Game-losing move"));
     assert_eq!(line[53].children().count(), 2);
 }
 
@@ -380,7 +430,9 @@ fn kifu_line_pair() {
     let alone = Records::read(&moves);
     assert_eq!(alone.format().name(), "kifu-line");
     assert_eq!(alone.len(), index_lines.len());
-    assert!(alone.diagnostics()[0].to_string().contains("without its index"));
+    assert!(alone.diagnostics()[0]
+        .to_string()
+        .contains("without its index"));
     let idx = Records::read(&index);
     assert!(idx.is_empty());
     assert!(idx.diagnostics()[0].to_string().contains("move file"));

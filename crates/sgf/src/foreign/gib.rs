@@ -45,7 +45,10 @@ pub(crate) fn convert(bytes: &[u8]) -> Converted {
         match line {
             b"\\HS" => {
                 if let Some(g) = game.take() {
-                    g.finish(&mut out, Some(diag("a new game starts before `\\GE`".into())));
+                    g.finish(
+                        &mut out,
+                        Some(diag("a new game starts before `\\GE`".into())),
+                    );
                 }
                 game = Some(Game::default());
                 section = Section::Header;
@@ -74,8 +77,9 @@ pub(crate) fn convert(bytes: &[u8]) -> Converted {
             _ => {}
         }
         let Some(g) = game.as_mut() else {
-            out.diagnostics
-                .push(diag("line outside any game (no `\\HS` before it), skipped".into()));
+            out.diagnostics.push(diag(
+                "line outside any game (no `\\HS` before it), skipped".into(),
+            ));
             continue;
         };
         match section {
@@ -93,9 +97,9 @@ pub(crate) fn convert(bytes: &[u8]) -> Converted {
                     out.diagnostics.push(diag(reason));
                 }
             }
-            Section::Between | Section::Outside => out
-                .diagnostics
-                .push(diag("line outside the header and game sections, skipped".into())),
+            Section::Between | Section::Outside => out.diagnostics.push(diag(
+                "line outside the header and game sections, skipped".into(),
+            )),
         }
     }
     if let Some(g) = game.take() {
@@ -165,10 +169,20 @@ impl Game {
     }
 
     fn game_line(&mut self, line: &[u8]) -> Result<(), String> {
-        let text = String::from_utf8_lossy(line);
-        let fields: Vec<&str> = text.split_ascii_whitespace().collect();
-        let num = |i: usize| fields.get(i).and_then(|f| f.parse::<i64>().ok());
-        match fields.first().copied().unwrap_or_default() {
+        // Up to six fields, without allocating: a game is hundreds of these lines.
+        let mut fields: [&[u8]; 6] = [b""; 6];
+        for (slot, f) in fields.iter_mut().zip(
+            line.split(u8::is_ascii_whitespace)
+                .filter(|f| !f.is_empty()),
+        ) {
+            *slot = f;
+        }
+        let num = |i: usize| {
+            std::str::from_utf8(fields[i])
+                .ok()
+                .and_then(|f| f.parse::<i64>().ok())
+        };
+        match std::str::from_utf8(fields[0]).unwrap_or("?") {
             "INI" => {
                 let h = num(3).ok_or("`INI` line without a handicap count")?;
                 self.handicap = u8::try_from(h)
@@ -188,8 +202,7 @@ impl Game {
                 if !(0..19).contains(&x) || !(0..19).contains(&y) {
                     return Err(format!("move ({x}, {y}) is off the 19×19 board: skipped"));
                 }
-                self.moves
-                    .push((color, Some(Point::new(x as u8, y as u8))));
+                self.moves.push((color, Some(Point::new(x as u8, y as u8))));
             }
             "SKI" => {
                 let color = match self.moves.last() {
@@ -226,11 +239,10 @@ impl Game {
                 None => w.text(name_id, self.get(nick_key).unwrap_or("")),
             }
         }
-        if let Some(dt) = self
-            .get("GAMEDATE")
-            .and_then(date)
-            .or_else(|| self.get("GAMEINFOSUB").and_then(|s| date(s.split("GDATE:").nth(1)?)))
-        {
+        if let Some(dt) = self.get("GAMEDATE").and_then(date).or_else(|| {
+            self.get("GAMEINFOSUB")
+                .and_then(|s| date(s.split("GDATE:").nth(1)?))
+        }) {
             w.text("DT", &dt);
         }
         let tenths = |v: &str| v.trim().parse::<i64>().ok().map(tenths_text);
@@ -289,7 +301,7 @@ impl Game {
 fn tenths_text(t: i64) -> String {
     let sign = if t < 0 { "-" } else { "" };
     let a = t.unsigned_abs();
-    if a % 10 == 0 {
+    if a.is_multiple_of(10) {
         format!("{sign}{}", a / 10)
     } else {
         format!("{sign}{}.{}", a / 10, a % 10)
@@ -352,9 +364,27 @@ mod tests {
         assert!(c.sgf.contains("PB[a]BR[1D]"), "{}", c.sgf);
         assert!(c.sgf.contains(";B[pd];W[];W[dd])"), "{}", c.sgf);
         let reasons: Vec<String> = c.diagnostics.iter().map(|d| d.to_string()).collect();
-        assert!(reasons.iter().any(|r| r.contains("line 3") && r.contains("header")), "{reasons:?}");
-        assert!(reasons.iter().any(|r| r.contains("line 8") && r.contains("off the")), "{reasons:?}");
-        assert!(reasons.iter().any(|r| r.contains("line 9") && r.contains("XYZ")), "{reasons:?}");
-        assert!(reasons.iter().any(|r| r.contains("truncated")), "{reasons:?}");
+        assert!(
+            reasons
+                .iter()
+                .any(|r| r.contains("line 3") && r.contains("header")),
+            "{reasons:?}"
+        );
+        assert!(
+            reasons
+                .iter()
+                .any(|r| r.contains("line 8") && r.contains("off the")),
+            "{reasons:?}"
+        );
+        assert!(
+            reasons
+                .iter()
+                .any(|r| r.contains("line 9") && r.contains("XYZ")),
+            "{reasons:?}"
+        );
+        assert!(
+            reasons.iter().any(|r| r.contains("truncated")),
+            "{reasons:?}"
+        );
     }
 }

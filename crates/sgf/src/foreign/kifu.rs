@@ -25,7 +25,10 @@ pub(crate) fn is_move_line(line: &[u8]) -> bool {
     let digits = line.iter().take_while(|b| b.is_ascii_digit()).count();
     digits > 0
         && line.get(digits) == Some(&b'\t')
-        && matches!(line.get(digits + 1..digits + 4), Some(b";B[") | Some(b";W["))
+        && matches!(
+            line.get(digits + 1..digits + 4),
+            Some(b";B[") | Some(b";W[")
+        )
 }
 
 /// Whether `line` is an index line: digits, a tab, a date (`C` first in Tygem's), and at least
@@ -124,8 +127,10 @@ pub(crate) fn convert(index: Option<&[u8]>, moves: &[u8]) -> Converted {
                 root_info(&mut w, fields);
             }
             None if index.is_some() => {
-                out.diagnostics
-                    .push(diag(format!("game {} is not in the index", String::from_utf8_lossy(id))));
+                out.diagnostics.push(diag(format!(
+                    "game {} is not in the index",
+                    String::from_utf8_lossy(id)
+                )));
             }
             None => {}
         }
@@ -146,7 +151,10 @@ pub(crate) fn convert(index: Option<&[u8]>, moves: &[u8]) -> Converted {
         }
         w.finish_into(&mut out.sgf);
     }
-    let missing = index_order.iter().filter(|id| !used.contains_key(*id)).count();
+    let missing = index_order
+        .iter()
+        .filter(|id| !used.contains_key(*id))
+        .count();
     if missing > 0 && !moves.is_empty() {
         out.diagnostics.push(problem(
             Foreign::KifuIndex,
@@ -193,7 +201,11 @@ fn root_info(w: &mut GameWriter, f: &[String]) {
     let day = date.split_whitespace().next().unwrap_or("");
     let ymd: Vec<&str> = day.split('.').collect();
     if let [y, m, d] = ymd[..] {
-        if y.len() == 4 && [y, m, d].iter().all(|p| p.bytes().all(|b| b.is_ascii_digit())) {
+        if y.len() == 4
+            && [y, m, d]
+                .iter()
+                .all(|p| p.bytes().all(|b| b.is_ascii_digit()))
+        {
             w.text("DT", &format!("{y}-{m:0>2}-{d:0>2}"));
         }
     }
@@ -244,7 +256,11 @@ fn play(w: &mut GameWriter, mut rest: &[u8]) -> Result<(), String> {
         let color = match tok.first() {
             Some(b'B') => Color::Black,
             Some(b'W') => Color::White,
-            _ => return Err(format!("move {n} is not `;B[..]` or `;W[..]`: the rest is skipped")),
+            _ => {
+                return Err(format!(
+                    "move {n} is not `;B[..]` or `;W[..]`: the rest is skipped"
+                ))
+            }
         };
         let Some(close) = tok.iter().position(|&b| b == b']') else {
             return Err(format!("move {n} is not closed: the rest is skipped"));
@@ -293,8 +309,19 @@ mod tests {
         );
         let reasons: Vec<String> = c.diagnostics.iter().map(|d| d.to_string()).collect();
         assert!(reasons.iter().any(|r| r.contains("line 2")), "{reasons:?}");
-        assert!(reasons.iter().any(|r| r.contains("game 9 is not in the index")), "{reasons:?}");
-        assert!(reasons.iter().any(|r| r.contains("move 2 is not")), "{reasons:?}");
-        assert!(reasons.iter().any(|r| r.contains("1 games of the index")), "{reasons:?}");
+        assert!(
+            reasons
+                .iter()
+                .any(|r| r.contains("game 9 is not in the index")),
+            "{reasons:?}"
+        );
+        assert!(
+            reasons.iter().any(|r| r.contains("move 2 is not")),
+            "{reasons:?}"
+        );
+        assert!(
+            reasons.iter().any(|r| r.contains("1 games of the index")),
+            "{reasons:?}"
+        );
     }
 }

@@ -78,7 +78,13 @@ pub(crate) fn detect(bytes: &[u8]) -> Option<Foreign> {
     if kifu::is_index_line(first) {
         return Some(Foreign::KifuIndex);
     }
-    if lines.by_ref().filter(|l| ngf::is_move_line(l)).take(3).count() == 3 {
+    if lines
+        .by_ref()
+        .filter(|l| ngf::is_move_line(l))
+        .take(3)
+        .count()
+        == 3
+    {
         return Some(Foreign::Ngf);
     }
     None
@@ -127,8 +133,14 @@ pub(crate) fn lines(bytes: &[u8]) -> impl Iterator<Item = (usize, &[u8])> {
 }
 
 pub(crate) fn trim_ascii(b: &[u8]) -> &[u8] {
-    let start = b.iter().position(|c| !c.is_ascii_whitespace()).unwrap_or(b.len());
-    let end = b.iter().rposition(|c| !c.is_ascii_whitespace()).map_or(start, |e| e + 1);
+    let start = b
+        .iter()
+        .position(|c| !c.is_ascii_whitespace())
+        .unwrap_or(b.len());
+    let end = b
+        .iter()
+        .rposition(|c| !c.is_ascii_whitespace())
+        .map_or(start, |e| e + 1);
     &b[start..end]
 }
 
@@ -206,8 +218,15 @@ impl GameWriter {
 
     /// A move, or a pass when `point` is `None`.
     pub(crate) fn play(&mut self, color: Color, point: Option<Point>) {
-        let value = point.map(|p| p.sgf_string()).unwrap_or_default();
-        let _ = write!(self.moves, ";{}[{}]", color.letter(), value);
+        self.moves.push(';');
+        self.moves.push(color.letter());
+        self.moves.push('[');
+        if let Some(p) = point {
+            let [a, b] = p.to_sgf();
+            self.moves.push(char::from(a));
+            self.moves.push(char::from(b));
+        }
+        self.moves.push(']');
         self.moves_written += 1;
     }
 
@@ -256,7 +275,11 @@ pub(crate) fn handicap_points(size: u8, count: u8) -> Vec<Point> {
     let count = count.min(if odd { 9 } else { 4 });
     let p = Point::new;
     let corners = [p(hi, lo), p(lo, hi), p(lo, lo), p(hi, hi)];
-    let mut out: Vec<Point> = corners.iter().copied().take(count.min(4) as usize).collect();
+    let mut out: Vec<Point> = corners
+        .iter()
+        .copied()
+        .take(count.min(4) as usize)
+        .collect();
     if count >= 5 {
         let sides_lr = [p(lo, mid), p(hi, mid)];
         let sides_tb = [p(mid, lo), p(mid, hi)];
@@ -290,7 +313,10 @@ mod tests {
     use super::*;
 
     fn pts(size: u8, n: u8) -> Vec<String> {
-        handicap_points(size, n).iter().map(|p| p.sgf_string()).collect()
+        handicap_points(size, n)
+            .iter()
+            .map(|p| p.sgf_string())
+            .collect()
     }
 
     #[test]
@@ -309,7 +335,10 @@ mod tests {
 
     #[test]
     fn formats_are_recognised_from_content() {
-        assert_eq!(detect(b"\\HS\r\n\\[GIBOKIND=Global\\]\r\n"), Some(Foreign::Gib));
+        assert_eq!(
+            detect(b"\\HS\r\n\\[GIBOKIND=Global\\]\r\n"),
+            Some(Foreign::Gib)
+        );
         assert_eq!(detect(b"[Header]\nLang=SJIS\n[Data]\n"), Some(Foreign::Ugf));
         assert_eq!(
             detect(b"354460\t;B[nd];W[pp]\n355131\t;B[pd]\n"),

@@ -125,14 +125,21 @@ pub(crate) fn convert(bytes: &[u8]) -> Converted {
         } else if line.starts_with(b"GI") {
             // Trailing `GI` lines of the older layout: their meaning is not known.
         } else {
-            out.diagnostics
-                .push(diag("line is neither a move nor a known trailer, skipped".into()));
+            out.diagnostics.push(diag(
+                "line is neither a move nor a known trailer, skipped".into(),
+            ));
         }
     }
     if let Some(re) = result {
         w.text("RE", &re);
     }
-    if let Some(count) = h.count.trim().parse::<usize>().ok().filter(|&c| c != w.moves()) {
+    if let Some(count) = h
+        .count
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|&c| c != w.moves())
+    {
         out.diagnostics.push(problem(
             Foreign::Ngf,
             0,
@@ -167,7 +174,12 @@ struct Header<'a> {
 
 impl<'a> Header<'a> {
     fn read(gi: bool, lines: &'a [String], field: impl Fn(usize) -> &'a str) -> Header<'a> {
-        let size = |s: &str| s.trim().parse::<u8>().ok().filter(|&n| (2..=52).contains(&n));
+        let size = |s: &str| {
+            s.trim()
+                .parse::<u8>()
+                .ok()
+                .filter(|&n| (2..=52).contains(&n))
+        };
         if gi {
             let f = |i: usize| {
                 let v = field(i);
@@ -216,7 +228,10 @@ fn split_player(line: &str) -> (&str, Option<String>) {
 }
 
 fn rank(word: &str) -> Option<String> {
-    if ['段', '级', '級', '단', '급'].iter().any(|c| word.ends_with(*c)) {
+    if ['段', '级', '級', '단', '급']
+        .iter()
+        .any(|c| word.ends_with(*c))
+    {
         return Some(word.to_string());
     }
     let flags_at = word.find(['*', '?']).unwrap_or(word.len());
@@ -238,7 +253,11 @@ fn rank(word: &str) -> Option<String> {
 fn date(v: &str) -> Option<String> {
     let v = v.trim();
     let (y, m, d) = if v.len() >= 8 && v.as_bytes()[..8].iter().all(u8::is_ascii_digit) {
-        (v[..4].parse().ok()?, v[4..6].parse().ok()?, v[6..8].parse().ok()?)
+        (
+            v[..4].parse().ok()?,
+            v[4..6].parse().ok()?,
+            v[6..8].parse().ok()?,
+        )
     } else {
         let mut p = v.split(['-', '/', '.']).map(|s| s.trim().parse::<u32>());
         (p.next()?.ok()?, p.next()?.ok()?, p.next()?.ok()?)
@@ -271,8 +290,7 @@ fn result_text(v: &str) -> Option<String> {
         "F".to_string()
     } else {
         l.split(|c: char| !(c.is_ascii_digit() || c == '.'))
-            .filter(|w| !w.is_empty() && w.parse::<f64>().is_ok())
-            .last()
+            .rfind(|w| !w.is_empty() && w.parse::<f64>().is_ok())
             .map(|w| w.trim_end_matches('.').to_string())
             .unwrap_or_default()
     };
@@ -286,8 +304,14 @@ mod tests {
     #[test]
     fn ranks_dates_and_results() {
         assert_eq!(split_player("LQC         9DP"), ("LQC", Some("9p".into())));
-        assert_eq!(split_player("ace550      7D*"), ("ace550", Some("7d*".into())));
-        assert_eq!(split_player("Lin.H.C     7DP"), ("Lin.H.C", Some("7p".into())));
+        assert_eq!(
+            split_player("ace550      7D*"),
+            ("ace550", Some("7d*".into()))
+        );
+        assert_eq!(
+            split_player("Lin.H.C     7DP"),
+            ("Lin.H.C", Some("7p".into()))
+        );
         assert_eq!(split_player("朴承华 初段"), ("朴承华", Some("初段".into())));
         assert_eq!(split_player("just a name"), ("just a name", None));
         assert_eq!(date("20170316 [09:37]").as_deref(), Some("2017-03-16"));
@@ -308,10 +332,18 @@ mod tests {
         let file = b"t\n19\nw 1D\nb 2D\ns\n0\n0\n6\n20200101\n0\nBlack wins by 3.5!\n5\n\
                      PMABBREER\nPMACWEEEE\nPMADBZZQQ\nnonsense\n";
         let c = convert(file);
-        assert!(c.sgf.contains("PW[w]WR[1d]PB[b]BR[2d]DT[2020-01-01]KM[6.5]"), "{}", c.sgf);
+        assert!(
+            c.sgf
+                .contains("PW[w]WR[1d]PB[b]BR[2d]DT[2020-01-01]KM[6.5]"),
+            "{}",
+            c.sgf
+        );
         assert!(c.sgf.contains(";B[qd];W[dd];B[])"), "{}", c.sgf);
         let reasons: Vec<String> = c.diagnostics.iter().map(|d| d.to_string()).collect();
         assert!(reasons.iter().any(|r| r.contains("line 16")), "{reasons:?}");
-        assert!(reasons.iter().any(|r| r.contains("counts 5 moves")), "{reasons:?}");
+        assert!(
+            reasons.iter().any(|r| r.contains("counts 5 moves")),
+            "{reasons:?}"
+        );
     }
 }

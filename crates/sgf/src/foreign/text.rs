@@ -49,9 +49,19 @@ impl Decoder {
             })
         };
         let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
+        // Only the non-ASCII runs (a space between them): the detector's cost is per byte, and
+        // the ASCII around them (keys, numbers) says nothing of a CJK charset.
         for l in &bad {
-            detector.feed(l, false);
-            detector.feed(b"\n", false);
+            let mut rest: &[u8] = l;
+            while let Some(start) = rest.iter().position(|b| !b.is_ascii()) {
+                let len = rest[start..]
+                    .iter()
+                    .position(u8::is_ascii)
+                    .unwrap_or(rest.len() - start);
+                detector.feed(&rest[start..start + len], false);
+                detector.feed(b" ", false);
+                rest = &rest[start + len..];
+            }
         }
         detector.feed(b"", true);
         // Not biased by the hint: a wrong `Lang=SJIS` made chardetng read GBK names as EUC-JP

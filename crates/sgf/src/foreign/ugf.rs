@@ -86,7 +86,10 @@ pub(crate) fn convert(bytes: &[u8]) -> Converted {
             .map(|(_, v)| v.as_str())
             .unwrap_or("")
     };
-    let size = get("Size").parse::<u8>().ok().filter(|s| (2..=52).contains(s));
+    let size = get("Size")
+        .parse::<u8>()
+        .ok()
+        .filter(|s| (2..=52).contains(s));
     if size.is_none() {
         out.diagnostics.push(problem(
             Foreign::Ugf,
@@ -108,7 +111,10 @@ pub(crate) fn convert(bytes: &[u8]) -> Converted {
         w.text("DT", &dt);
     }
     let mut hdcp = get("Hdcp").split(',');
-    let handicap = hdcp.next().and_then(|h| h.trim().parse::<u8>().ok()).unwrap_or(0);
+    let handicap = hdcp
+        .next()
+        .and_then(|h| h.trim().parse::<u8>().ok())
+        .unwrap_or(0);
     w.text("KM", hdcp.next().unwrap_or(""));
     if let Some(re) = winner(get("Winner")) {
         w.text("RE", &re);
@@ -142,7 +148,9 @@ pub(crate) fn convert(bytes: &[u8]) -> Converted {
             }
             let coord = |c: u8| c.checked_sub(b'A').filter(|&v| v < size);
             let point = match (coord(xy[0]), coord(xy[1])) {
-                (Some(x), Some(y)) => Some(Point::new(x, if from_bottom { size - 1 - y } else { y })),
+                (Some(x), Some(y)) => {
+                    Some(Point::new(x, if from_bottom { size - 1 - y } else { y }))
+                }
                 _ => None,
             };
             Some((color, number, point))
@@ -397,7 +405,8 @@ mod tests {
                     \x20 VARIATIONEND,\nNODE,7,1,9,1\nNODE,8,0,0,0\n[ReviewComment]\n.Comment,4\n hi\n";
         let c = convert(file.as_bytes());
         assert!(
-            c.sgf.contains(";B[aa];W[ba](;B[ii])(;W[ca]C[hi](;B[da])(;B[ee])))"),
+            c.sgf
+                .contains(";B[aa];W[ba](;B[ii])(;W[ca]C[hi](;B[da])(;B[ee])))"),
             "{}",
             c.sgf
         );
