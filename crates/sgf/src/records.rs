@@ -70,10 +70,7 @@ impl<'a> Records<'a> {
             None => (Cow::Borrowed(bytes), None),
         };
         let foreign = foreign::detect(&bytes);
-        let format = match foreign {
-            Some(f) => foreign_format(f),
-            None => detect_format(&bytes),
-        };
+        let format = detect_format(&bytes);
         let mut file_charset = file_charset;
         let bytes = if let Some(f) = foreign {
             let converted = foreign::convert(f, &bytes);
@@ -228,8 +225,16 @@ fn decode_plain(bytes: &[u8]) -> String {
     }
 }
 
+/// Whether `bytes` start as the move file of a kifu-line pair (`id<TAB>;B[pd]…`), which wants its
+/// index beside it ([`Records::read_kifu_pair`]) rather than being read alone.
+pub fn is_kifu_moves(bytes: &[u8]) -> bool {
+    foreign::detect(bytes) == Some(foreign::Foreign::KifuMoves)
+}
+
 /// Recognises the format from the first bytes that carry structure.
 ///
+/// - GIB, NGF, UGF/UGI and kifu-line files are recognised first, by their own marks (see
+///   `foreign::detect`);
 /// - A `(` followed by `;` (white space allowed between) makes a bracketed record: SGF, unless it
 ///   looks like the Weiqi Text Format — no `CA`, no `GM`, no `FF[3]`/`FF[4]`, no `\` anywhere, and
 ///   gb18030 text or a space-separated point list. (WTF and SGF read the same bytes the same way
@@ -238,6 +243,9 @@ fn decode_plain(bytes: &[u8]) -> String {
 ///   point, is the quadrant notation.
 /// - Anything else is read as SGF (and will most likely report that it holds no game).
 pub fn detect_format(bytes: &[u8]) -> Format {
+    if let Some(f) = foreign::detect(bytes) {
+        return foreign_format(f);
+    }
     if let Some(start) = find_tree_start(bytes) {
         return if looks_like_wtf(&bytes[start..]) {
             Format::Wtf
