@@ -386,13 +386,18 @@ fn is_hole(seq: &[u8]) -> bool {
 
 /// If `bytes` is a UTF-16 file (by BOM, or by the NUL bytes that ASCII structure leaves in every
 /// other position), returns its UTF-8 transcoding and the original encoding.
+///
+/// NUL bytes alone do not make UTF-16: a text value may hold any bytes, NULs included (qipu's own
+/// output keeps them), so a file whose game tree opens as 8-bit bytes before its first NUL, or
+/// whose `CA[]` is readable as 8-bit bytes and names a charset the file decodes in, is read as it
+/// declares, never as UTF-16.
 pub fn transcode_utf16(bytes: &[u8]) -> Option<(String, &'static Encoding)> {
     let enc = match bytes {
         [0xff, 0xfe, ..] => UTF_16LE,
         [0xfe, 0xff, ..] => UTF_16BE,
         _ => {
             let head = &bytes[..bytes.len().min(4096) & !1];
-            if head.len() < 4 {
+            if head.len() < 4 || is_eight_bit_sgf(bytes, head) {
                 return None;
             }
             let even_nul = head.iter().step_by(2).filter(|b| **b == 0).count();
@@ -409,6 +414,31 @@ pub fn transcode_utf16(bytes: &[u8]) -> Option<(String, &'static Encoding)> {
     };
     let (text, _, _) = enc.decode(bytes);
     Some((text.into_owned(), enc))
+}
+
+/// Whether the file shows SGF structure as 8-bit bytes: a tree opening (`(;`) before its first NUL,
+/// or a `CA[]` in its first 4 KiB naming a charset other than UTF-16 that the whole file decodes in.
+fn is_eight_bit_sgf(bytes: &[u8], head: &[u8]) -> bool {
+    let before_nul = &head[..memchr::memchr(0, head).unwrap_or(head.len())];
+    if crate::records::find_tree_start(before_nul).is_some() {
+        return true;
+    }
+    memchr::memmem::find_iter(head, b"CA[").any(|i| {
+        let label = &head[i + 3..];
+        let Some(end) = memchr::memchr(b']', label) else {
+            return false;
+        };
+        let Ok(label) = std::str::from_utf8(&label[..end]) else {
+            return false;
+        };
+        let enc = Encoding::for_label(label.trim().as_bytes()).or_else(|| lookup(label));
+        enc.is_some_and(|e| {
+            e != UTF_16LE
+                && e != UTF_16BE
+                && e.decode_without_bom_handling_and_without_replacement(bytes)
+                    .is_some()
+        })
+    })
 }
 
 #[cfg(test)]
@@ -543,5 +573,16 @@ mod tests {
         bom.extend_from_slice(&le);
         assert_eq!(transcode_utf16(&bom).unwrap().0, s);
         assert!(transcode_utf16(b"(;B[aa])").is_none());
+        // NUL bytes in every other position of an 8-bit record: its tree opens before the first
+        // NUL, or its `CA[]` names a charset it decodes in.
+        let nuls = "a\0".repeat(500);
+        assert!(transcode_utf16(format!("(;FF[4]CA[UTF-8]C[{nuls}])").as_bytes()).is_none());
+        assert!(transcode_utf16(format!("\0{nuls}(;CA[UTF-8]C[{nuls}])").as_bytes()).is_none());
+        // A UTF-16 file's own `CA[]` is not readable as 8-bit bytes.
+        let declared: Vec<u8> = "(;CA[UTF-16]PB[李])"
+            .encode_utf16()
+            .flat_map(|u| u.to_le_bytes())
+            .collect();
+        assert_eq!(transcode_utf16(&declared).unwrap().1, UTF_16LE);
     }
 }

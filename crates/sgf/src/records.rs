@@ -200,7 +200,8 @@ pub fn detect_format(bytes: &[u8]) -> Format {
     Format::Sgf
 }
 
-fn find_tree_start(bytes: &[u8]) -> Option<usize> {
+/// Offset of the first `(` followed (white space allowed) by `;`.
+pub(crate) fn find_tree_start(bytes: &[u8]) -> Option<usize> {
     let mut from = 0;
     while let Some(i) = memchr::memchr(b'(', &bytes[from..]) {
         let at = from + i;

@@ -2,7 +2,7 @@
 //! checks (no panic; written SGF reads back with the same tree).
 
 use sgf::write::to_sgf;
-use sgf::Records;
+use sgf::{ids, Records};
 
 fn round_trip(data: &[u8]) {
     let records = Records::read(data);
@@ -38,4 +38,51 @@ fn escapes_follow_the_rule_that_delimited_the_value() {
         178, 178, 92, 92, 93, 59, 93, 75, 79, 91, 93, 41, 17, 0, 41, 97, 98, 93, 41, 111, 10, 93,
         58, 59, 59, 66, 40, 91, 106, 98, 93, 41,
     ]);
+}
+
+/// Every value of every property, decoded, node by node.
+fn texts(tree: &sgf::GameTree<'_>) -> Vec<Vec<(String, Vec<String>)>> {
+    tree.nodes()
+        .map(|n| {
+            n.props()
+                .filter(|p| !(n.parent().is_none() && [ids::FF, ids::CA].contains(&p.id())))
+                .map(|p| {
+                    let values = p.texts().into_iter().map(|t| t.into_owned()).collect();
+                    (p.name(), values)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// Written SGF reads back as one game with the same text in every value.
+fn reads_back_as_itself(data: &[u8]) {
+    let records = Records::read(data);
+    assert!(!records.is_empty(), "{:?}", records.diagnostics());
+    for i in 0..records.len() {
+        let Ok(tree) = records.game(i) else { continue };
+        let out = to_sgf(&tree);
+        let again = Records::read(out.as_bytes());
+        assert_eq!(again.len(), 1, "game {i}: {out:?}");
+        let t2 = again.game(0).expect("written SGF parses");
+        assert_eq!(texts(&t2), texts(&tree), "game {i}: {out:?}");
+    }
+}
+
+/// A comment of NUL-separated letters after soft line breaks: the input reads as one game, but
+/// qipu's output (`(;FF[4]CA[UTF-8]…`, the soft breaks gone) was taken for UTF-16 by the NUL
+/// bytes in every other position of its first 4 KiB, transcoded, and read as no game.
+#[test]
+fn output_with_nul_bytes_is_not_taken_for_utf16() {
+    for nul_first in [true, false] {
+        let mut data = b"(;GM[1]C[".to_vec();
+        for _ in 0..1000 {
+            data.extend_from_slice(b"\\\n");
+        }
+        for _ in 0..2000 {
+            data.extend_from_slice(if nul_first { b"\0x" } else { b"x\0" });
+        }
+        data.extend_from_slice(b"];B[aa])");
+        reads_back_as_itself(&data);
+    }
 }
