@@ -85,7 +85,10 @@ fn write_props(out: &mut String, node: Node<'_, '_>, root: bool) {
         }
         let name = p.name();
         if name.is_empty() {
-            out.push_str(&String::from_utf8_lossy(p.raw_name()).to_ascii_uppercase());
+            // An identifier without an upper-case letter (`alive[…]` in a comment that lost its
+            // bracket) names no property: written as found, it reads back as the same nameless
+            // property, where upper-casing it would invent `ALIVE`.
+            out.push_str(&String::from_utf8_lossy(p.raw_name()));
         } else {
             out.push_str(&name);
         }

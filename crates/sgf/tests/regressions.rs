@@ -40,12 +40,18 @@ fn escapes_follow_the_rule_that_delimited_the_value() {
     ]);
 }
 
-/// Every value of every property, decoded, node by node.
-fn texts(tree: &sgf::GameTree<'_>) -> Vec<Vec<(String, Vec<String>)>> {
+/// Every value of every property, decoded, node by node. The root's `FF` and `CA` are left out
+/// (the writer sets them), and so is its `GM` when `without_gm` (the writer adds `GM[1]` to a
+/// root that has none).
+fn texts(tree: &sgf::GameTree<'_>, without_gm: bool) -> Vec<Vec<(String, Vec<String>)>> {
     tree.nodes()
         .map(|n| {
             n.props()
-                .filter(|p| !(n.parent().is_none() && [ids::FF, ids::CA].contains(&p.id())))
+                .filter(|p| {
+                    let set = [ids::FF, ids::CA];
+                    !(n.parent().is_none()
+                        && (set.contains(&p.id()) || without_gm && p.id() == ids::GM))
+                })
                 .map(|p| {
                     let values = p.texts().into_iter().map(|t| t.into_owned()).collect();
                     (p.name(), values)
@@ -64,8 +70,9 @@ fn reads_back_as_itself(data: &[u8]) {
         let out = to_sgf(&tree);
         let again = Records::read(out.as_bytes());
         assert_eq!(again.len(), 1, "game {i}: {out:?}");
+        let no_gm = tree.root().get(ids::GM).is_none();
         let t2 = again.game(0).expect("written SGF parses");
-        assert_eq!(texts(&t2), texts(&tree), "game {i}: {out:?}");
+        assert_eq!(texts(&t2, no_gm), texts(&tree, no_gm), "game {i}: {out:?}");
     }
 }
 
@@ -85,4 +92,37 @@ fn output_with_nul_bytes_is_not_taken_for_utf16() {
         data.extend_from_slice(b"];B[aa])");
         reads_back_as_itself(&data);
     }
+}
+
+/// A root with no `GM` (the fuzzer's `(;`): the writer adds `GM[1]`, and nothing else changes.
+#[test]
+fn a_root_without_gm_gains_only_gm() {
+    reads_back_as_itself(b"(;");
+    let out = to_sgf(&Records::read(b"(;C[x])").game(0).unwrap());
+    assert_eq!(out, "(;FF[4]CA[UTF-8]GM[1]C[x]\n)\n");
+}
+
+/// A KGS comment whose closing bracket came early (pachi's `…S8:alive[falseeye]…` in the
+/// `diverse/` pachi regression games): the text after it parsed as an identifier `alive` with no
+/// upper-case letter, which the writer upper-cased into a property `ALIVE` the game never had.
+#[test]
+fn identifiers_without_upper_case_are_written_as_found() {
+    reads_back_as_itself(b"(;GM[1]GC[J16:must[semeai] pachi S8:alive[falseeye] T13];B[aa])");
+}
+
+/// ⺌ is FE 5D in gb18030: WTF output holding it was cut at its trail byte `]` when read back (the
+/// proptest of `tests/roundtrip.rs` found it), and decoded as windows-1252 `þ`.
+#[test]
+fn wtf_trail_bytes_equal_to_a_bracket_stay_in_their_character() {
+    let records = Records::read("(;GM[1]FF[4]CA[UTF-8]PB[李⺌]C[⺌ x]XZ[⺌];B[pd])".as_bytes());
+    let wtf = sgf::write::to_wtf(&records.game(0).unwrap());
+    assert!(wtf.windows(2).any(|w| w == [0xfe, 0x5d]));
+    let back = Records::read(&wtf);
+    assert_eq!(back.format(), sgf::Format::Wtf);
+    let tree = back.game(0).unwrap();
+    let root = tree.root();
+    assert_eq!(root.get(ids::PB).unwrap().text(), "李⺌");
+    assert_eq!(root.get(ids::C).unwrap().text(), "⺌ x");
+    assert_eq!(tree.charset().encoding, encoding_rs::GB18030);
+    assert_eq!(tree.main_line().count(), 2);
 }

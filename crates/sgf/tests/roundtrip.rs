@@ -7,13 +7,18 @@ use sgf::value::escape;
 use sgf::write::{to_sgf, to_wtf};
 use sgf::{ids, GameTree, Records};
 
-/// Every value of every property, decoded, node by node (`FF` and `CA` of the root left out: the
-/// writer sets them).
-fn texts(tree: &GameTree<'_>) -> Vec<Vec<(String, Vec<String>)>> {
+/// Every value of every property, decoded, node by node. The root's `FF` and `CA` are left out
+/// (the writer sets them), and so is its `GM` when `without_gm` (the writer adds `GM[1]` to a
+/// root that has none).
+fn texts(tree: &GameTree<'_>, without_gm: bool) -> Vec<Vec<(String, Vec<String>)>> {
     tree.nodes()
         .map(|n| {
             n.props()
-                .filter(|p| !(n.parent().is_none() && [ids::FF, ids::CA].contains(&p.id())))
+                .filter(|p| {
+                    let set = [ids::FF, ids::CA];
+                    !(n.parent().is_none()
+                        && (set.contains(&p.id()) || without_gm && p.id() == ids::GM))
+                })
                 .map(|p| {
                     let values = p.texts().into_iter().map(|t| t.into_owned()).collect();
                     (p.name(), values)
@@ -61,8 +66,9 @@ fn sgf_reads_back(data: &[u8]) -> Result<(), TestCaseError> {
     let out = to_sgf(&tree);
     let again = Records::read(out.as_bytes());
     prop_assert_eq!(again.len(), 1, "{:?}", out);
+    let no_gm = tree.root().get(ids::GM).is_none();
     let t2 = again.game(0).unwrap();
-    prop_assert_eq!(texts(&t2), texts(&tree), "{:?}", out);
+    prop_assert_eq!(texts(&t2, no_gm), texts(&tree, no_gm), "{:?}", out);
     prop_assert_eq!(&to_sgf(&t2), &out);
     Ok(())
 }
@@ -125,7 +131,7 @@ proptest! {
         let t2 = again.game(0).unwrap();
         // WTF keeps the main line without FF, CA, GM and a 19×19 SZ.
         let dropped = [ids::FF, ids::CA, ids::GM, ids::SZ];
-        let want: Vec<_> = texts(&tree)
+        let want: Vec<_> = texts(&tree, false)
             .into_iter()
             .map(|node| {
                 node.into_iter()
@@ -134,6 +140,6 @@ proptest! {
                     .collect::<Vec<_>>()
             })
             .collect();
-        prop_assert_eq!(texts(&t2), want, "{:?}", out);
+        prop_assert_eq!(texts(&t2, false), want, "{:?}", out);
     }
 }
