@@ -39,7 +39,11 @@ fuzz_target!(|data: &[u8]| {
         let no_gm = tree.root().get(sgf::ids::GM).is_none();
         let t2 = again.game(0).expect("written SGF must parse");
         assert_eq!(t2.node_count(), tree.node_count());
-        assert_eq!(texts(&t2, no_gm), texts(&tree, no_gm), "written SGF must read back with the same text");
+        assert_eq!(
+            texts(&t2, no_gm),
+            texts(&tree, no_gm),
+            "written SGF must read back with the same text"
+        );
         let _ = sgf::write::to_wtf(&tree);
         let _ = sgf::write::to_quadrant(&tree);
         let _ = goban::replay_main_line(&tree, None, true, |_, _| {});
