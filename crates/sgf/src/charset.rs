@@ -9,7 +9,9 @@
 //! 4. a declared multi-byte charset (GB18030, Big5, Shift_JIS, EUC-KR, …) that decodes without an
 //!    error is believed;
 //! 5. text that is mostly valid UTF-8, or declared UTF-8, is UTF-8 decoded with replacement
-//!    characters, and a diagnostic says so;
+//!    characters, and a diagnostic says how many sequences were bad and where the first was.
+//!    "Mostly" is measured (see [`Utf8Evidence`]): a character with one byte replaced by `?` (the
+//!    Fox server's damage) counts for UTF-8, any other bad sequence against it;
 //! 6. otherwise chardetng (Firefox's detector) guesses from the bytes, starting from the declared
 //!    charset when it is a single-byte one that the guess agrees with.
 //!
@@ -63,10 +65,36 @@ impl Charset {
     }
 }
 
-/// Finds the charset for a game whose non-ASCII text bytes are `sample`.
+/// The non-ASCII text values of a game, one after another (each followed by a line break), and
+/// where each lies in the file, so that a problem found in the sample is reported at its byte.
+#[derive(Default)]
+pub(crate) struct Sample {
+    bytes: Vec<u8>,
+    /// (start in `bytes`, offset in the file) of each value.
+    starts: Vec<(usize, usize)>,
+}
+
+impl Sample {
+    pub(crate) fn push(&mut self, value: &[u8], file_offset: usize) {
+        self.starts.push((self.bytes.len(), file_offset));
+        self.bytes.extend_from_slice(value);
+        self.bytes.push(b'\n');
+    }
+
+    /// The file offset of byte `i` of the sample.
+    fn file_offset(&self, i: usize) -> usize {
+        let k = self.starts.partition_point(|s| s.0 <= i);
+        match k.checked_sub(1).map(|k| self.starts[k]) {
+            Some((start, file)) => file + (i - start),
+            None => 0,
+        }
+    }
+}
+
+/// Finds the charset for a game whose non-ASCII text values are `sample`.
 pub(crate) fn detect(
     declared: Option<(&[u8], usize)>,
-    sample: &[u8],
+    sample: &Sample,
     file_charset: Option<&'static Encoding>,
     dialect: Dialect,
     game_offset: usize,
@@ -77,14 +105,41 @@ pub(crate) fn detect(
         source,
         original: None,
     };
+    let undecodable = |diags: &mut Vec<Diagnostic>, enc: &'static Encoding, shown: &'static str| {
+        if let Some((bad, first)) = malformed(enc, &sample.bytes) {
+            let offset = sample.file_offset(first);
+            diags.push(diag(
+                offset,
+                Problem::Undecodable {
+                    charset: shown,
+                    bad,
+                },
+            ));
+        }
+    };
+    let text = sample.bytes.as_slice();
     if let Some(original) = file_charset {
         let c = Charset {
             encoding: UTF_8,
             source: CharsetSource::FileLevel,
             original: Some(original),
         };
-        if std::str::from_utf8(sample).is_err() {
-            diags.push(diag(game_offset, Problem::Undecodable(original.name())));
+        // The transcoding already replaced what did not decode; its replacement characters are
+        // what was bad in the original.
+        let bad = std::str::from_utf8(text).map_or(0, |t| t.matches('\u{fffd}').count());
+        if bad > 0 {
+            let first = text
+                .windows(3)
+                .position(|w| w == "\u{fffd}".as_bytes())
+                .unwrap_or(0);
+            let offset = sample.file_offset(first);
+            diags.push(diag(
+                offset,
+                Problem::Undecodable {
+                    charset: original.name(),
+                    bad,
+                },
+            ));
         }
         return (c, diags);
     }
@@ -108,16 +163,16 @@ pub(crate) fn detect(
     };
     let declared_or_default = declared_enc.or(default);
 
-    if sample.contains(&0x1b) {
+    if text.contains(&0x1b) {
         let jis = encoding_rs::ISO_2022_JP;
         if jis
-            .decode_without_bom_handling_and_without_replacement(sample)
+            .decode_without_bom_handling_and_without_replacement(text)
             .is_some()
         {
             return (mk(jis, source_for(declared_enc, jis)), diags);
         }
     }
-    if sample.is_empty() {
+    if text.is_empty() {
         let enc = declared_or_default.unwrap_or(UTF_8);
         return (mk(enc, CharsetSource::Ascii), diags);
     }
@@ -135,7 +190,7 @@ pub(crate) fn detect(
             }
         }
     };
-    if std::str::from_utf8(sample).is_ok() {
+    if std::str::from_utf8(text).is_ok() {
         mismatch(&mut diags, UTF_8);
         return (mk(UTF_8, source_for(declared_enc, UTF_8)), diags);
     }
@@ -143,19 +198,19 @@ pub(crate) fn detect(
         if enc != UTF_8
             && is_multibyte(enc)
             && enc
-                .decode_without_bom_handling_and_without_replacement(sample)
+                .decode_without_bom_handling_and_without_replacement(text)
                 .is_some()
         {
             return (mk(enc, source_for(declared_enc, enc)), diags);
         }
     }
-    if declared_enc == Some(UTF_8) || mostly_utf8(sample) {
+    if declared_enc == Some(UTF_8) || Utf8Evidence::of(text).mostly_utf8() {
         mismatch(&mut diags, UTF_8);
-        diags.push(diag(game_offset, Problem::Undecodable("UTF-8")));
+        undecodable(&mut diags, UTF_8, "UTF-8");
         return (mk(UTF_8, source_for(declared_enc, UTF_8)), diags);
     }
     let mut det = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Allow);
-    det.feed(sample, true);
+    det.feed(text, true);
     let mut guess = det.guess(None, chardetng::Utf8Detection::Deny);
     // Prefer the superset: GBK text is GB18030 text.
     if guess == GBK {
@@ -168,13 +223,31 @@ pub(crate) fn detect(
         }
     }
     mismatch(&mut diags, guess);
-    if guess
-        .decode_without_bom_handling_and_without_replacement(sample)
-        .is_none()
-    {
-        diags.push(diag(game_offset, Problem::Undecodable(guess.name())));
-    }
+    undecodable(&mut diags, guess, guess.name());
     (mk(guess, source_for(declared_enc, guess)), diags)
+}
+
+/// How many sequences of `bytes` do not decode in `enc`, and where the first one starts; `None`
+/// when all decode.
+fn malformed(enc: &'static Encoding, bytes: &[u8]) -> Option<(usize, usize)> {
+    use encoding_rs::DecoderResult;
+    let mut decoder = enc.new_decoder_without_bom_handling();
+    let mut out = [0u8; 1024];
+    let (mut pos, mut bad, mut first) = (0, 0, None);
+    loop {
+        let (result, read, _) =
+            decoder.decode_to_utf8_without_replacement(&bytes[pos..], &mut out, true);
+        pos += read;
+        match result {
+            DecoderResult::InputEmpty => break,
+            DecoderResult::OutputFull => {}
+            DecoderResult::Malformed(len, after) => {
+                bad += 1;
+                first.get_or_insert(pos - len as usize - after as usize);
+            }
+        }
+    }
+    first.map(|f| (bad, f))
 }
 
 fn diag(offset: usize, problem: Problem) -> Diagnostic {
@@ -223,39 +296,108 @@ fn lookup(label: &str) -> Option<&'static Encoding> {
     Some(enc)
 }
 
-/// True when most multi-byte sequences in `bytes` are valid UTF-8: text written as UTF-8 and then
-/// damaged (cut characters), rather than text in another charset.
-fn mostly_utf8(bytes: &[u8]) -> bool {
-    let mut good = 0usize;
-    let mut bad = 0usize;
-    let mut rest = bytes;
-    while !rest.is_empty() {
-        match std::str::from_utf8(rest) {
-            Ok(s) => {
-                good += s.bytes().filter(|b| *b >= 0xc0).count();
-                break;
+/// What the bytes of a text say about it being UTF-8: text written as UTF-8 and then damaged,
+/// rather than text in another charset.
+///
+/// Measured on the shared datasets (`tests/charsets.rs`): the broken Fox games hold at least as
+/// many intact multi-byte sequences as bad ones, and every bad one is a character with one byte
+/// replaced by `?` (`E5 3F 83`, `E5 AD 3F`); the GBK, Big5, Shift_JIS, EUC-KR, Latin-1 and
+/// Windows-125x files hold at most one intact sequence for every four bad ones, and their bad
+/// ones are not `?` holes. The rule below sits between the two.
+#[derive(Debug, Default, PartialEq, Eq)]
+struct Utf8Evidence {
+    /// Valid multi-byte sequences.
+    intact: usize,
+    /// Multi-byte characters with exactly one byte replaced by `?` (lead or continuation), what a
+    /// server does with a byte it cannot pass on.
+    holes: usize,
+    /// Every other invalid sequence.
+    broken: usize,
+}
+
+impl Utf8Evidence {
+    fn of(b: &[u8]) -> Utf8Evidence {
+        let is_cont = |x: u8| (0x80..0xc0).contains(&x);
+        let mut e = Utf8Evidence::default();
+        let mut i = 0;
+        while i < b.len() {
+            let c = b[i];
+            if c == b'?' {
+                // A lead byte replaced by `?`: the continuation bytes are left after it.
+                let conts = b[i + 1..]
+                    .iter()
+                    .take(3)
+                    .take_while(|x| is_cont(**x))
+                    .count();
+                e.holes += (conts > 0) as usize;
+                i += 1 + conts;
+                continue;
             }
-            Err(e) => {
-                let (ok, after) = rest.split_at(e.valid_up_to());
-                good += ok.iter().filter(|b| **b >= 0xc0).count();
-                bad += 1;
-                let skip = e.error_len().unwrap_or(after.len()).max(1);
-                rest = &after[skip.min(after.len())..];
+            if c < 0x80 {
+                i += 1;
+                continue;
+            }
+            let n = match c {
+                0xc2..=0xdf => 2,
+                0xe0..=0xef => 3,
+                0xf0..=0xf4 => 4,
+                _ => 0,
+            };
+            let seq = &b[i..(i + n).min(b.len())];
+            if n == 0 || seq.len() < n {
+                e.broken += 1;
+                i += 1;
+            } else if std::str::from_utf8(seq).is_ok() {
+                e.intact += 1;
+                i += n;
+            } else if is_hole(seq) {
+                e.holes += 1;
+                i += n;
+            } else {
+                e.broken += 1;
+                i += 1 + seq[1..].iter().take_while(|x| is_cont(**x)).count();
             }
         }
+        e
     }
-    good >= 2 * bad && good > 0
+
+    /// Mostly valid UTF-8: some intact sequences, holes (which only UTF-8 damaged by `?` makes)
+    /// and at most one other bad sequence for every two intact ones.
+    fn mostly_utf8(&self) -> bool {
+        self.intact > 0 && 2 * self.broken <= self.intact
+    }
+}
+
+/// Whether `seq` (a lead byte and as many bytes as it needs) is a valid character but for one of
+/// its continuation bytes being `?`.
+fn is_hole(seq: &[u8]) -> bool {
+    if seq[1..].iter().filter(|b| **b == b'?').count() != 1 {
+        return false;
+    }
+    // The byte a `?` stood for is unknown; any one that makes the sequence valid will do.
+    [0x80u8, 0x90, 0xa0].iter().any(|&stand_in| {
+        let mut s = [0u8; 4];
+        for (d, b) in s.iter_mut().zip(seq) {
+            *d = if *b == b'?' { stand_in } else { *b };
+        }
+        std::str::from_utf8(&s[..seq.len()]).is_ok()
+    })
 }
 
 /// If `bytes` is a UTF-16 file (by BOM, or by the NUL bytes that ASCII structure leaves in every
 /// other position), returns its UTF-8 transcoding and the original encoding.
+///
+/// NUL bytes alone do not make UTF-16: a text value may hold any bytes, NULs included (qipu's own
+/// output keeps them), so a file whose game tree opens as 8-bit bytes before its first NUL, or
+/// whose `CA[]` is readable as 8-bit bytes and names a charset the file decodes in, is read as it
+/// declares, never as UTF-16.
 pub fn transcode_utf16(bytes: &[u8]) -> Option<(String, &'static Encoding)> {
     let enc = match bytes {
         [0xff, 0xfe, ..] => UTF_16LE,
         [0xfe, 0xff, ..] => UTF_16BE,
         _ => {
             let head = &bytes[..bytes.len().min(4096) & !1];
-            if head.len() < 4 {
+            if head.len() < 4 || is_eight_bit_sgf(bytes, head) {
                 return None;
             }
             let even_nul = head.iter().step_by(2).filter(|b| **b == 0).count();
@@ -274,14 +416,45 @@ pub fn transcode_utf16(bytes: &[u8]) -> Option<(String, &'static Encoding)> {
     Some((text.into_owned(), enc))
 }
 
+/// Whether the file shows SGF structure as 8-bit bytes: a tree opening (`(;`) before its first NUL,
+/// or a `CA[]` in its first 4 KiB naming a charset other than UTF-16 that the whole file decodes in.
+fn is_eight_bit_sgf(bytes: &[u8], head: &[u8]) -> bool {
+    let before_nul = &head[..memchr::memchr(0, head).unwrap_or(head.len())];
+    if crate::records::find_tree_start(before_nul).is_some() {
+        return true;
+    }
+    memchr::memmem::find_iter(head, b"CA[").any(|i| {
+        let label = &head[i + 3..];
+        let Some(end) = memchr::memchr(b']', label) else {
+            return false;
+        };
+        let Ok(label) = std::str::from_utf8(&label[..end]) else {
+            return false;
+        };
+        let enc = Encoding::for_label(label.trim().as_bytes()).or_else(|| lookup(label));
+        enc.is_some_and(|e| {
+            e != UTF_16LE
+                && e != UTF_16BE
+                && e.decode_without_bom_handling_and_without_replacement(bytes)
+                    .is_some()
+        })
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn sample(text: &[u8]) -> Sample {
+        let mut s = Sample::default();
+        s.push(text, 100);
+        s
+    }
+
     fn pick(declared: Option<&str>, text: &[u8]) -> (&'static str, usize) {
         let (c, d) = detect(
             declared.map(|s| (s.as_bytes(), 0)),
-            text,
+            &sample(text),
             None,
             Dialect::Sgf,
             0,
@@ -320,10 +493,68 @@ mod tests {
     fn broken_utf8_decodes_with_replacement_and_a_diagnostic() {
         let mut b = "野狐职业棋手精英赛".as_bytes().to_vec();
         b[4] = b'?';
-        let (c, d) = detect(None, &b, None, Dialect::Sgf, 7);
+        let (c, d) = detect(None, &sample(&b), None, Dialect::Sgf, 7);
         assert_eq!(c.encoding, UTF_8);
-        assert!(d.iter().any(|d| d.problem == Problem::Undecodable("UTF-8")));
+        // 0xe9 0x87 0x8e, then 0xe7 '?' 0x90: two bad sequences, the first at byte 3 + 100.
+        let want = Problem::Undecodable {
+            charset: "UTF-8",
+            bad: 2,
+        };
+        assert_eq!(d, vec![diag(103, want)]);
         assert!(c.decode(&b).contains('\u{fffd}'));
+    }
+
+    /// Fox's damage: short names whose characters have a byte replaced by `?`, more of them broken
+    /// than intact (7p/1428128502019999836.sgf of the shared fox-pro set: its sample, verbatim).
+    /// chardetng calls this windows-1252.
+    #[test]
+    fn utf8_with_bytes_replaced_by_question_marks_is_utf8() {
+        let b = b"\xe5?\x83\xe5\x96?\xe7\x8e\xa9\xe4\xb9?\n\xe7\x8e\x8b\xe5\x85\x83\xe5?\x87\n9\xe6\xae\xb5\nP7\xe6\xae\xb5\n";
+        let e = Utf8Evidence::of(b);
+        assert_eq!(
+            e,
+            Utf8Evidence {
+                intact: 5,
+                holes: 4,
+                broken: 0
+            }
+        );
+        let (c, d) = detect(None, &sample(b), None, Dialect::Sgf, 0);
+        assert_eq!(c.encoding, UTF_8);
+        assert!(matches!(
+            d[..],
+            [Diagnostic {
+                offset: 100,
+                problem: Problem::Undecodable { bad: 6, .. }
+            }]
+        ));
+        assert_eq!(c.decode("\u{738b}\u{5143}".as_bytes()), "王元");
+        // Lead byte replaced: `?` then the continuation bytes.
+        assert_eq!(pick(None, b"?\xb0\x8f\xe7\x8e\x8b\xe7\x8e\x8b").0, "UTF-8");
+    }
+
+    /// Real single-byte and double-byte text is not mistaken for broken UTF-8, short names
+    /// included, nor when it holds a `?`.
+    #[test]
+    fn legacy_charsets_are_not_broken_utf8() {
+        for text in ["José Müller", "Ça va? Très bien", "Hervé?"] {
+            let (l1, _, _) = encoding_rs::WINDOWS_1252.encode(text);
+            assert!(!Utf8Evidence::of(&l1).mostly_utf8(), "{text}");
+            // chardetng may name windows-1250 for so short a text: é is the same byte there.
+            let (c, _) = detect(None, &sample(&l1), None, Dialect::Sgf, 0);
+            assert_eq!(c.decode(&l1), text);
+        }
+        for (enc, text) in [
+            (GBK, "古力 对 柯洁?"),
+            (GBK, "常昊"),
+            (BIG5, "周俊勳"),
+            (SHIFT_JIS, "井山裕太"),
+            (EUC_KR, "이세돌"),
+            (encoding_rs::WINDOWS_1251, "Иванов Пётр"),
+        ] {
+            let (bytes, _, _) = enc.encode(text);
+            assert!(!Utf8Evidence::of(&bytes).mostly_utf8(), "{text}");
+        }
     }
 
     #[test]
@@ -342,5 +573,16 @@ mod tests {
         bom.extend_from_slice(&le);
         assert_eq!(transcode_utf16(&bom).unwrap().0, s);
         assert!(transcode_utf16(b"(;B[aa])").is_none());
+        // NUL bytes in every other position of an 8-bit record: its tree opens before the first
+        // NUL, or its `CA[]` names a charset it decodes in.
+        let nuls = "a\0".repeat(500);
+        assert!(transcode_utf16(format!("(;FF[4]CA[UTF-8]C[{nuls}])").as_bytes()).is_none());
+        assert!(transcode_utf16(format!("\0{nuls}(;CA[UTF-8]C[{nuls}])").as_bytes()).is_none());
+        // A UTF-16 file's own `CA[]` is not readable as 8-bit bytes.
+        let declared: Vec<u8> = "(;CA[UTF-16]PB[李])"
+            .encode_utf16()
+            .flat_map(|u| u.to_le_bytes())
+            .collect();
+        assert_eq!(transcode_utf16(&declared).unwrap().1, UTF_16LE);
     }
 }

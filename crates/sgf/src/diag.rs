@@ -40,8 +40,13 @@ pub enum Problem {
         declared: String,
         used: &'static str,
     },
-    #[error("text is not valid {0}: decoded with replacement characters")]
-    Undecodable(&'static str),
+    /// Text that does not decode in the charset chosen for it; the diagnostic's offset is that of
+    /// the first bad sequence.
+    #[error(
+        "text is not valid {charset}: {bad} bad sequence{}, the first at this byte, decoded as U+FFFD",
+        if *bad == 1 { "" } else { "s" }
+    )]
+    Undecodable { charset: &'static str, bad: usize },
     #[error("{format}{}: {reason}", line_suffix(*.line))]
     Foreign {
         format: &'static str,

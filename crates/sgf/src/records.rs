@@ -191,6 +191,26 @@ impl<'a> Records<'a> {
                 tree = again;
             }
         }
+        if dialect == Dialect::Wtf
+            && self.file_charset.is_none()
+            && tree.charset().encoding != encoding_rs::UTF_8
+            && has_trail_bracket(&self.bytes[span.span.start..span.span.end])
+        {
+            // Likewise for WTF, which has no escapes but whose gb18030 trail bytes may be `]`
+            // (⺌ is FE 5D). Cut there, the text does not decode as gb18030 and the trail `]`
+            // is left over between properties; the read skipping whole characters is kept when it
+            // has the same nodes and properties, fewer problems, and text in a double-byte
+            // charset (a lone Latin-1 £ before `]` would swallow the rest of the game instead).
+            if let Ok(again) = parse_with(&self.bytes, span, dialect, Escapes::WtfDoubleByte) {
+                if again.nodes.len() == tree.nodes.len()
+                    && again.props.len() == tree.props.len()
+                    && again.diagnostics.len() < tree.diagnostics.len()
+                    && is_double_byte(again.charset().encoding)
+                {
+                    tree = again;
+                }
+            }
+        }
         Ok(tree)
     }
 }
@@ -207,6 +227,11 @@ fn foreign_format(f: foreign::Foreign) -> Format {
 fn is_double_byte(enc: &'static Encoding) -> bool {
     use encoding_rs::{BIG5, GB18030, GBK, SHIFT_JIS};
     [SHIFT_JIS, BIG5, GBK, GB18030].contains(&enc)
+}
+
+/// Whether some `]` follows a byte that may lead a double-byte character.
+fn has_trail_bracket(bytes: &[u8]) -> bool {
+    memchr::memchr_iter(b']', bytes).any(|i| i > 0 && bytes[i - 1] >= 0x81)
 }
 
 /// Whether some `\\` follows a byte that may lead a double-byte character.
@@ -267,7 +292,8 @@ pub fn detect_format(bytes: &[u8]) -> Format {
     Format::Sgf
 }
 
-fn find_tree_start(bytes: &[u8]) -> Option<usize> {
+/// Offset of the first `(` followed (white space allowed) by `;`.
+pub(crate) fn find_tree_start(bytes: &[u8]) -> Option<usize> {
     let mut from = 0;
     while let Some(i) = memchr::memchr(b'(', &bytes[from..]) {
         let at = from + i;

@@ -38,6 +38,10 @@ pub enum Escapes {
     /// SGF in a double-byte charset (Shift_JIS, Big5, GBK) whose trail bytes may be `\` or `]`:
     /// a byte from 0x81 up starts a two-byte character that is skipped whole.
     SgfDoubleByte,
+    /// The Weiqi Text Format in its gb18030, whose two-byte characters may have `]` (0x5D) as
+    /// trail byte (⺌ is FE 5D): a byte from 0x81 up starts a character that is skipped whole; no
+    /// escapes.
+    WtfDoubleByte,
 }
 
 /// Finds the `]` that closes a value whose content starts at `from`. Returns the index of the
@@ -51,6 +55,16 @@ pub fn value_end(bytes: &[u8], mut from: usize, escapes: Escapes) -> Option<usiz
                 match bytes[from] {
                     b']' => return Some(from),
                     b'\\' => from += 2,
+                    0x81.. => from += 2,
+                    _ => from += 1,
+                }
+            }
+            return None;
+        }
+        Escapes::WtfDoubleByte => {
+            while from < bytes.len() {
+                match bytes[from] {
+                    b']' => return Some(from),
                     0x81.. => from += 2,
                     _ => from += 1,
                 }
@@ -224,6 +238,8 @@ mod tests {
             Some(2)
         );
         assert_eq!(value_end(b"\x83\x5c]x]", 0, Escapes::Sgf), Some(4));
+        assert_eq!(value_end(b"\xfe\x5d]", 0, Escapes::WtfDoubleByte), Some(2));
+        assert_eq!(value_end(b"a\\]", 0, Escapes::WtfDoubleByte), Some(2));
     }
 
     #[test]

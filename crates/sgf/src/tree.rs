@@ -148,7 +148,7 @@ impl<'a> GameTree<'a> {
                 .get(ids::CA)
                 .and_then(|p| p.raw_values().next())
                 .map(|raw| (raw.0, raw.1));
-            let mut sample = Vec::new();
+            let mut sample = charset::Sample::default();
             for (i, p) in self.props.iter().enumerate() {
                 if !ValueType::of(p.id).is_text() && p.id != ids::CA {
                     continue;
@@ -156,8 +156,7 @@ impl<'a> GameTree<'a> {
                 for v in &self.values[self.value_range(i)] {
                     let bytes = self.value_bytes(*v);
                     if !bytes.is_ascii() {
-                        sample.extend_from_slice(bytes);
-                        sample.push(b'\n');
+                        sample.push(bytes, self.span.start + v.start as usize);
                     }
                 }
             }

@@ -11,7 +11,7 @@ use crate::scan::Escapes;
 /// Removes escapes from raw value bytes by the rule that delimited them (see [`Escapes`]): `\\x`
 /// becomes `x`, and `\\` followed by a line break (a soft line break) disappears with the break.
 pub fn unescape_bytes(raw: &[u8], escapes: Escapes) -> Cow<'_, [u8]> {
-    if escapes == Escapes::None || !raw.contains(&b'\\') {
+    if matches!(escapes, Escapes::None | Escapes::WtfDoubleByte) || !raw.contains(&b'\\') {
         return Cow::Borrowed(raw);
     }
     let mut out = Vec::with_capacity(raw.len());
@@ -123,8 +123,8 @@ pub fn compose_with(raw: &[u8], escapes: Escapes) -> Option<(&[u8], &[u8])> {
     let mut i = 0;
     while i < raw.len() {
         match raw[i] {
-            b'\\' if escapes != Escapes::None => i += 2,
-            0x81.. if escapes == Escapes::SgfDoubleByte => i += 2,
+            b'\\' if matches!(escapes, Escapes::Sgf | Escapes::SgfDoubleByte) => i += 2,
+            0x81.. if matches!(escapes, Escapes::SgfDoubleByte | Escapes::WtfDoubleByte) => i += 2,
             b':' => return Some((&raw[..i], &raw[i + 1..])),
             _ => i += 1,
         }

@@ -31,6 +31,11 @@ pub enum WriteError {
 }
 
 /// Writes one game tree as FF[4] UTF-8 SGF.
+///
+/// Text is written as it reads, NUL bytes and other control characters included: a value may
+/// hold any bytes in SGF's grammar, and dropping or replacing them would make write → read lose
+/// text. Reading the output back never takes its NULs for UTF-16 (see
+/// [`crate::charset::transcode_utf16`]).
 pub fn to_sgf(tree: &GameTree<'_>) -> String {
     enum Step<'t, 'a> {
         Node(Node<'t, 'a>, bool),
@@ -80,7 +85,10 @@ fn write_props(out: &mut String, node: Node<'_, '_>, root: bool) {
         }
         let name = p.name();
         if name.is_empty() {
-            out.push_str(&String::from_utf8_lossy(p.raw_name()).to_ascii_uppercase());
+            // An identifier without an upper-case letter (`alive[…]` in a comment that lost its
+            // bracket) names no property: written as found, it reads back as the same nameless
+            // property, where upper-casing it would invent `ALIVE`.
+            out.push_str(&String::from_utf8_lossy(p.raw_name()));
         } else {
             out.push_str(&name);
         }
@@ -109,7 +117,9 @@ fn write_props(out: &mut String, node: Node<'_, '_>, root: bool) {
 /// Writes the main line of a game in the Weiqi Text Format, as gb18030 bytes.
 ///
 /// WTF has no variations (only the main line is written) and no escapes: the reserved characters
-/// `( ) ; [ ]` inside text become their full-width forms `（ ）；［ ］`. Results and dates are
+/// `( ) ; [ ]` inside text become their full-width forms `（ ）；［ ］`, and so does `\` (`＼`),
+/// which WTF does not reserve but whose presence makes a record SGF to every reader that has to
+/// tell the two apart (qipu's included), where it would be taken for an escape. Results and dates are
 /// written in WTF's own forms (黑中盘胜, `1985-8-27`); `SZ` is left out for 19×19.
 pub fn to_wtf(tree: &GameTree<'_>) -> Vec<u8> {
     let mut out = String::from("(");
@@ -144,6 +154,7 @@ pub fn to_wtf(tree: &GameTree<'_>) -> Vec<u8> {
                         ';' => '；',
                         '[' => '［',
                         ']' => '］',
+                        '\\' => '＼',
                         c => c,
                     });
                 }

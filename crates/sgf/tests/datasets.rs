@@ -112,7 +112,9 @@ fn every_diverse_file_is_read_or_diagnosed() {
             files_without_game: 73,
             games: 4942,
             rejected: 0,
-            with_diagnostics: 103,
+            // 104 since two broken-UTF-8 Fox games are no longer read as windows-1252 (one of them
+            // had a diagnostic already).
+            with_diagnostics: 104,
             nodes: 1_238_767,
         }
     );
