@@ -36,6 +36,7 @@
 mod directory;
 mod query;
 mod schema;
+mod stored;
 mod tokenizer;
 mod values;
 
@@ -76,13 +77,21 @@ pub enum MetaError {
     /// The directory holds no metadata index, or one that cannot be used.
     #[error("metadata index {}: {message}", path.display())]
     Index { path: PathBuf, message: String },
-    #[error("metadata index: {0}")]
+    #[error("metadata index: {}", one_line(.0))]
     Tantivy(#[from] tantivy::TantivyError),
     #[error("metadata index {}: {source}", path.display())]
     Io {
         path: PathBuf,
         source: std::io::Error,
     },
+}
+
+/// tantivy's message on one line (some hold line breaks, and a damaged file's bytes).
+fn one_line(e: &tantivy::TantivyError) -> String {
+    e.to_string()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl From<tantivy::query::QueryParserError> for MetaError {
@@ -716,6 +725,27 @@ impl MetaIndex {
             let Some(address) = self.address(&searcher, game)? else {
                 return Ok(None);
             };
+            // A damaged length in the document would make tantivy abort (see `stored`).
+            let bytes = searcher
+                .segment_reader(address.segment_ord)
+                .get_store_reader(1)
+                .and_then(|store| {
+                    store
+                        .get_document_bytes(address.doc_id)
+                        .map_err(std::io::Error::other)
+                })
+                .map_err(|source| MetaError::Io {
+                    path: self.dir.clone(),
+                    source,
+                })?;
+            if !stored::plausible(&bytes) {
+                return Err(MetaError::Index {
+                    path: self.dir.clone(),
+                    message: format!(
+                        "the stored information of game {game} is damaged; `qipu verify` names the file"
+                    ),
+                });
+            }
             let doc: TantivyDocument = searcher.doc(address)?;
             let f = &self.fields;
             let text = |field| {
