@@ -11,6 +11,7 @@ mod info;
 mod inputs;
 mod search;
 mod show;
+mod verify;
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -95,6 +96,12 @@ enum Command {
     },
     /// Search an index for a position, a pattern or game information.
     Search(search::SearchArgs),
+    /// Check every file of an index against its checksum: prints each damaged file; exit code 1
+    /// if any is damaged, 0 if the index is sound.
+    Verify {
+        #[arg(long)]
+        index: PathBuf,
+    },
     /// Write a larger corpus derived from INPUTs by board symmetries and colour swap (each derived
     /// game is a different game on the board; its game comment says how it was made).
     Derive {
@@ -136,6 +143,7 @@ fn main() -> ExitCode {
         } => index::run(&index, &inputs, rebuild, segment_games, quiet),
         Command::Stats { index, json } => index::stats(&index, json),
         Command::Search(args) => search::run(&args),
+        Command::Verify { index } => verify::run(&index),
         Command::Derive {
             out,
             variants,

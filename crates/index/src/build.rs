@@ -93,16 +93,33 @@ pub fn build(
     mut progress: impl FnMut(Progress),
 ) -> Result<Summary, IndexError> {
     let start = Instant::now();
-    if opts.rebuild && dir.exists() {
-        remove_index(dir)?;
-    }
     std::fs::create_dir_all(dir).map_err(|e| IndexError::io(dir, e))?;
-    let mut manifest = Manifest::load(dir)?.unwrap_or(Manifest {
-        version: manifest::FORMAT_VERSION,
-        ..Manifest::default()
-    });
-    clean_leftovers(dir, &manifest)?;
-    let mut meta = MetaWriter::open_or_create(&dir.join("meta"), opts.meta_heap)?;
+    // Before anything else is touched: one writer at a time (see `lock`).
+    let _lock = crate::lock::WriteLock::take(dir)?;
+    let current = match Manifest::load(dir) {
+        Ok(m) => m,
+        // An index this qipu cannot read (another format, a damaged manifest) cannot be kept
+        // searchable while its replacement is built: a rebuild removes it first.
+        Err(IndexError::Version { .. } | IndexError::Corrupt(_)) if opts.rebuild => {
+            remove_index(dir)?;
+            None
+        }
+        Err(e) => return Err(e),
+    };
+    // What no manifest names is the remains of a run that died: an unfinished rebuild's
+    // segments and metadata folder, or a segment that was never committed.
+    clean_leftovers(dir, current.as_ref())?;
+    let mut manifest = match current {
+        Some(m) if !opts.rebuild => m,
+        // A rebuild writes under the names of a new generation, beside the index it replaces,
+        // which stays whole and searchable until the new manifest replaces the old at the end.
+        old => Manifest {
+            version: manifest::FORMAT_VERSION,
+            generation: old.map_or(0, |m| m.generation + 1),
+            ..Manifest::default()
+        },
+    };
+    let mut meta = MetaWriter::open_or_create(&dir.join(manifest.meta_dir()), opts.meta_heap)?;
     // Metadata committed by a run that died before its manifest: drop it, it will be redone.
     meta.truncate(manifest.games)?;
 
@@ -131,6 +148,7 @@ pub fn build(
         meta: &mut meta,
         segment: None,
         opts,
+        publish: !opts.rebuild,
     };
 
     let (tx, rx) = sync_channel::<Item>(256);
@@ -211,8 +229,11 @@ pub fn build(
         let _ = reader.join();
         Ok(())
     })?;
+    state.publish = true;
     state.commit()?;
     drop(state);
+    // The old parts a rebuild replaced (a crash before this leaves them to the next run).
+    clean_leftovers(dir, Some(&manifest))?;
     // Merging is off while games come in; merge the metadata segments once, at the end.
     meta.finish()?;
     write_report(dir, &manifest)?;
@@ -301,7 +322,7 @@ impl Signatures {
             canonical: ahash::AHashMap::new(),
         };
         for seg in &manifest.segments {
-            let segment = Segment::open(&dir.join(&seg.dir), seg.first_game)?;
+            let segment = Segment::open(&dir.join(&seg.dir), seg)?;
             for i in 0..segment.len() {
                 let (e, c) = segment.signatures(i);
                 let id = seg.first_game + i;
@@ -319,6 +340,11 @@ struct Writer<'a> {
     meta: &'a mut MetaWriter,
     segment: Option<(String, SegmentWriter)>,
     opts: &'a BuildOptions,
+    /// Whether a commit replaces the manifest. A rebuild commits its segments and metadata as
+    /// it goes (bounding its memory) but replaces the manifest only once, at the end: until
+    /// then searches see the old index, and a crash leaves it whole (the next run removes the
+    /// unfinished parts; a killed rebuild starts over).
+    publish: bool,
 }
 
 impl Writer<'_> {
@@ -464,7 +490,7 @@ impl Writer<'_> {
 
     fn segment(&mut self) -> Result<&mut (String, SegmentWriter), IndexError> {
         if self.segment.is_none() {
-            let name = format!("seg-{:06}", self.manifest.segments.len() + 1);
+            let name = self.manifest.segment_dir(self.manifest.segments.len() + 1);
             let w = SegmentWriter::create(&self.dir.join(&name), self.manifest.games)?;
             self.segment = Some((name, w));
         }
@@ -478,7 +504,7 @@ impl Writer<'_> {
         let (finished, committed) = match self.segment.take() {
             Some((name, seg)) => std::thread::scope(|scope| {
                 let games = seg.len();
-                let finishing = scope.spawn(move || seg.finish().map(|()| (name, games)));
+                let finishing = scope.spawn(move || seg.finish().map(|files| (name, games, files)));
                 let committed = meta.commit();
                 let finished = finishing.join().unwrap_or_else(|_| {
                     Err(IndexError::Corrupt("closing a segment panicked".into()))
@@ -488,15 +514,19 @@ impl Writer<'_> {
             None => (None, meta.commit()),
         };
         if let Some(finished) = finished {
-            let (name, games) = finished?;
+            let (name, games, files) = finished?;
             self.manifest.segments.push(SegmentInfo {
                 dir: name,
                 first_game: self.manifest.games,
                 games,
+                files,
             });
             self.manifest.games += games;
         }
         committed?;
+        if !self.publish {
+            return Ok(());
+        }
         self.manifest.save(self.dir)
     }
 }
@@ -525,6 +555,7 @@ fn remove_index(dir: &Path) -> Result<(), IndexError> {
         let p = entry.path();
         let ours = name.starts_with("seg-")
             || name == "meta"
+            || name.starts_with("meta-")
             || name.starts_with(crate::manifest::MANIFEST)
             || name == REPORT;
         if !ours {
@@ -540,14 +571,21 @@ fn remove_index(dir: &Path) -> Result<(), IndexError> {
     Ok(())
 }
 
-/// Removes segment folders that no manifest names: the remains of a run that died.
-fn clean_leftovers(dir: &Path, manifest: &Manifest) -> Result<(), IndexError> {
+/// Removes segment and metadata folders that `manifest` (the one on disk, if any) does not
+/// name: the remains of a run that died, or the parts a rebuild replaced. With no manifest, the
+/// first generation's metadata folder stays (its games past the manifest are dropped by
+/// [`MetaWriter::truncate`]).
+fn clean_leftovers(dir: &Path, manifest: Option<&Manifest>) -> Result<(), IndexError> {
+    let meta_dir = manifest.map_or_else(|| Manifest::default().meta_dir(), Manifest::meta_dir);
     for entry in std::fs::read_dir(dir)
         .map_err(|e| IndexError::io(dir, e))?
         .flatten()
     {
         let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with("seg-") && !manifest.segments.iter().any(|s| s.dir == name) {
+        let segment = name.starts_with("seg-")
+            && !manifest.is_some_and(|m| m.segments.iter().any(|s| s.dir == name));
+        let meta = (name == "meta" || name.starts_with("meta-")) && name != meta_dir;
+        if (segment || meta) && entry.file_type().is_ok_and(|t| t.is_dir()) {
             let p = entry.path();
             std::fs::remove_dir_all(&p).map_err(|e| IndexError::io(&p, e))?;
         }

@@ -2,14 +2,20 @@
 //! queries in milliseconds, and reads it back.
 //!
 //! Layout of an index folder (see `DESIGN-index.md` at the repository root for the reasoning):
-//! - `qipu-index.json`: the manifest (segments, inputs read, totals), replaced atomically;
+//! - `qipu-index.json`: the manifest (segments with their files' lengths and checksums, inputs
+//!   read, totals), replaced atomically;
 //! - `seg-NNNNNN/`: immutable segments of games (see [`store`]);
 //! - `meta/`: the tantivy index of game information (see [`meta`]);
-//! - `rejected.jsonl`: files and games that could not be read, with reasons.
+//! - `rejected.jsonl`: files and games that could not be read, with reasons;
+//! - `qipu-index.lock`: the writer's lock (see [`lock`]).
+//!
+//! A rebuild writes its segments and metadata folder under new names (`seg-G-NNNNNN/`,
+//! `meta-G/`, for its generation G) beside the old index, then replaces the manifest.
 
 pub mod build;
 pub mod game;
 pub mod inputs;
+pub mod lock;
 pub mod manifest;
 pub mod meta;
 mod occupancy;
@@ -17,6 +23,7 @@ pub mod ops;
 mod pack;
 mod skeleton;
 pub mod store;
+mod verify;
 
 use std::path::{Path, PathBuf};
 
@@ -25,6 +32,7 @@ pub use manifest::Manifest;
 pub use store::{
     GameRec, Occupancy, PosEntry, FLAG_LONG, MAX_INDEXED_STONES, MAX_TABLE_MOVE, NO_NEXT,
 };
+pub use verify::Damage;
 
 /// Errors of building or reading an index.
 #[derive(Debug, thiserror::Error)]
@@ -44,6 +52,8 @@ pub enum IndexError {
         manifest::FORMAT_VERSION
     )]
     Version { dir: PathBuf, found: u32 },
+    #[error("another qipu is writing to {}{}", dir.display(), lock::holder(pid))]
+    Locked { dir: PathBuf, pid: Option<u32> },
     #[error(transparent)]
     Input(#[from] inputs::InputError),
     #[error(transparent)]
@@ -73,15 +83,20 @@ pub struct Index {
 }
 
 impl Index {
+    /// Opens the index in `dir` for searching. Nothing in `dir` is created, changed or locked, so
+    /// an index can be searched by users who cannot write to it, and while a writer works on it
+    /// (a search sees the last committed state). Each segment file's length is compared with the
+    /// manifest's first: a file cut short is refused, naming it, rather than answering for part
+    /// of the games.
     pub fn open(dir: &Path) -> Result<Index, IndexError> {
         let manifest =
             Manifest::load(dir)?.ok_or_else(|| IndexError::Missing(dir.to_path_buf()))?;
         let segments = manifest
             .segments
             .iter()
-            .map(|s| store::Segment::open(&dir.join(&s.dir), s.first_game))
+            .map(|s| store::Segment::open(&dir.join(&s.dir), s))
             .collect::<Result<Vec<_>, _>>()?;
-        let meta = meta::MetaIndex::open(&dir.join("meta"))?;
+        let meta = meta::MetaIndex::open(&dir.join(manifest.meta_dir()))?;
         let mut copies: ahash::AHashMap<u32, Vec<u32>> = ahash::AHashMap::new();
         let mut long = Vec::new();
         // Ids past the manifest's games can only come from a damaged file: ignored.
@@ -112,6 +127,13 @@ impl Index {
             is_copy,
             long,
         })
+    }
+
+    /// Checks every file of the index in `dir` against its checksum: the segment files against
+    /// the manifest's, the metadata's with tantivy's own footers. Returns the damaged files (none
+    /// when the index is sound); an error only when there is no manifest to check against.
+    pub fn verify(dir: &Path) -> Result<Vec<Damage>, IndexError> {
+        verify::verify(dir)
     }
 
     /// Number of games (copies included).

@@ -33,8 +33,10 @@
 //! The index is append-only by design (game ids are assigned by the caller, dense from 0);
 //! [`MetaWriter::truncate`] exists only to roll back games past a crash point.
 
+mod directory;
 mod query;
 mod schema;
+mod stored;
 mod tokenizer;
 mod values;
 
@@ -46,6 +48,8 @@ use sgf::GameInfo;
 use tantivy::collector::{Collector, Count, SegmentCollector};
 use tantivy::columnar::ColumnValues;
 use tantivy::directory::MmapDirectory;
+
+use directory::QipuDirectory;
 use tantivy::merge_policy::NoMergePolicy;
 use tantivy::query::{Query, QueryParser, RangeQuery};
 use tantivy::query_grammar::{UserInputAst, UserInputLeaf};
@@ -73,13 +77,21 @@ pub enum MetaError {
     /// The directory holds no metadata index, or one that cannot be used.
     #[error("metadata index {}: {message}", path.display())]
     Index { path: PathBuf, message: String },
-    #[error("metadata index: {0}")]
+    #[error("metadata index: {}", one_line(.0))]
     Tantivy(#[from] tantivy::TantivyError),
     #[error("metadata index {}: {source}", path.display())]
     Io {
         path: PathBuf,
         source: std::io::Error,
     },
+}
+
+/// tantivy's message on one line (some hold line breaks, and a damaged file's bytes).
+fn one_line(e: &tantivy::TantivyError) -> String {
+    e.to_string()
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 impl From<tantivy::query::QueryParserError> for MetaError {
@@ -95,50 +107,91 @@ impl From<tantivy::query::QueryParserError> for MetaError {
     }
 }
 
-/// The tantivy directory in `dir`, opened as it is (nothing is created).
-fn mmap(dir: &Path) -> Result<MmapDirectory, MetaError> {
-    MmapDirectory::open(dir).map_err(|e| MetaError::Index {
+/// The tantivy directory in `dir`, opened as it is (nothing is created); `read_only` for
+/// searches (see [`directory::QipuDirectory`]).
+fn mmap(dir: &Path, read_only: bool) -> Result<QipuDirectory, MetaError> {
+    let inner = MmapDirectory::open(dir).map_err(|e| MetaError::Index {
         path: dir.to_path_buf(),
         message: e.to_string(),
-    })
+    })?;
+    Ok(QipuDirectory::new(inner, dir, read_only))
 }
 
-/// The tantivy directory in `dir`, created if missing.
-fn directory(dir: &Path) -> Result<MmapDirectory, MetaError> {
+/// The tantivy directory in `dir`, created if missing, for writing.
+fn directory(dir: &Path) -> Result<QipuDirectory, MetaError> {
     std::fs::create_dir_all(dir).map_err(|source| MetaError::Io {
         path: dir.to_path_buf(),
         source,
     })?;
-    mmap(dir)
+    mmap(dir, false)
 }
 
 /// Whether `dir` holds a tantivy index (`false` also when it cannot be opened).
 fn exists(dir: &Path) -> bool {
-    mmap(dir).is_ok_and(|d| Index::exists(&d).unwrap_or(false))
+    mmap(dir, true).is_ok_and(|d| Index::exists(&d).unwrap_or(false))
 }
 
-fn open_index(dir: &Path) -> Result<Index, MetaError> {
-    let directory = mmap(dir)?;
+/// Runs `f`, which calls into tantivy over files that may be damaged: tantivy trusts its files
+/// and some damage makes it panic (an index out of bounds while decoding), which would otherwise
+/// kill the whole search. The panic becomes an error naming the metadata folder.
+pub(crate) fn guarded<T>(
+    dir: &Path,
+    f: impl FnOnce() -> Result<T, MetaError>,
+) -> Result<T, MetaError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
+        let what = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "tantivy failed".to_string());
+        Err(MetaError::Index {
+            path: dir.to_path_buf(),
+            message: format!("damaged files ({what}); `qipu verify` names them"),
+        })
+    })
+}
+
+fn open_index_with(dir: &Path, read_only: bool) -> Result<Index, MetaError> {
+    let directory = mmap(dir, read_only)?;
     if !Index::exists(&directory).unwrap_or(false) {
         return Err(MetaError::Index {
             path: dir.to_path_buf(),
             message: "no metadata index here".to_string(),
         });
     }
-    let index = Index::open(directory)?;
+    let index = guarded(dir, || Ok(Index::open(directory)?))?;
     tokenizer::register_index(index.tokenizers());
     Ok(index)
+}
+
+/// The index in `dir`, for reading only: nothing in `dir` is created, changed or locked.
+fn open_index(dir: &Path) -> Result<Index, MetaError> {
+    open_index_with(dir, true)
 }
 
 /// The index in `dir`, created with `schema` (and the directory with it) if there is none.
 fn open_or_create_index(dir: &Path, schema: tantivy::schema::Schema) -> Result<Index, MetaError> {
     let directory = directory(dir)?;
     if Index::exists(&directory).unwrap_or(false) {
-        return open_index(dir);
+        return open_index_with(dir, false);
     }
     let index = Index::create(directory, schema, Default::default())?;
     tokenizer::register_index(index.tokenizers());
     Ok(index)
+}
+
+/// tantivy's own checksums (each file's footer) over the files the index in `dir` uses: the
+/// damaged files, by path, or an error when the index cannot even be opened.
+pub fn damaged_files(dir: &Path) -> Result<Vec<PathBuf>, MetaError> {
+    let mut out = Vec::new();
+    for d in [dir.to_path_buf(), dir.join(VALUES_DIR)] {
+        let index = open_index(&d)?;
+        let bad = guarded(&d, || Ok(index.validate_checksum()?))?;
+        let mut bad: Vec<PathBuf> = bad.into_iter().map(|p| d.join(p)).collect();
+        bad.sort();
+        out.extend(bad);
+    }
+    Ok(out)
 }
 
 /// Adds games to the metadata index.
@@ -165,7 +218,7 @@ impl MetaWriter {
 
     /// Opens the index in `dir` to add more games (incremental indexing).
     pub fn open(dir: &Path, heap_bytes: usize) -> Result<MetaWriter, MetaError> {
-        MetaWriter::with_index(open_index(dir)?, dir, heap_bytes)
+        MetaWriter::with_index(open_index_with(dir, false)?, dir, heap_bytes)
     }
 
     /// Opens the index in `dir`, or creates it if there is none.
@@ -355,6 +408,10 @@ const NO_ADDRESS: u64 = u64::MAX;
 impl MetaIndex {
     /// Opens the index in `dir`.
     pub fn open(dir: &Path) -> Result<MetaIndex, MetaError> {
+        guarded(dir, || MetaIndex::open_unguarded(dir))
+    }
+
+    fn open_unguarded(dir: &Path) -> Result<MetaIndex, MetaError> {
         let index = open_index(dir)?;
         let schema = index.schema();
         let fields = Fields::new(&schema)?;
@@ -389,14 +446,16 @@ impl MetaIndex {
     /// Parses a query into a tantivy query (the language: see the module documentation and
     /// `meta/query.rs`).
     pub fn parse(&self, query: &str) -> Result<Box<dyn Query>, MetaError> {
-        if query.trim().is_empty() {
-            return Err(MetaError::Query {
-                at: None,
-                message: "the query is empty".to_string(),
-            });
-        }
-        let ast = self.expand(query::parse(query)?, &mut HashMap::new())?;
-        Ok(self.parser.build_query_from_user_input_ast(ast)?)
+        guarded(&self.dir, || {
+            if query.trim().is_empty() {
+                return Err(MetaError::Query {
+                    at: None,
+                    message: "the query is empty".to_string(),
+                });
+            }
+            let ast = self.expand(query::parse(query)?, &mut HashMap::new())?;
+            Ok(self.parser.build_query_from_user_input_ast(ast)?)
+        })
     }
 
     /// Replaces each word, phrase, set or range on a field of repeating values (see
@@ -443,20 +502,26 @@ impl MetaIndex {
 
     /// Every game matching `query`, by id, ascending.
     pub fn search(&self, query: &str) -> Result<Vec<u32>, MetaError> {
-        let query = self.parse(query)?;
-        self.search_query(query.as_ref())
+        guarded(&self.dir, || {
+            let query = self.parse(query)?;
+            self.search_query(query.as_ref())
+        })
     }
 
     /// Every game matching an already parsed query, by id, ascending.
     pub fn search_query(&self, query: &dyn Query) -> Result<Vec<u32>, MetaError> {
-        let games = self.reader.searcher().search(query, &GameIds)?;
-        Ok(ascending(games))
+        guarded(&self.dir, || {
+            let games = self.reader.searcher().search(query, &GameIds)?;
+            Ok(ascending(games))
+        })
     }
 
     /// The number of games matching `query`.
     pub fn count(&self, query: &str) -> Result<usize, MetaError> {
-        let query = self.parse(query)?;
-        Ok(self.reader.searcher().search(query.as_ref(), &Count)?)
+        guarded(&self.dir, || {
+            let query = self.parse(query)?;
+            Ok(self.reader.searcher().search(query.as_ref(), &Count)?)
+        })
     }
 
     /// The number of games in the index (copies included).
@@ -473,36 +538,38 @@ impl MetaIndex {
     /// (ties by value), with the number of games holding each. Only games with ids below `games`
     /// count (see [`MetaIndex::visible`]).
     pub fn top(&self, field: &str, n: usize, games: u32) -> Result<Vec<(String, u64)>, MetaError> {
-        let Some(&(_, names)) = schema::STATISTICS.iter().find(|(f, _)| *f == field) else {
-            return Err(MetaError::Query {
-                at: Some(format!("field {field:?}")),
-                message: format!(
-                    "no statistics for {field:?}; fields with statistics: {}",
-                    schema::STATISTICS
-                        .iter()
-                        .map(|(f, _)| *f)
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            });
-        };
-        let exact: Vec<tantivy::schema::Field> = names
-            .iter()
-            .map(|name| self.index.schema().get_field(name))
-            .collect::<Result<_, _>>()?;
-        let searcher = self.reader.searcher();
-        let every_doc_counts = searcher.num_docs() == u64::from(games);
-        let mut counts: HashMap<String, u64> = HashMap::new();
-        for segment in searcher.segment_readers() {
-            let visible = self.visible(segment, games)?;
-            for &exact in &exact {
-                self.count_terms(segment, exact, every_doc_counts, &visible, &mut counts)?;
+        guarded(&self.dir, || {
+            let Some(&(_, names)) = schema::STATISTICS.iter().find(|(f, _)| *f == field) else {
+                return Err(MetaError::Query {
+                    at: Some(format!("field {field:?}")),
+                    message: format!(
+                        "no statistics for {field:?}; fields with statistics: {}",
+                        schema::STATISTICS
+                            .iter()
+                            .map(|(f, _)| *f)
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                });
+            };
+            let exact: Vec<tantivy::schema::Field> = names
+                .iter()
+                .map(|name| self.index.schema().get_field(name))
+                .collect::<Result<_, _>>()?;
+            let searcher = self.reader.searcher();
+            let every_doc_counts = searcher.num_docs() == u64::from(games);
+            let mut counts: HashMap<String, u64> = HashMap::new();
+            for segment in searcher.segment_readers() {
+                let visible = self.visible(segment, games)?;
+                for &exact in &exact {
+                    self.count_terms(segment, exact, every_doc_counts, &visible, &mut counts)?;
+                }
             }
-        }
-        let mut top: Vec<(String, u64)> = counts.into_iter().collect();
-        top.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-        top.truncate(n);
-        Ok(top)
+            let mut top: Vec<(String, u64)> = counts.into_iter().collect();
+            top.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            top.truncate(n);
+            Ok(top)
+        })
     }
 
     /// Adds to `counts` how many visible documents of `segment` hold each term of `field`.
@@ -544,39 +611,41 @@ impl MetaIndex {
     /// The earliest first day and the latest last day of the dated games with ids below `games`
     /// (see [`MetaIndex::visible`]).
     pub fn date_range(&self, games: u32) -> Result<Option<(Date, Date)>, MetaError> {
-        let searcher = self.reader.searcher();
-        let every_doc_counts = searcher.num_docs() == u64::from(games);
-        let mut range: Option<(i64, i64)> = None;
-        let mut widen = |lo: i64, hi: i64| {
-            range = Some(match range {
-                None => (lo, hi),
-                Some((a, b)) => (a.min(lo), b.max(hi)),
-            });
-        };
-        for segment in searcher.segment_readers() {
-            let fast = segment.fast_fields();
-            let (Some(start), Some(end)) = (
-                fast.column_opt::<i64>("date_start")?,
-                fast.column_opt::<i64>("date_end")?,
-            ) else {
-                continue;
+        guarded(&self.dir, || {
+            let searcher = self.reader.searcher();
+            let every_doc_counts = searcher.num_docs() == u64::from(games);
+            let mut range: Option<(i64, i64)> = None;
+            let mut widen = |lo: i64, hi: i64| {
+                range = Some(match range {
+                    None => (lo, hi),
+                    Some((a, b)) => (a.min(lo), b.max(hi)),
+                });
             };
-            if start.num_docs() == 0 || start.values.num_vals() == 0 {
-                continue;
-            }
-            if every_doc_counts && segment.alive_bitset().is_none() {
-                widen(start.min_value(), end.max_value());
-                continue;
-            }
-            // Documents a reader must not see: look at each game that counts.
-            let visible = self.visible(segment, games)?;
-            for doc in (0..segment.max_doc()).filter(|&d| visible(d)) {
-                if let (Some(lo), Some(hi)) = (start.first(doc), end.first(doc)) {
-                    widen(lo, hi);
+            for segment in searcher.segment_readers() {
+                let fast = segment.fast_fields();
+                let (Some(start), Some(end)) = (
+                    fast.column_opt::<i64>("date_start")?,
+                    fast.column_opt::<i64>("date_end")?,
+                ) else {
+                    continue;
+                };
+                if start.num_docs() == 0 || start.values.num_vals() == 0 {
+                    continue;
+                }
+                if every_doc_counts && segment.alive_bitset().is_none() {
+                    widen(start.min_value(), end.max_value());
+                    continue;
+                }
+                // Documents a reader must not see: look at each game that counts.
+                let visible = self.visible(segment, games)?;
+                for doc in (0..segment.max_doc()).filter(|&d| visible(d)) {
+                    if let (Some(lo), Some(hi)) = (start.first(doc), end.first(doc)) {
+                        widen(lo, hi);
+                    }
                 }
             }
-        }
-        Ok(range.map(|(a, b)| (date_from_days(a), date_from_days(b))))
+            Ok(range.map(|(a, b)| (date_from_days(a), date_from_days(b))))
+        })
     }
 
     /// Whether a document of `segment` counts: alive, and of a game with an id below `games`.
@@ -651,49 +720,72 @@ impl MetaIndex {
 
     /// The stored information of one game, if the index holds it.
     pub fn summary(&self, game: u32) -> Result<Option<GameSummary>, MetaError> {
-        let searcher = self.reader.searcher();
-        let Some(address) = self.address(&searcher, game)? else {
-            return Ok(None);
-        };
-        let doc: TantivyDocument = searcher.doc(address)?;
-        let f = &self.fields;
-        let text = |field| {
-            doc.get_first(field)
-                .and_then(|v| v.as_str().map(str::to_string))
-        };
-        let u64_of = |field| doc.get_first(field).and_then(|v| v.as_u64());
-        let i64_of = |field| doc.get_first(field).and_then(|v| v.as_i64());
-        let text_named = |name: &str| {
-            let i = schema::VALUE_FIELDS
-                .iter()
-                .position(|(n, _, stored)| *n == name && *stored)
-                .expect("a stored value field");
-            text(f.values[i])
-        };
-        let sizes: Vec<u64> = doc.get_all(f.size).filter_map(|v| v.as_u64()).collect();
-        let cols = sizes.first().copied().unwrap_or(19);
-        let rows = sizes.get(1).copied().unwrap_or(cols);
-        Ok(Some(GameSummary {
-            game,
-            black: text_named("black"),
-            white: text_named("white"),
-            black_rank: text(f.black_rank_text),
-            white_rank: text(f.white_rank_text),
-            date: text(f.date_text),
-            date_range: i64_of(f.date_start)
-                .zip(i64_of(f.date_end))
-                .map(|(a, b)| (date_from_days(a), date_from_days(b))),
-            event: text_named("event"),
-            round: text_named("round"),
-            result: text_named("result"),
-            winner: text(f.winner).unwrap_or_else(|| "unknown".to_string()),
-            komi: doc.get_first(f.komi).and_then(|v| v.as_f64()),
-            handicap: u64_of(f.handicap),
-            size: (cols, rows),
-            moves: u64_of(f.moves).unwrap_or(0),
-            duplicate_of: u64_of(f.duplicate_of).map(|g| g as u32),
-            file: text(f.file),
-        }))
+        guarded(&self.dir, || {
+            let searcher = self.reader.searcher();
+            let Some(address) = self.address(&searcher, game)? else {
+                return Ok(None);
+            };
+            // A damaged length in the document would make tantivy abort (see `stored`).
+            let bytes = searcher
+                .segment_reader(address.segment_ord)
+                .get_store_reader(1)
+                .and_then(|store| {
+                    store
+                        .get_document_bytes(address.doc_id)
+                        .map_err(std::io::Error::other)
+                })
+                .map_err(|source| MetaError::Io {
+                    path: self.dir.clone(),
+                    source,
+                })?;
+            if !stored::plausible(&bytes) {
+                return Err(MetaError::Index {
+                    path: self.dir.clone(),
+                    message: format!(
+                        "the stored information of game {game} is damaged; `qipu verify` names the file"
+                    ),
+                });
+            }
+            let doc: TantivyDocument = searcher.doc(address)?;
+            let f = &self.fields;
+            let text = |field| {
+                doc.get_first(field)
+                    .and_then(|v| v.as_str().map(str::to_string))
+            };
+            let u64_of = |field| doc.get_first(field).and_then(|v| v.as_u64());
+            let i64_of = |field| doc.get_first(field).and_then(|v| v.as_i64());
+            let text_named = |name: &str| {
+                let i = schema::VALUE_FIELDS
+                    .iter()
+                    .position(|(n, _, stored)| *n == name && *stored)
+                    .expect("a stored value field");
+                text(f.values[i])
+            };
+            let sizes: Vec<u64> = doc.get_all(f.size).filter_map(|v| v.as_u64()).collect();
+            let cols = sizes.first().copied().unwrap_or(19);
+            let rows = sizes.get(1).copied().unwrap_or(cols);
+            Ok(Some(GameSummary {
+                game,
+                black: text_named("black"),
+                white: text_named("white"),
+                black_rank: text(f.black_rank_text),
+                white_rank: text(f.white_rank_text),
+                date: text(f.date_text),
+                date_range: i64_of(f.date_start)
+                    .zip(i64_of(f.date_end))
+                    .map(|(a, b)| (date_from_days(a), date_from_days(b))),
+                event: text_named("event"),
+                round: text_named("round"),
+                result: text_named("result"),
+                winner: text(f.winner).unwrap_or_else(|| "unknown".to_string()),
+                komi: doc.get_first(f.komi).and_then(|v| v.as_f64()),
+                handicap: u64_of(f.handicap),
+                size: (cols, rows),
+                moves: u64_of(f.moves).unwrap_or(0),
+                duplicate_of: u64_of(f.duplicate_of).map(|g| g as u32),
+                file: text(f.file),
+            }))
+        })
     }
 
     /// The directory the index lives in.

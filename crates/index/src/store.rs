@@ -39,6 +39,7 @@ use std::path::{Path, PathBuf};
 
 use memmap2::Mmap;
 
+use crate::manifest::{FileSum, SegmentInfo};
 pub use crate::occupancy::Occupancy;
 use crate::IndexError;
 
@@ -292,25 +293,76 @@ fn decode_ops(bytes: &[u8], n: usize, packed: bool, out: &mut Vec<u16>) {
     }
 }
 
-/// Creates a segment file, buffered.
-fn create_file(dir: &Path, name: &str) -> Result<BufWriter<File>, IndexError> {
+/// A segment file being written: its length and CRC-32 are taken as the bytes go out, so that
+/// closing the segment records them in the manifest without reading the file again.
+struct Summed {
+    name: &'static str,
+    file: File,
+    hasher: crc32fast::Hasher,
+    len: u64,
+}
+
+impl Write for Summed {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.hasher.update(&buf[..n]);
+        self.len += n as u64;
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.file.flush()
+    }
+}
+
+type SegmentFile = BufWriter<Summed>;
+
+/// Creates a segment file, buffered and summed.
+fn create_file(dir: &Path, name: &'static str) -> Result<SegmentFile, IndexError> {
     let p = dir.join(name);
-    let f = File::create(&p).map_err(|e| IndexError::io(&p, e))?;
-    Ok(BufWriter::with_capacity(1 << 20, f))
+    let file = File::create(&p).map_err(|e| IndexError::io(&p, e))?;
+    Ok(BufWriter::with_capacity(
+        1 << 20,
+        Summed {
+            name,
+            file,
+            hasher: crc32fast::Hasher::new(),
+            len: 0,
+        },
+    ))
+}
+
+/// The CRC-32 of a whole file, read in pieces (for verification).
+pub(crate) fn file_crc(path: &Path) -> std::io::Result<(u64, u32)> {
+    let mut f = File::open(path)?;
+    let mut hasher = crc32fast::Hasher::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut len = 0u64;
+    loop {
+        let n = match f.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        hasher.update(&buf[..n]);
+        len += n as u64;
+    }
+    Ok((len, hasher.finalize()))
 }
 
 /// Writes one segment.
 pub struct SegmentWriter {
     dir: PathBuf,
     first_game: u32,
-    games: BufWriter<File>,
-    ops: BufWriter<File>,
+    games: SegmentFile,
+    ops: SegmentFile,
     occupancy: Vec<Occupancy>,
-    records: BufWriter<File>,
-    records_idx: BufWriter<File>,
-    files: BufWriter<File>,
-    sigs: BufWriter<File>,
-    rejected: BufWriter<File>,
+    records: SegmentFile,
+    records_idx: SegmentFile,
+    files: SegmentFile,
+    sigs: SegmentFile,
+    rejected: SegmentFile,
     winners: Vec<u8>,
     /// (copy, original) of the exact copies written so far.
     copies: Vec<(u32, u32)>,
@@ -329,7 +381,7 @@ pub struct SegmentWriter {
 impl SegmentWriter {
     pub fn create(dir: &Path, first_game: u32) -> Result<SegmentWriter, IndexError> {
         std::fs::create_dir_all(dir).map_err(|e| IndexError::io(dir, e))?;
-        let open = |name: &str| create_file(dir, name);
+        let open = |name: &'static str| create_file(dir, name);
         Ok(SegmentWriter {
             dir: dir.to_path_buf(),
             first_game,
@@ -449,13 +501,14 @@ impl SegmentWriter {
         Ok(())
     }
 
-    /// Sorts the position table, writes everything and syncs it to disk.
-    pub fn finish(mut self) -> Result<(), IndexError> {
+    /// Sorts the position table, writes everything and syncs it to disk; returns each file's
+    /// length and checksum, for the manifest.
+    pub fn finish(mut self) -> Result<Vec<FileSum>, IndexError> {
         self.flush_block()?;
         let dir = self.dir.clone();
         let err = |e| IndexError::io(&dir, e);
         self.positions.sort_unstable();
-        let create = |name: &str| create_file(&dir, name);
+        let create = |name: &'static str| create_file(&dir, name);
         let mut winners = create("winners.bin")?;
         winners.write_all(&self.winners).map_err(err)?;
         let mut lists = create("copies.bin")?;
@@ -488,6 +541,7 @@ impl SegmentWriter {
         starts
             .write_all(&(self.positions.len() as u32).to_le_bytes())
             .map_err(err)?;
+        let mut sums = Vec::new();
         let mut occ = create("occ.bin")?;
         occ.write_all(&crate::occupancy::to_columns(&self.occupancy))
             .map_err(err)?;
@@ -507,10 +561,16 @@ impl SegmentWriter {
             self.sigs,
             self.rejected,
         ] {
-            let f = w.into_inner().map_err(|e| err(e.into_error()))?;
-            f.sync_all().map_err(err)?;
+            let summed = w.into_inner().map_err(|e| err(e.into_error()))?;
+            summed.file.sync_all().map_err(err)?;
+            sums.push(FileSum {
+                name: summed.name.to_string(),
+                len: summed.len,
+                crc32: summed.hasher.finalize(),
+            });
         }
-        Ok(())
+        sums.sort_by(|a, b| a.name.cmp(&b.name));
+        Ok(sums)
     }
 }
 
@@ -534,10 +594,10 @@ pub struct Segment {
     files: std::sync::OnceLock<Vec<String>>,
 }
 
-/// A mapped file (empty files cannot be mapped).
+/// A segment file's bytes: mapped, or read whole (see [`read`]).
 enum Map {
     Mapped(Mmap),
-    Empty,
+    Read(Vec<u8>),
 }
 
 impl std::ops::Deref for Map {
@@ -545,28 +605,62 @@ impl std::ops::Deref for Map {
     fn deref(&self) -> &[u8] {
         match self {
             Map::Mapped(m) => m,
-            Map::Empty => &[],
+            Map::Read(v) => v,
         }
     }
 }
 
+/// Maps a segment file (an empty one is read: empty files cannot be mapped).
 fn map(path: &Path) -> Result<Map, IndexError> {
     let f = File::open(path).map_err(|e| IndexError::io(path, e))?;
     let len = f.metadata().map_err(|e| IndexError::io(path, e))?.len();
     if len == 0 {
-        return Ok(Map::Empty);
+        return Ok(Map::Read(Vec::new()));
     }
-    // SAFETY: segment files are written once, synced, and never modified afterwards.
+    // SAFETY: qipu never changes a segment file after closing it (a rebuild writes new ones and
+    // deletes the old, which leaves their mappings valid). Only another program truncating the
+    // file in place could invalidate the mapping; DESIGN-index.md ("What qipu promises") says
+    // what happens then.
     let m = unsafe { Mmap::map(&f) }.map_err(|e| IndexError::io(path, e))?;
     Ok(Map::Mapped(m))
 }
 
+/// Reads a small segment file whole: at most a byte per game, and read entirely by every open
+/// anyway, so a copy costs nothing and no later truncation of the file can touch the process.
+fn read(path: &Path) -> Result<Map, IndexError> {
+    std::fs::read(path)
+        .map(Map::Read)
+        .map_err(|e| IndexError::io(path, e))
+}
+
+/// Compares the segment's files with the lengths the manifest recorded when it was closed: a
+/// file cut short (or grown) is refused, naming it, before anything reads it.
+fn check_sizes(dir: &Path, files: &[FileSum]) -> Result<(), IndexError> {
+    for f in files {
+        let p = dir.join(&f.name);
+        let len = std::fs::metadata(&p)
+            .map_err(|e| IndexError::io(&p, e))?
+            .len();
+        if len != f.len {
+            return Err(IndexError::Corrupt(format!(
+                "{} has {len} bytes, the manifest says {} (`qipu verify` checks every file; \
+                 `qipu index --rebuild` makes the index anew)",
+                p.display(),
+                f.len
+            )));
+        }
+    }
+    Ok(())
+}
+
 impl Segment {
-    pub fn open(dir: &Path, first_game: u32) -> Result<Segment, IndexError> {
+    /// Opens the segment the manifest describes in `info`, in the folder `dir`.
+    pub fn open(dir: &Path, info: &SegmentInfo) -> Result<Segment, IndexError> {
+        check_sizes(dir, &info.files)?;
         let fp = dir.join("files.jsonl");
         std::fs::metadata(&fp).map_err(|e| IndexError::io(&fp, e))?;
         Ok(Segment {
-            first_game,
+            first_game: info.first_game,
             games: map(&dir.join("games.bin"))?,
             ops: map(&dir.join("ops.bin"))?,
             occ: map(&dir.join("occ.bin"))?,
@@ -576,9 +670,9 @@ impl Segment {
             records: map(&dir.join("records.zst"))?,
             records_idx: map(&dir.join("records.idx"))?,
             sigs: map(&dir.join("sigs.bin"))?,
-            winners: map(&dir.join("winners.bin"))?,
-            copies: map(&dir.join("copies.bin"))?,
-            long: map(&dir.join("long.bin"))?,
+            winners: read(&dir.join("winners.bin"))?,
+            copies: read(&dir.join("copies.bin"))?,
+            long: read(&dir.join("long.bin"))?,
             dir: dir.to_path_buf(),
             files: std::sync::OnceLock::new(),
         })
@@ -857,8 +951,14 @@ mod tests {
             })
             .unwrap();
         }
-        w.finish().unwrap();
-        let seg = Segment::open(&dir, 1000).unwrap();
+        let files = w.finish().unwrap();
+        let info = SegmentInfo {
+            dir: String::new(),
+            first_game: 1000,
+            games: 3,
+            files,
+        };
+        let seg = Segment::open(&dir, &info).unwrap();
         let got = |h| -> Vec<(u32, u16, u16)> {
             let v: Vec<_> = seg.positions(h).map(|e| (e.game, e.k, e.next)).collect();
             assert_eq!(v.len(), seg.count_positions(h));

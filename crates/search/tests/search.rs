@@ -295,8 +295,17 @@ fn positions_past_the_table_and_copies_are_found() {
         b.extend_from_slice(bytes);
         std::fs::write(seg.join(name), b).unwrap();
     };
-    append("long.bin", &0xff_ffffu32.to_le_bytes());
-    append("copies.bin", &[0xff, 0xff, 0xff, 0, 0, 0, 0, 0]);
+    // Lists that grew: refused at open, naming the file (their lengths are in the manifest).
+    for (name, extra) in [
+        ("long.bin", &0xff_ffffu32.to_le_bytes()[..]),
+        ("copies.bin", &[0xff, 0xff, 0xff, 0, 0, 0, 0, 0][..]),
+    ] {
+        let before = std::fs::read(seg.join(name)).unwrap();
+        append(name, extra);
+        let err = Index::open(&dir.join("index")).err().unwrap().to_string();
+        assert!(err.contains(name), "{err}");
+        std::fs::write(seg.join(name), before).unwrap();
+    }
     let index = Index::open(&dir.join("index")).unwrap();
     assert_eq!(index.long_games(), [0]);
     assert_eq!(index.copies(0), [1]);

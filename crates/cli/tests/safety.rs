@@ -1,0 +1,179 @@
+//! What `qipu` promises about an index folder, as a user meets it: a second writer is refused
+//! with one line, a rebuild killed at any moment leaves the old index answering as before, and
+//! `qipu verify` names damaged files.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+use serde_json::Value;
+
+fn qipu(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_qipu"))
+        .args(args)
+        .output()
+        .expect("qipu runs")
+}
+
+fn temp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("qipu-safety-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    d
+}
+
+fn samples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+#[test]
+fn verify_names_damaged_files_and_search_refuses_a_truncated_one() {
+    let dir = temp("verify");
+    let idx = dir.to_str().unwrap();
+    let games = samples().join("games");
+    assert!(
+        qipu(&["index", "--index", idx, "-q", games.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let out = qipu(&["verify", "--index", idx]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert!(text(&out.stdout).contains("sound"));
+
+    let ops = dir.join("seg-000001/ops.bin");
+    let bytes = std::fs::read(&ops).unwrap();
+    let mut flipped = bytes.clone();
+    flipped[bytes.len() / 3] ^= 1;
+    std::fs::write(&ops, &flipped).unwrap();
+    let out = qipu(&["verify", "--index", idx]);
+    assert_eq!(out.status.code(), Some(1));
+    let report = text(&out.stdout);
+    let damaged: Vec<&str> = report
+        .lines()
+        .filter(|l| l.starts_with("damaged: "))
+        .collect();
+    assert_eq!(damaged.len(), 1, "{report}");
+    assert!(damaged[0].contains(ops.to_str().unwrap()), "{report}");
+    std::fs::write(&ops, bytes).unwrap();
+
+    let games_bin = dir.join("seg-000001/games.bin");
+    let bytes = std::fs::read(&games_bin).unwrap();
+    std::fs::write(&games_bin, &bytes[..bytes.len() / 2]).unwrap();
+    let out = qipu(&["search", "--index", idx, "--query", "size:19"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(err.contains(games_bin.to_str().unwrap()), "{err}");
+    assert!(
+        text(&out.stdout).is_empty(),
+        "no answer from a damaged index"
+    );
+    let out = qipu(&["verify", "--index", idx]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("games.bin"));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_second_writer_gets_one_line_and_exit_code_2() {
+    let dir = temp("lock");
+    std::fs::create_dir_all(&dir).unwrap();
+    let idx = dir.to_str().unwrap();
+    let games = samples().join("games");
+    // This process is the first writer.
+    let lock = index::lock::WriteLock::take(&dir).unwrap();
+    let out = qipu(&["index", "--index", idx, "-q", games.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = text(&out.stderr);
+    assert_eq!(err.trim().lines().count(), 1, "{err}");
+    assert!(
+        err.contains(&format!(
+            "another qipu is writing to {idx} (pid {})",
+            std::process::id()
+        )),
+        "{err}"
+    );
+    assert!(!dir.join("qipu-index.json").exists(), "nothing was written");
+    drop(lock);
+    assert!(
+        qipu(&["index", "--index", idx, "-q", games.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The summary line of a position search: games and positions found.
+fn answer(index: &Path) -> (u64, u64) {
+    let opening = samples().join("queries/opening.sgf");
+    let out = qipu(&[
+        "search",
+        "--index",
+        index.to_str().unwrap(),
+        "--position",
+        opening.to_str().unwrap(),
+        "--json",
+        "--limit",
+        "1",
+    ]);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let last = text(&out.stdout).lines().last().unwrap().to_string();
+    let v: Value = serde_json::from_str(&last).unwrap();
+    assert_eq!(v["type"], "summary");
+    (
+        v["games"].as_u64().unwrap(),
+        v["positions"].as_u64().unwrap(),
+    )
+}
+
+#[test]
+fn a_killed_rebuild_leaves_the_old_index_answering_as_before() {
+    let Some(data) = testdata::dataset("fox-pro") else {
+        return;
+    };
+    let dir = temp("rebuild-kill");
+    let idx = dir.to_str().unwrap();
+    let args = [
+        "index",
+        "--index",
+        idx,
+        "-q",
+        "--rebuild",
+        "--segment-games",
+        "500",
+        data.to_str().unwrap(),
+    ];
+    let started = std::time::Instant::now();
+    assert!(qipu(&args).status.success());
+    let full = started.elapsed();
+    let before = answer(&dir);
+    assert!(before.0 > 0);
+    for fraction in [0.1, 0.3, 0.5, 0.7, 0.9, 0.97] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_qipu"))
+            .args(args)
+            .spawn()
+            .unwrap();
+        std::thread::sleep(full.mul_f64(fraction));
+        let _ = child.kill(); // SIGKILL
+        let _ = child.wait();
+        // The old index or the new one, whole: the same games, the same answer.
+        assert_eq!(answer(&dir), before, "killed at {fraction} of a run");
+    }
+    let out = qipu(&args);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(answer(&dir), before);
+    // Nothing is left of the killed runs: one metadata folder, the manifest's segments.
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("qipu-index.json")).unwrap()).unwrap();
+    let segments = manifest["segments"].as_array().unwrap().len();
+    let (mut metas, mut segs) = (0, 0);
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let name = e.unwrap().file_name().to_string_lossy().into_owned();
+        metas += name.starts_with("meta") as usize;
+        segs += name.starts_with("seg-") as usize;
+    }
+    assert_eq!((metas, segs), (1, segments));
+    let _ = std::fs::remove_dir_all(&dir);
+}

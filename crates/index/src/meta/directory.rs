@@ -1,0 +1,118 @@
+//! The tantivy directory qipu hands to tantivy: its memory-mapped directory, with two changes.
+//!
+//! - **Readers write nothing.** tantivy's reader takes `.tantivy-meta.lock` while it opens its
+//!   segments (creating the file if needed), so a search needed write access to `meta/` and left a
+//!   file behind. That lock only keeps tantivy's garbage collection, in the same index, from
+//!   deleting files while they are opened; qipu's writer runs in another process, which that lock
+//!   does not stop from merging anyway. A reader therefore gets a lock that touches nothing, and
+//!   every write through it fails. What a reader racing a merge can meet is a file that was just
+//!   deleted: an error naming it, never a wrong answer (the next search opens the new files).
+//! - **Files are readable by others.** tantivy writes `meta.json` and `.managed.json` through a
+//!   temporary file made private (mode 0600); qipu writes them like every other file of the index,
+//!   with the mode the umask leaves (0644 by default), so that an index built by one user can be
+//!   searched by another.
+
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
+use tantivy::directory::{
+    DirectoryLock, FileHandle, Lock, MmapDirectory, WatchCallback, WatchHandle, WritePtr,
+};
+use tantivy::Directory;
+
+#[derive(Clone, Debug)]
+pub(crate) struct QipuDirectory {
+    inner: MmapDirectory,
+    root: PathBuf,
+    read_only: bool,
+}
+
+impl QipuDirectory {
+    pub(crate) fn new(inner: MmapDirectory, root: &Path, read_only: bool) -> QipuDirectory {
+        QipuDirectory {
+            inner,
+            root: root.to_path_buf(),
+            read_only,
+        }
+    }
+
+    fn refuse(&self, path: &Path) -> io::Error {
+        io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "{} is opened for reading only",
+                self.root.join(path).display()
+            ),
+        )
+    }
+}
+
+impl Directory for QipuDirectory {
+    fn get_file_handle(&self, path: &Path) -> Result<Arc<dyn FileHandle>, OpenReadError> {
+        self.inner.get_file_handle(path)
+    }
+
+    fn delete(&self, path: &Path) -> Result<(), DeleteError> {
+        if self.read_only {
+            return Err(DeleteError::IoError {
+                io_error: Arc::new(self.refuse(path)),
+                filepath: path.to_path_buf(),
+            });
+        }
+        self.inner.delete(path)
+    }
+
+    fn exists(&self, path: &Path) -> Result<bool, OpenReadError> {
+        self.inner.exists(path)
+    }
+
+    fn open_write(&self, path: &Path) -> Result<WritePtr, OpenWriteError> {
+        if self.read_only {
+            return Err(OpenWriteError::wrap_io_error(
+                self.refuse(path),
+                path.to_path_buf(),
+            ));
+        }
+        self.inner.open_write(path)
+    }
+
+    fn atomic_read(&self, path: &Path) -> Result<Vec<u8>, OpenReadError> {
+        self.inner.atomic_read(path)
+    }
+
+    /// Write a temporary file beside the target (created with the umask's mode), sync it, rename
+    /// it over the target: a reader sees the old content or the new, never a part.
+    fn atomic_write(&self, path: &Path, data: &[u8]) -> io::Result<()> {
+        if self.read_only {
+            return Err(self.refuse(path));
+        }
+        let target = self.root.join(path);
+        let mut name = target.file_name().unwrap_or_default().to_os_string();
+        name.push(format!(".{}.tmp", std::process::id()));
+        let tmp = target.with_file_name(name);
+        let mut f = std::fs::File::create(&tmp)?;
+        f.write_all(data)?;
+        f.sync_data()?;
+        std::fs::rename(&tmp, &target)
+    }
+
+    fn sync_directory(&self) -> io::Result<()> {
+        if self.read_only {
+            return Ok(());
+        }
+        self.inner.sync_directory()
+    }
+
+    fn acquire_lock(&self, lock: &Lock) -> Result<DirectoryLock, LockError> {
+        if self.read_only {
+            return Ok(DirectoryLock::from(Box::new(())));
+        }
+        self.inner.acquire_lock(lock)
+    }
+
+    fn watch(&self, watch_callback: WatchCallback) -> tantivy::Result<WatchHandle> {
+        self.inner.watch(watch_callback)
+    }
+}

@@ -1,0 +1,46 @@
+//! `qipu verify`: every file of an index against the checksum taken when it was written.
+
+use std::path::{Path, PathBuf};
+
+use crate::{meta, store, IndexError, Manifest};
+
+/// One damaged file (or folder) of an index, and what is wrong with it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Damage {
+    pub path: PathBuf,
+    pub problem: String,
+}
+
+pub(crate) fn verify(dir: &Path) -> Result<Vec<Damage>, IndexError> {
+    let manifest = Manifest::load(dir)?.ok_or_else(|| IndexError::Missing(dir.to_path_buf()))?;
+    let mut out = Vec::new();
+    for seg in &manifest.segments {
+        for f in &seg.files {
+            let path = dir.join(&seg.dir).join(&f.name);
+            let problem = match store::file_crc(&path) {
+                Err(e) => e.to_string(),
+                Ok((len, _)) if len != f.len => {
+                    format!("has {len} bytes, the manifest says {}", f.len)
+                }
+                Ok((_, crc)) if crc != f.crc32 => format!(
+                    "its checksum is {crc:08x}, the manifest says {:08x}",
+                    f.crc32
+                ),
+                Ok(_) => continue,
+            };
+            out.push(Damage { path, problem });
+        }
+    }
+    let meta_dir = dir.join(manifest.meta_dir());
+    match meta::damaged_files(&meta_dir) {
+        Ok(bad) => out.extend(bad.into_iter().map(|path| Damage {
+            path,
+            problem: "its checksum does not match its footer".to_string(),
+        })),
+        Err(e) => out.push(Damage {
+            path: meta_dir,
+            problem: e.to_string(),
+        }),
+    }
+    Ok(out)
+}
