@@ -33,6 +33,7 @@
 //! The index is append-only by design (game ids are assigned by the caller, dense from 0);
 //! [`MetaWriter::truncate`] exists only to roll back games past a crash point.
 
+mod limits;
 mod query;
 mod schema;
 mod tokenizer;
@@ -55,6 +56,9 @@ use tantivy::{
     SegmentReader, TantivyDocument, Term,
 };
 
+pub use limits::{
+    MAX_BYTES as MAX_QUERY_BYTES, MAX_CLAUSES as MAX_QUERY_CLAUSES, MAX_DEPTH as MAX_QUERY_DEPTH,
+};
 pub use query::field_names;
 pub use tokenizer::{is_cjk, NameTokenizer, TOKENIZER};
 

@@ -31,7 +31,7 @@ use tantivy::query_grammar::{
     self, Delimiter, UserInputAst, UserInputBound, UserInputLeaf, UserInputLiteral,
 };
 
-use super::{schema, MetaError};
+use super::{limits, schema, MetaError};
 
 /// How a friendly field's values are read.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -95,7 +95,10 @@ fn error(at: impl Into<String>, message: impl Into<String>) -> MetaError {
 }
 
 /// Parses `query` with tantivy's grammar and rewrites it; see the module documentation.
+/// This is the only way text reaches tantivy's grammar, so the limits of [`limits`] are checked
+/// here, before it.
 pub fn parse(query: &str) -> Result<UserInputAst, MetaError> {
+    limits::check_text(query)?;
     let ast = match query_grammar::parse_query(query) {
         Ok(ast) => ast,
         Err(_) => {
@@ -112,6 +115,7 @@ pub fn parse(query: &str) -> Result<UserInputAst, MetaError> {
             });
         }
     };
+    limits::check_clauses(&ast)?;
     let ast = rewrite(ast)?;
     Ok(match ast {
         UserInputAst::Clause(c) => UserInputAst::Clause(complete_exclusions(c)),
@@ -133,7 +137,7 @@ fn leaf(l: UserInputLeaf) -> UserInputAst {
     UserInputAst::Leaf(Box::new(l))
 }
 
-fn rewrite(ast: UserInputAst) -> Result<UserInputAst, MetaError> {
+pub(super) fn rewrite(ast: UserInputAst) -> Result<UserInputAst, MetaError> {
     Ok(match ast {
         UserInputAst::Clause(clauses) => UserInputAst::Clause(complete_exclusions(
             clauses
