@@ -95,15 +95,29 @@ impl From<tantivy::query::QueryParserError> for MetaError {
             E::ExpectedFloat(e) => format!("expected a number: {e}"),
             other => other.to_string(),
         };
-        MetaError::Query { at: None, message }
+        MetaError::Query {
+            at: None,
+            message: query::one_line(message),
+        }
     }
 }
 
-/// The tantivy directory in `dir`, opened as it is (nothing is created).
+/// The tantivy directory in `dir`, opened as it is (nothing is created). tantivy's own messages
+/// repeat the path and show an OS error as a Debug dump (`IoError 'Os { code: 13, … }'`), so
+/// each case is said here, the path once (by [`MetaError::Index`]), the OS error as its text.
 fn mmap(dir: &Path) -> Result<MmapDirectory, MetaError> {
-    MmapDirectory::open(dir).map_err(|e| MetaError::Index {
-        path: dir.to_path_buf(),
-        message: e.to_string(),
+    use tantivy::directory::error::OpenDirectoryError as E;
+    MmapDirectory::open(dir).map_err(|e| {
+        let message = match e {
+            E::DoesNotExist(_) => "no such directory".to_string(),
+            E::NotADirectory(_) => "not a directory".to_string(),
+            E::FailedToCreateTempDir(io) => format!("cannot create a temporary directory: {io}"),
+            E::IoError { io_error, .. } => io_error.to_string(),
+        };
+        MetaError::Index {
+            path: dir.to_path_buf(),
+            message,
+        }
     })
 }
 

@@ -461,6 +461,11 @@ fn oversized_queries_are_user_errors() {
         ("(".repeat(40) + "a" + &")".repeat(40), "column 33"),
         ("NOT ".repeat(33) + "a", "deep"),
         ("(NOT ".repeat(20) + "a", "deep"),
+        // Found by fuzzing: the message quoted the pattern, newline and all.
+        (
+            "date:/016:-0<T (e\x143 A6-0NO\x01\0\n/".to_string(),
+            "regular expressions",
+        ),
         (
             (0..400)
                 .map(|i| format!("w{i}"))
@@ -498,5 +503,27 @@ fn oversized_queries_are_user_errors() {
         let shown = format!("{}…", q.chars().take(20).collect::<String>());
         let found = on_small_stack(move || m.search(&q).map_err(|e| e.to_string()));
         assert_eq!(found, Ok(games), "{shown}");
+    }
+}
+
+/// tantivy's messages repeated the path (`metadata index X: Directory does not exist: 'X'.`);
+/// each case now says the path once.
+#[test]
+fn unopenable_directories_say_the_path_once() {
+    let dir = TempDir::new("unopenable");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let file = dir.0.join("a-file");
+    std::fs::write(&file, b"x").unwrap();
+    for (path, says) in [
+        (dir.0.join("missing"), "no such directory"),
+        (file, "not a directory"),
+    ] {
+        let e = MetaIndex::open(&path)
+            .err()
+            .expect("cannot open")
+            .to_string();
+        let shown = path.display().to_string();
+        assert_eq!(e.matches(&shown).count(), 1, "{e}");
+        assert!(e.ends_with(says), "{e}");
     }
 }

@@ -135,6 +135,12 @@ pub fn parse_moves(text: &str, width: u8, height: u8) -> Result<Vec<(Color, Poin
         }
         let record = sgf::quadrant::parse(text)
             .map_err(|e| SearchError::BadQuery(format!("--moves: {e}")))?;
+        if record.moves.is_empty() {
+            // Found by fuzzing: empty text is a valid, empty record.
+            return Err(SearchError::BadQuery(format!(
+                "--moves {text:?}: no moves found"
+            )));
+        }
         return Ok(record.moves);
     }
     let mut moves = Vec::new();
@@ -359,6 +365,8 @@ mod tests {
         assert!(e.contains("move 2"), "{e}");
         assert!(parse_moves("B[pd] junk", 19, 19).is_err());
         assert!(parse_moves(" ; ", 19, 19).is_err());
+        assert!(parse_moves("", 19, 19).is_err());
+        assert!(parse_moves(" \n", 19, 19).is_err());
         assert_eq!(parse_moves("01：44、36，", 19, 19).unwrap().len(), 2);
         let e = parse_moves("01：44、X", 19, 19).unwrap_err().to_string();
         assert!(e.contains("character 6"), "{e}");

@@ -89,9 +89,26 @@ pub fn field_names() -> impl Iterator<Item = &'static str> {
 
 fn error(at: impl Into<String>, message: impl Into<String>) -> MetaError {
     MetaError::Query {
-        at: Some(at.into()),
-        message: message.into(),
+        at: Some(one_line(at.into())),
+        message: one_line(message.into()),
     }
+}
+
+/// A message quoting the user's text stays one line: control characters (a newline inside a
+/// `/regex/`, found by fuzzing) are shown as escapes.
+pub(super) fn one_line(s: String) -> String {
+    if !s.chars().any(char::is_control) {
+        return s;
+    }
+    s.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Parses `query` with tantivy's grammar and rewrites it; see the module documentation.
