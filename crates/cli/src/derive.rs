@@ -46,11 +46,12 @@ pub fn run(out_dir: &Path, inputs: &[PathBuf], variants: usize) -> Result<ExitCo
         })?;
     }
     writer.finish()?;
-    println!(
+    writeln!(
+        std::io::stdout(),
         "wrote {games} derived games in {} files to {}",
         writer.files,
         out_dir.display()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 

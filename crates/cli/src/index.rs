@@ -1,5 +1,6 @@
 //! `qipu index` and `qipu stats`: build an index, and describe one.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
@@ -46,7 +47,9 @@ pub fn run(
         ));
     })?;
     bar.finish_and_clear();
-    println!(
+    let mut out = std::io::stdout().lock();
+    writeln!(
+        out,
         "indexed {} games from {} files in {:.1} s ({:.0} games/s, {:.1} MB/s): {} duplicates ({} up to symmetry), {} rejected games, {} files without games{}",
         summary.added.games,
         summary.added.files,
@@ -62,13 +65,14 @@ pub fn run(
         } else {
             String::new()
         }
-    );
-    println!(
+    )?;
+    writeln!(
+        out,
         "index: {} ({:.1} MB); rejected files and games are listed in {}",
         dir.display(),
         summary.index_bytes as f64 / 1e6,
         dir.join(index::build::REPORT).display()
-    );
+    )?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -82,6 +86,9 @@ pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
     let dates = index.meta().date_range(index.len())?;
     let distinct = m.totals.games - m.totals.duplicates;
     let per_game = bytes.checked_div(m.totals.games).unwrap_or(0);
+    // Written with `?`, never `println!`: a closed pipe (`| head -1`) must end the command
+    // quietly (see `report.rs`), not panic.
+    let mut out = std::io::stdout().lock();
     if as_json {
         let v = json!({
             "games": m.totals.games,
@@ -98,32 +105,34 @@ pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
             "top_players": top_players,
             "top_events": top_events,
         });
-        println!("{v}");
+        writeln!(out, "{v}")?;
         return Ok(ExitCode::SUCCESS);
     }
-    println!("index {}", dir.display());
-    println!(
+    writeln!(out, "index {}", dir.display())?;
+    writeln!(
+        out,
         "  games {} ({} distinct, {} exact duplicates, {} up to symmetry), {} rejected, from {} files",
         m.totals.games, distinct, m.totals.duplicates, m.totals.symmetric_duplicates, m.totals.rejected, m.totals.files
-    );
+    )?;
     if let Some((a, b)) = dates {
-        println!("  dates {a} to {b}");
+        writeln!(out, "  dates {a} to {b}")?;
     }
-    println!(
+    writeln!(
+        out,
         "  size {:.1} MB ({} bytes per game)",
         bytes as f64 / 1e6,
         per_game
-    );
+    )?;
     for (k, v) in &parts {
-        println!("    {k:<14} {:>10.1} MB", *v as f64 / 1e6);
+        writeln!(out, "    {k:<14} {:>10.1} MB", *v as f64 / 1e6)?;
     }
-    println!("  top players");
+    writeln!(out, "  top players")?;
     for (name, n) in &top_players {
-        println!("    {n:>7}  {name}");
+        writeln!(out, "    {n:>7}  {name}")?;
     }
-    println!("  top events");
+    writeln!(out, "  top events")?;
     for (name, n) in &top_events {
-        println!("    {n:>7}  {name}");
+        writeln!(out, "    {n:>7}  {name}")?;
     }
     Ok(ExitCode::SUCCESS)
 }

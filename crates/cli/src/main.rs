@@ -4,11 +4,13 @@
 //! the library, print. Errors reach the user with their context through `anyhow`; a problem with
 //! one game or file is printed as a diagnostic and never stops the others.
 
+mod capped;
 mod convert;
 mod derive;
 mod index;
 mod info;
 mod inputs;
+mod report;
 mod search;
 mod show;
 mod verify;
@@ -152,14 +154,10 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(code) => code,
+        // A closed pipe (`qipu info … | head`) is not an error worth a message.
+        Err(e) if report::is_closed_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            // A closed pipe (`qipu info … | head`) is not an error worth a message.
-            if e.downcast_ref::<std::io::Error>()
-                .is_some_and(|io| io.kind() == std::io::ErrorKind::BrokenPipe)
-            {
-                return ExitCode::SUCCESS;
-            }
-            eprintln!("qipu: {e:#}");
+            eprintln!("qipu: {}", report::one_line(&e));
             ExitCode::from(2)
         }
     }

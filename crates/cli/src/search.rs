@@ -10,7 +10,9 @@ use anyhow::{Context, Result};
 use clap::Args;
 use goban::{Board, Color, Point};
 use index::Index;
-use search::query::{parse_pattern, parse_points, position_from_points, position_from_record};
+use search::query::{
+    parse_moves, parse_pattern, parse_points, position_from_points, position_from_record,
+};
 use search::{
     find_pattern, find_position, find_sequence, Answer, PatternQuery, PositionQuery, SearchError,
     SequenceQuery,
@@ -191,8 +193,7 @@ fn build_query(a: &SearchArgs) -> Result<Kind, SearchError> {
     }
     let symmetry = !a.no_symmetry;
     if let Some(path) = &a.position {
-        let bytes = std::fs::read(path)
-            .map_err(|e| SearchError::BadQuery(format!("{}: {e}", path.display())))?;
+        let bytes = crate::capped::read(path, "--position", crate::capped::RECORD)?;
         let position = position_from_record(&bytes, a.at)?;
         return Ok(Kind::Position(Box::new(PositionQuery {
             position,
@@ -213,8 +214,14 @@ fn build_query(a: &SearchArgs) -> Result<Kind, SearchError> {
         })));
     }
     if let Some(path) = &a.pattern {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| SearchError::BadQuery(format!("{}: {e}", path.display())))?;
+        let bytes = crate::capped::read(path, "--pattern", crate::capped::DIAGRAM)?;
+        let text = String::from_utf8(bytes).map_err(|e| {
+            SearchError::BadQuery(format!(
+                "--pattern {}: not UTF-8 text (byte {})",
+                path.display(),
+                e.utf8_error().valid_up_to()
+            ))
+        })?;
         let (width, height, cells) = parse_pattern(&text)?;
         // A diagram larger than --size in either direction is a whole board of its own size.
         let board = (a.size.max(width), a.size.max(height));
@@ -245,42 +252,11 @@ fn build_query(a: &SearchArgs) -> Result<Kind, SearchError> {
         }));
     }
     if let Some(text) = &a.moves {
-        let bytes = if Path::new(text).is_file() {
-            std::fs::read(text).map_err(|e| SearchError::BadQuery(format!("{text}: {e}")))?
-        } else if text.contains('[') {
-            format!(
-                "(;SZ[{}];{})",
-                a.size,
-                text.split_whitespace().collect::<Vec<_>>().join(";")
-            )
-            .into_bytes()
+        let (board, moves) = if Path::new(text).is_file() {
+            moves_of_record(Path::new(text))?
         } else {
-            text.clone().into_bytes()
+            ((a.size, a.size), parse_moves(text, a.size, a.size)?)
         };
-        let records = Records::read(&bytes);
-        let tree = records
-            .game(0)
-            .map_err(|_| SearchError::BadQuery(format!("--moves {text:?}: no moves found (write B[pd] W[qf] …, quadrant digits, or a record file)")))?;
-        let board = tree.board_size();
-        let moves: Vec<(Color, Point)> = tree
-            .main_line_moves()
-            .map_err(|i| SearchError::BadQuery(format!("--moves: move {} is not a point", i + 1)))?
-            .into_iter()
-            .filter_map(|(c, p)| p.map(|p| (c, p)))
-            .collect();
-        if moves.is_empty() {
-            return Err(SearchError::BadQuery(format!(
-                "--moves {text:?}: no moves found"
-            )));
-        }
-        if let Some((_, p)) = moves.iter().find(|(_, p)| p.x >= board.0 || p.y >= board.1) {
-            return Err(SearchError::BadQuery(format!(
-                "--moves: {} is off a {}×{} board",
-                p.sgf_string(),
-                board.0,
-                board.1
-            )));
-        }
         return Ok(Kind::Sequence(SequenceQuery {
             board,
             moves,
@@ -296,6 +272,40 @@ fn build_query(a: &SearchArgs) -> Result<Kind, SearchError> {
     Err(SearchError::BadQuery(
         "nothing to search: give --position, --black/--white, --pattern, --moves or --query".into(),
     ))
+}
+
+/// A board's size and moves on it.
+type Sequence = ((u8, u8), Vec<(Color, Point)>);
+
+/// The main-line moves of the first game of a record file, and its board.
+fn moves_of_record(path: &Path) -> Result<Sequence, SearchError> {
+    let bytes = crate::capped::read(path, "--moves", crate::capped::RECORD)?;
+    let records = Records::read(&bytes);
+    let tree = records
+        .game(0)
+        .map_err(|d| SearchError::BadQuery(format!("--moves {}: {d}", path.display())))?;
+    let board = tree.board_size();
+    let moves: Vec<(Color, Point)> = tree
+        .main_line_moves()
+        .map_err(|i| SearchError::BadQuery(format!("--moves: move {} is not a point", i + 1)))?
+        .into_iter()
+        .filter_map(|(c, p)| p.map(|p| (c, p)))
+        .collect();
+    if moves.is_empty() {
+        return Err(SearchError::BadQuery(format!(
+            "--moves {}: no moves found",
+            path.display()
+        )));
+    }
+    if let Some((_, p)) = moves.iter().find(|(_, p)| p.x >= board.0 || p.y >= board.1) {
+        return Err(SearchError::BadQuery(format!(
+            "--moves: {} is off a {}×{} board",
+            p.sgf_string(),
+            board.0,
+            board.1
+        )));
+    }
+    Ok((board, moves))
 }
 
 /// What a hit line shows of a game.

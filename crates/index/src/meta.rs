@@ -34,6 +34,7 @@
 //! [`MetaWriter::truncate`] exists only to roll back games past a crash point.
 
 mod directory;
+mod limits;
 mod query;
 mod schema;
 mod stored;
@@ -59,6 +60,9 @@ use tantivy::{
     SegmentReader, TantivyDocument, Term,
 };
 
+pub use limits::{
+    MAX_BYTES as MAX_QUERY_BYTES, MAX_CLAUSES as MAX_QUERY_CLAUSES, MAX_DEPTH as MAX_QUERY_DEPTH,
+};
 pub use query::field_names;
 pub use tokenizer::{is_cjk, NameTokenizer, TOKENIZER};
 
@@ -103,16 +107,30 @@ impl From<tantivy::query::QueryParserError> for MetaError {
             E::ExpectedFloat(e) => format!("expected a number: {e}"),
             other => other.to_string(),
         };
-        MetaError::Query { at: None, message }
+        MetaError::Query {
+            at: None,
+            message: query::one_line(message),
+        }
     }
 }
 
 /// The tantivy directory in `dir`, opened as it is (nothing is created); `read_only` for
-/// searches (see [`directory::QipuDirectory`]).
+/// searches (see [`directory::QipuDirectory`]). tantivy's own messages repeat the path and show
+/// an OS error as a Debug dump (`IoError 'Os { code: 13, … }'`), so each case is said here, the
+/// path once (by [`MetaError::Index`]), the OS error as its text.
 fn mmap(dir: &Path, read_only: bool) -> Result<QipuDirectory, MetaError> {
-    let inner = MmapDirectory::open(dir).map_err(|e| MetaError::Index {
-        path: dir.to_path_buf(),
-        message: e.to_string(),
+    use tantivy::directory::error::OpenDirectoryError as E;
+    let inner = MmapDirectory::open(dir).map_err(|e| {
+        let message = match e {
+            E::DoesNotExist(_) => "no such directory".to_string(),
+            E::NotADirectory(_) => "not a directory".to_string(),
+            E::FailedToCreateTempDir(io) => format!("cannot create a temporary directory: {io}"),
+            E::IoError { io_error, .. } => io_error.to_string(),
+        };
+        MetaError::Index {
+            path: dir.to_path_buf(),
+            message,
+        }
     })?;
     Ok(QipuDirectory::new(inner, dir, read_only))
 }

@@ -433,3 +433,97 @@ fn value_dictionary_across_runs() {
     assert_eq!(count("event"), 1);
     assert_eq!(count("result"), 1);
 }
+
+/// Runs `f` on a thread with a 1 MiB stack, an eighth of the main thread's: a query that
+/// recursed without bound would overflow it and abort the test process.
+fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(f)
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+#[test]
+fn oversized_queries_are_user_errors() {
+    let dir = TempDir::new("limits");
+    let m = std::sync::Arc::new(build(&dir));
+    let refused = [
+        ("(".repeat(5000), "5000 bytes long"),
+        ("NOT ".repeat(5000) + "a", "bytes long"),
+        ("(".repeat(1000), "1000 parentheses and NOTs"),
+        ("NOT ".repeat(1000) + "a", "1000 parentheses and NOTs"),
+        ("a AND ".repeat(5000) + "a", "bytes long"),
+        ("a ".repeat(500_000), "bytes long"),
+        ("-".repeat(5000) + "a", "bytes long"),
+        ("+".repeat(4000) + "a", "deep"),
+        ("(".repeat(40) + "a" + &")".repeat(40), "column 33"),
+        ("NOT ".repeat(33) + "a", "deep"),
+        ("(NOT ".repeat(20) + "a", "deep"),
+        // Found by fuzzing: the message quoted the pattern, newline and all.
+        (
+            "date:/016:-0<T (e\x143 A6-0NO\x01\0\n/".to_string(),
+            "regular expressions",
+        ),
+        (
+            (0..400)
+                .map(|i| format!("w{i}"))
+                .collect::<Vec<_>>()
+                .join(" AND "),
+            "400 terms",
+        ),
+    ];
+    for (q, says) in refused {
+        let m = m.clone();
+        let shown = format!("{}…", q.chars().take(20).collect::<String>());
+        let e = on_small_stack(move || query_error(&m, &q));
+        assert!(e.contains(says), "{shown}: {e}");
+        assert!(
+            e.len() < 200,
+            "{shown}: a short message, not the query: {e}"
+        );
+    }
+    // The largest accepted shapes run on the same small stack.
+    let accepted = [
+        (
+            "(".repeat(32) + "black:sedol" + &")".repeat(32),
+            vec![0, 2, 4],
+        ),
+        (
+            "NOT (".repeat(16) + "black:sedol" + &")".repeat(16),
+            vec![0, 2, 4],
+        ),
+        ("NOT ".repeat(31) + "black:sedol", vec![1, 3, 5, 6]),
+        ("black:sedol OR ".repeat(127) + "black:sedol", vec![0, 2, 4]),
+        ("sedol ".repeat(128), vec![0, 2, 4]),
+    ];
+    for (q, games) in accepted {
+        let m = m.clone();
+        let shown = format!("{}…", q.chars().take(20).collect::<String>());
+        let found = on_small_stack(move || m.search(&q).map_err(|e| e.to_string()));
+        assert_eq!(found, Ok(games), "{shown}");
+    }
+}
+
+/// tantivy's messages repeated the path (`metadata index X: Directory does not exist: 'X'.`);
+/// each case now says the path once.
+#[test]
+fn unopenable_directories_say_the_path_once() {
+    let dir = TempDir::new("unopenable");
+    std::fs::create_dir_all(&dir.0).unwrap();
+    let file = dir.0.join("a-file");
+    std::fs::write(&file, b"x").unwrap();
+    for (path, says) in [
+        (dir.0.join("missing"), "no such directory"),
+        (file, "not a directory"),
+    ] {
+        let e = MetaIndex::open(&path)
+            .err()
+            .expect("cannot open")
+            .to_string();
+        let shown = path.display().to_string();
+        assert_eq!(e.matches(&shown).count(), 1, "{e}");
+        assert!(e.ends_with(says), "{e}");
+    }
+}

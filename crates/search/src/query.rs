@@ -70,13 +70,18 @@ pub fn position_from_record(bytes: &[u8], at: Option<usize>) -> Result<Position,
 }
 
 /// Reads points typed on the command line: SGF points (`pd`), GTP coordinates (`Q16`) or
-/// quadrant labels (`0144`, 19×19 only), separated by commas or spaces.
+/// quadrant labels (`0144`, 19×19 only), separated by commas, semicolons or white space. A token
+/// that is none of these is refused with its place in the list (1-based).
 pub fn parse_points(text: &str, width: u8, height: u8) -> Result<Vec<Point>, SearchError> {
     let mut out = Vec::new();
-    for tok in text.split([',', ' ', ';']).filter(|t| !t.is_empty()) {
+    let tokens = text
+        .split(|c: char| c == ',' || c == ';' || c.is_whitespace())
+        .filter(|t| !t.is_empty());
+    for (i, tok) in tokens.enumerate() {
         let p = parse_point(tok, width, height).ok_or_else(|| {
             SearchError::BadQuery(format!(
-                "{tok:?} is not a point on a {width}×{height} board (write pd, Q16 or 0144)"
+                "point {} {tok:?} is not a point on a {width}×{height} board (write pd, Q16 or 0144)",
+                i + 1
             ))
         })?;
         out.push(p);
@@ -84,6 +89,8 @@ pub fn parse_points(text: &str, width: u8, height: u8) -> Result<Vec<Point>, Sea
     Ok(out)
 }
 
+/// One point in any of the three notations, or `None`. Any `&str` is safe here: the text is
+/// taken apart by characters, never by byte offsets that could fall inside one.
 fn parse_point(tok: &str, width: u8, height: u8) -> Option<Point> {
     let b = tok.as_bytes();
     let on_board = |p: Point| (p.x < width && p.y < height).then_some(p);
@@ -94,10 +101,16 @@ fn parse_point(tok: &str, width: u8, height: u8) -> Option<Point> {
     if b.len() == 2 && b.iter().all(u8::is_ascii_lowercase) {
         return on_board(Point::parse_sgf(b)?);
     }
-    // GTP: a column letter A–T without I, then the row counted from the bottom.
-    let (col, row) = tok.split_at(1);
-    let c = col.chars().next()?.to_ascii_uppercase();
-    if !c.is_ascii_uppercase() || c == 'I' {
+    // GTP: a column letter A–Z without I, then the row counted from the bottom, one or two
+    // ASCII digits (`str::parse` would also take `+5`).
+    let mut chars = tok.chars();
+    let c = chars.next()?.to_ascii_uppercase();
+    let row = chars.as_str();
+    if !c.is_ascii_uppercase()
+        || c == 'I'
+        || !(1..=2).contains(&row.len())
+        || !row.bytes().all(|d| d.is_ascii_digit())
+    {
         return None;
     }
     let x = (c as u8 - b'A') - (c > 'I') as u8;
@@ -106,6 +119,68 @@ fn parse_point(tok: &str, width: u8, height: u8) -> Option<Point> {
         return None;
     }
     on_board(Point::new(x, height - r))
+}
+
+/// Reads a move sequence typed on the command line: `B[pd] W[qf] B[nc]` (each value in any
+/// notation of [`parse_points`]; spaces or `;` between moves are optional), or the quadrant
+/// digit notation (`01：44、36，63、`, 19×19 only) when there is no `[`. Anything else — another
+/// property (`X[qq]`), a pass, a point off the board — is refused with the move's number and
+/// its byte column, never dropped.
+pub fn parse_moves(text: &str, width: u8, height: u8) -> Result<Vec<(Color, Point)>, SearchError> {
+    if !text.contains('[') {
+        if (width, height) != (19, 19) {
+            return Err(SearchError::BadQuery(format!(
+                "--moves {text:?}: quadrant digits are for 19×19 boards; write B[pd] W[qf] …"
+            )));
+        }
+        let record = sgf::quadrant::parse(text)
+            .map_err(|e| SearchError::BadQuery(format!("--moves: {e}")))?;
+        if record.moves.is_empty() {
+            // Found by fuzzing: empty text is a valid, empty record.
+            return Err(SearchError::BadQuery(format!(
+                "--moves {text:?}: no moves found"
+            )));
+        }
+        return Ok(record.moves);
+    }
+    let mut moves = Vec::new();
+    let mut rest = text;
+    loop {
+        rest = rest.trim_start_matches(|c: char| c == ';' || c.is_whitespace());
+        if rest.is_empty() {
+            break;
+        }
+        let column = text.len() - rest.len() + 1;
+        let end = rest.find(']').map_or(rest.len(), |i| i + 1);
+        let tok = &rest[..end];
+        rest = &rest[end..];
+        let bad = |why: String| {
+            SearchError::BadQuery(format!(
+                "--moves: move {} {tok:?} at column {column}: {why}",
+                moves.len() + 1
+            ))
+        };
+        let color = match tok.chars().next() {
+            Some('B') => Color::Black,
+            Some('W') => Color::White,
+            _ => return Err(bad("not a move (write B[pd] or W[qf])".into())),
+        };
+        let Some(value) = tok[1..].strip_prefix('[').and_then(|v| v.strip_suffix(']')) else {
+            return Err(bad("not a move (write B[pd] or W[qf])".into()));
+        };
+        if value.is_empty() || (value == "tt" && width <= 19 && height <= 19) {
+            return Err(bad("a pass; a sequence is made of points".into()));
+        }
+        let p = parse_point(value, width, height)
+            .ok_or_else(|| bad(format!("not a point on a {width}×{height} board")))?;
+        moves.push((color, p));
+    }
+    if moves.is_empty() {
+        return Err(SearchError::BadQuery(format!(
+            "--moves {text:?}: no moves found"
+        )));
+    }
+    Ok(moves)
 }
 
 /// Builds a position from typed black and white points.
@@ -144,10 +219,11 @@ pub fn parse_pattern(text: &str) -> Result<(u8, u8, Vec<Cell>), SearchError> {
         if line.trim().is_empty() || line.starts_with('#') {
             continue;
         }
+        // Columns are counted in characters of the line, spaces included, as an editor shows them.
         let row: Vec<Cell> = line
             .chars()
-            .filter(|c| *c != ' ')
             .enumerate()
+            .filter(|(_, c)| *c != ' ')
             .map(|(col, c)| {
                 Ok(match c {
                     'X' => Cell::Black,
@@ -223,7 +299,78 @@ mod tests {
         assert!(e.contains("line 2"), "{e}");
         let e = parse_pattern("XQ\n").unwrap_err().to_string();
         assert!(e.contains("column 2"), "{e}");
+        // Columns count the characters of the line, spaces included.
+        let e = parse_pattern("X . Z\n").unwrap_err().to_string();
+        assert!(e.contains("line 1, column 5"), "{e}");
+        let e = parse_pattern("..\n.é\n").unwrap_err().to_string();
+        assert!(e.contains("line 2, column 2") && e.contains("'é'"), "{e}");
+        assert!(parse_pattern("\0\0\0").is_err());
         assert!(parse_pattern("\n#\n").is_err());
+    }
+
+    #[test]
+    fn any_text_is_a_point_or_an_error_with_its_place() {
+        for tok in [
+            "é",
+            "Q٣",
+            "Q١٦",
+            "",
+            " ",
+            "Q",
+            "Q0",
+            "Q+5",
+            "Q-1",
+            "Q016",
+            "Q99999999999999999999",
+            "99999999",
+            "ﬀ",
+            "\u{0}",
+            "QQ16",
+            "Ω16",
+            "p",
+            "pdd",
+            "0000",
+            "١٢٣٤",
+            "I5",
+            "Z26",
+        ] {
+            assert!(parse_point(tok, 19, 19).is_none(), "{tok:?}");
+            assert!(
+                parse_point(tok, 52, 52).is_none() || tok == "Z26",
+                "{tok:?}"
+            );
+        }
+        let e = parse_points("pd,Q16 é", 19, 19).unwrap_err().to_string();
+        assert!(e.starts_with("point 3 \"é\""), "{e}");
+        let e = parse_points("pd Q+5", 19, 19).unwrap_err().to_string();
+        assert!(e.starts_with("point 2 "), "{e}");
+        assert_eq!(parse_points("", 19, 19).unwrap(), vec![]);
+        assert_eq!(parse_points("pd\tdp", 19, 19).unwrap().len(), 2);
+        assert_eq!(parse_point("Z26", 52, 52), Some(Point::new(24, 26)));
+    }
+
+    #[test]
+    fn move_lists_refuse_what_they_cannot_read() {
+        let m = parse_moves("B[pd] W[qf];B[Q16]W[0144]", 19, 19).unwrap();
+        assert_eq!(m.len(), 4);
+        assert_eq!(m[1], (Color::White, Point::new(16, 5)));
+        assert_eq!(m[2], (Color::Black, Point::new(15, 3)));
+        let e = parse_moves("B[pd] X[qq]", 19, 19).unwrap_err().to_string();
+        assert!(e.contains("move 2 \"X[qq]\" at column 7"), "{e}");
+        let e = parse_moves("B[pd] W[]", 19, 19).unwrap_err().to_string();
+        assert!(e.contains("move 2") && e.contains("pass"), "{e}");
+        let e = parse_moves("B[pd] W[zz]", 19, 19).unwrap_err().to_string();
+        assert!(e.contains("move 2") && e.contains("19×19"), "{e}");
+        let e = parse_moves("B[pd] B[é", 19, 19).unwrap_err().to_string();
+        assert!(e.contains("move 2"), "{e}");
+        assert!(parse_moves("B[pd] junk", 19, 19).is_err());
+        assert!(parse_moves(" ; ", 19, 19).is_err());
+        assert!(parse_moves("", 19, 19).is_err());
+        assert!(parse_moves(" \n", 19, 19).is_err());
+        assert_eq!(parse_moves("01：44、36，", 19, 19).unwrap().len(), 2);
+        let e = parse_moves("01：44、X", 19, 19).unwrap_err().to_string();
+        assert!(e.contains("character 6"), "{e}");
+        assert!(parse_moves("01：44、", 13, 13).is_err());
     }
 
     #[test]

@@ -31,7 +31,7 @@ use tantivy::query_grammar::{
     self, Delimiter, UserInputAst, UserInputBound, UserInputLeaf, UserInputLiteral,
 };
 
-use super::{schema, MetaError};
+use super::{limits, schema, MetaError};
 
 /// How a friendly field's values are read.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -89,13 +89,33 @@ pub fn field_names() -> impl Iterator<Item = &'static str> {
 
 fn error(at: impl Into<String>, message: impl Into<String>) -> MetaError {
     MetaError::Query {
-        at: Some(at.into()),
-        message: message.into(),
+        at: Some(one_line(at.into())),
+        message: one_line(message.into()),
     }
 }
 
+/// A message quoting the user's text stays one line: control characters (a newline inside a
+/// `/regex/`, found by fuzzing) are shown as escapes.
+pub(super) fn one_line(s: String) -> String {
+    if !s.chars().any(char::is_control) {
+        return s;
+    }
+    s.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
 /// Parses `query` with tantivy's grammar and rewrites it; see the module documentation.
+/// This is the only way text reaches tantivy's grammar, so the limits of [`limits`] are checked
+/// here, before it.
 pub fn parse(query: &str) -> Result<UserInputAst, MetaError> {
+    limits::check_text(query)?;
     let ast = match query_grammar::parse_query(query) {
         Ok(ast) => ast,
         Err(_) => {
@@ -112,6 +132,7 @@ pub fn parse(query: &str) -> Result<UserInputAst, MetaError> {
             });
         }
     };
+    limits::check_clauses(&ast)?;
     let ast = rewrite(ast)?;
     Ok(match ast {
         UserInputAst::Clause(c) => UserInputAst::Clause(complete_exclusions(c)),
@@ -133,7 +154,7 @@ fn leaf(l: UserInputLeaf) -> UserInputAst {
     UserInputAst::Leaf(Box::new(l))
 }
 
-fn rewrite(ast: UserInputAst) -> Result<UserInputAst, MetaError> {
+pub(super) fn rewrite(ast: UserInputAst) -> Result<UserInputAst, MetaError> {
     Ok(match ast {
         UserInputAst::Clause(clauses) => UserInputAst::Clause(complete_exclusions(
             clauses

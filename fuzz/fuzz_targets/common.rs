@@ -1,0 +1,20 @@
+//! A tiny index of `samples/games`, built once per fuzzing process in a temporary directory, for
+//! the targets that run queries against an index.
+
+use std::path::PathBuf;
+use std::sync::OnceLock;
+
+pub fn sample_index() -> &'static index::Index {
+    static INDEX: OnceLock<index::Index> = OnceLock::new();
+    INDEX.get_or_init(|| {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
+        let dir = std::env::temp_dir().join(format!("qipu-fuzz-index-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let opts = index::BuildOptions {
+            rebuild: true,
+            ..index::BuildOptions::default()
+        };
+        index::build(&dir, &[root.join("samples/games")], &opts, |_| {}).expect("sample index");
+        index::Index::open(&dir).expect("sample index opens")
+    })
+}
