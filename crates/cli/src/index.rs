@@ -46,6 +46,12 @@ pub fn run(
         ));
     })?;
     bar.finish_and_clear();
+    for line in &summary.skipped_files {
+        eprintln!("qipu: skipped {line}");
+    }
+    for line in &summary.unreadable {
+        eprintln!("qipu: not read: {line}");
+    }
     println!(
         "indexed {} games from {} files in {:.1} s ({:.0} games/s, {:.1} MB/s): {} duplicates ({} up to symmetry), {} rejected games, {} files without games{}",
         summary.added.games,
@@ -64,12 +70,32 @@ pub fn run(
         }
     );
     println!(
+        "inputs: {} new, {} changed (read again), {} deleted, {} unchanged; {} games removed{}{}",
+        summary.sources_new,
+        summary.sources_changed,
+        summary.sources_removed,
+        summary.sources_skipped,
+        summary.games_removed,
+        match summary.skipped_files.len() {
+            0 => String::new(),
+            n => format!("; {n} files skipped (not regular files)"),
+        },
+        match summary.unreadable.len() {
+            0 => String::new(),
+            n => format!("; {n} files or folders could not be read"),
+        },
+    );
+    println!(
         "index: {} ({:.1} MB); rejected files and games are listed in {}",
         dir.display(),
         summary.index_bytes as f64 / 1e6,
         dir.join(index::build::REPORT).display()
     );
-    Ok(ExitCode::SUCCESS)
+    // Something was not read: what is there is committed, but the index is not complete.
+    Ok(match summary.unreadable.is_empty() {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::from(1),
+    })
 }
 
 pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
@@ -77,9 +103,9 @@ pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
     let m = index.manifest();
     let bytes = index::build::dir_size(dir);
     let parts = index.part_sizes();
-    let top_players = index.meta().top("player", 10, index.len())?;
-    let top_events = index.meta().top("event", 10, index.len())?;
-    let dates = index.meta().date_range(index.len())?;
+    let top_players = index.top("player", 10)?;
+    let top_events = index.top("event", 10)?;
+    let dates = index.date_range()?;
     let distinct = m.totals.games - m.totals.duplicates;
     let per_game = bytes.checked_div(m.totals.games).unwrap_or(0);
     if as_json {
