@@ -48,8 +48,13 @@ pub struct BuildOptions {
     /// Games per segment: bounds the memory of a run (the position table of a segment is sorted
     /// in memory) and sets how much work a crash can lose. At most [`MAX_SEGMENT_GAMES`].
     pub segment_games: u32,
-    /// Record-file bytes parsed per parallel batch.
+    /// Record-file bytes parsed per parallel batch. A record file at least this large is not
+    /// batched but handled alone, in chunks of [`BuildOptions::chunk_games`] games.
     pub batch_bytes: usize,
+    /// Games of one large record file parsed, analysed and held at once; the open segment may
+    /// be committed between chunks, so neither the games in flight nor a segment grow with the
+    /// file (a 150 MB file of short games once needed 2.7 GB).
+    pub chunk_games: usize,
     /// Memory for the metadata writer.
     pub meta_heap: usize,
 }
@@ -60,6 +65,7 @@ impl Default for BuildOptions {
             rebuild: false,
             segment_games: 250_000,
             batch_bytes: 8 << 20,
+            chunk_games: 16_384,
             meta_heap: 256 << 20,
         }
     }
@@ -140,6 +146,7 @@ pub fn build(
     };
     let todo = plan(&mut manifest, found, &mut summary);
     let bytes_total: u64 = todo.iter().map(|(s, _, _)| s.len).sum();
+    let chunk_games = opts.chunk_games.max(1);
 
     let mut seen = Signatures::load(dir, &manifest)?;
     let before = manifest.totals.clone();
@@ -149,6 +156,7 @@ pub fn build(
         manifest: &mut manifest,
         meta: &mut meta,
         segment: None,
+        file: None,
         opts,
     };
 
@@ -156,12 +164,13 @@ pub fn build(
     let mut read_error = None;
     std::thread::scope(|scope| -> Result<(), IndexError> {
         let reader = scope.spawn(move || {
-            for (source, key, skip) in &todo {
+            for (source, key, (skip, skip_games)) in &todo {
                 let mut n = 0u64;
                 let res = inputs::read_source(source, &mut |rec: Record| {
                     n += 1;
                     if n > *skip {
-                        let _ = tx.send(Item::Record(key.clone(), n, rec));
+                        let games_in = if n == skip + 1 { *skip_games } else { 0 };
+                        let _ = tx.send(Item::Record(key.clone(), n, rec, games_in));
                     }
                 });
                 let _ = tx.send(Item::SourceDone(
@@ -190,10 +199,10 @@ pub fn build(
                 let item = rx.recv().ok();
                 let done = item.is_none();
                 match item {
-                    Some(Item::Record(name, n, rec)) => {
+                    Some(Item::Record(name, n, rec, games_in)) => {
                         batch_bytes += rec.bytes.len();
                         bytes_current = rec.consumed;
-                        batch.push(Item::Record(name, n, rec));
+                        batch.push(Item::Record(name, n, rec, games_in));
                     }
                     Some(Item::SourceDone(name, len, n, err)) => {
                         bytes_done += len;
@@ -204,8 +213,14 @@ pub fn build(
                 }
                 if (done && !batch.is_empty()) || batch_bytes >= batch_limit {
                     batch_bytes = 0;
-                    let results = process(std::mem::take(&mut batch));
-                    if done_tx.send((results, bytes_done + bytes_current)).is_err() {
+                    let bytes = bytes_done + bytes_current;
+                    let mut send = |results| done_tx.send((results, bytes)).is_ok();
+                    if !process(
+                        std::mem::take(&mut batch),
+                        batch_limit,
+                        chunk_games,
+                        &mut send,
+                    ) {
                         break; // the writer stopped on an error
                     }
                 }
@@ -250,13 +265,13 @@ type Key = Option<String>;
 
 /// Decides what to read: compares what was found with what the manifest knows, takes out the
 /// games of changed inputs and of inputs deleted from a directory walked again, and notes new
-/// inputs. Returns each source to read with its key and how many of its record files are in
-/// already (a run that died part-way through it).
+/// inputs. Returns each source to read with its key, how many of its record files are in
+/// already and how many games of the next one (a run that died part-way through it).
 fn plan(
     manifest: &mut Manifest,
     found: inputs::Discovery,
     summary: &mut Summary,
-) -> Vec<(Source, Key, u64)> {
+) -> Vec<(Source, Key, (u64, usize))> {
     let inputs::Discovery {
         sources,
         roots,
@@ -282,7 +297,7 @@ fn plan(
         if source.stream {
             // No stable identity: read every time, never recorded (see the module docs).
             summary.sources_new += 1;
-            todo.push((source, None, 0));
+            todo.push((source, None, (0, 0)));
             continue;
         }
         let key = inputs::path_key(&source.canonical);
@@ -310,7 +325,7 @@ fn plan(
                     summary.sources_skipped += 1;
                     continue;
                 }
-                info.records_done
+                (info.records_done, info.games_in_record as usize)
             }
             known => {
                 if known.is_some() {
@@ -330,7 +345,7 @@ fn plan(
                         ..SourceInfo::default()
                     },
                 );
-                0
+                (0, 0)
             }
         };
         todo.push((source, Some(key), skip));
@@ -360,7 +375,9 @@ fn plan(
 
 /// What the reader thread sends.
 enum Item {
-    Record(Key, u64, Record),
+    /// A record file: its source's key, its number in the source (from 1), the record, and how
+    /// many of its games are in the index already (a run that died inside it).
+    Record(Key, u64, Record, usize),
     /// A source is fully read: key, size, record files in it, error that ended it early (with
     /// the source's name).
     SourceDone(Key, u64, u64, Option<(String, String)>),
@@ -368,55 +385,127 @@ enum Item {
 
 /// A record file, parsed and analysed, or the end of a source.
 enum Processed {
+    /// The games `first..first + games.len()` of a record file (all of them, or one chunk).
     File {
         source: Key,
         record_no: u64,
         name: String,
+        first: usize,
         games: Vec<Result<Analysed, Rejection>>,
+        /// The file's last games are in this chunk.
+        last: bool,
         file_problem: Option<Rejection>,
     },
     SourceDone(Key, u64, u64, Option<(String, String)>),
 }
 
-fn process(batch: Vec<Item>) -> Vec<Processed> {
+/// Parses and analyses a batch on all cores and hands the results to `send`, in order (`send`
+/// says whether to go on). Record files of at least `big` bytes are done alone, `chunk_games`
+/// games at a time, each chunk sent as soon as it is done: the games in flight are bounded by
+/// configuration, not by the file. Returns false if `send` said to stop.
+fn process(
+    batch: Vec<Item>,
+    big: usize,
+    chunk_games: usize,
+    send: &mut dyn FnMut(Vec<Processed>) -> bool,
+) -> bool {
+    let mut small: Vec<Item> = Vec::new();
+    for item in batch {
+        match item {
+            Item::Record(key, record_no, rec, games_in) if rec.bytes.len() >= big => {
+                if !small.is_empty() && !send(process_small(std::mem::take(&mut small))) {
+                    return false;
+                }
+                let records = Records::read(&rec.bytes);
+                let problem = file_problem(&records, &rec.name);
+                let total = records.len();
+                let mut first = games_in.min(total);
+                loop {
+                    let end = (first + chunk_games).min(total);
+                    let games = analyse_games(&records, &rec.name, first..end);
+                    let chunk = Processed::File {
+                        source: key.clone(),
+                        record_no,
+                        name: rec.name.clone(),
+                        first,
+                        games,
+                        last: end == total,
+                        file_problem: if first == 0 { problem.clone() } else { None },
+                    };
+                    if !send(vec![chunk]) {
+                        return false;
+                    }
+                    if end == total {
+                        break;
+                    }
+                    first = end;
+                }
+            }
+            item => small.push(item),
+        }
+    }
+    small.is_empty() || send(process_small(small))
+}
+
+/// Parses and analyses small record files, all at once on all cores.
+fn process_small(batch: Vec<Item>) -> Vec<Processed> {
     batch
         .into_par_iter()
         .map(|item| match item {
             Item::SourceDone(a, b, c, d) => Processed::SourceDone(a, b, c, d),
-            Item::Record(source, record_no, rec) => {
+            Item::Record(source, record_no, rec, games_in) => {
                 let records = Records::read(&rec.bytes);
-                let file_problem = records.is_empty().then(|| Rejection {
-                    file: rec.name.clone(),
-                    game: None,
-                    offset: records.diagnostics().first().map_or(0, |d| d.offset),
-                    reason: records
-                        .diagnostics()
-                        .first()
-                        .map_or("no game found".to_string(), |d| d.problem.to_string()),
-                });
-                let games = (0..records.len())
-                    .into_par_iter()
-                    .map(|i| match records.game(i) {
-                        Ok(tree) => {
-                            let span = tree.span();
-                            Ok(analyse(&tree, &records.bytes()[span.start..span.end]))
-                        }
-                        Err(d) => Err(Rejection {
-                            file: rec.name.clone(),
-                            game: Some(i),
-                            offset: d.offset,
-                            reason: d.problem.to_string(),
-                        }),
-                    })
-                    .collect();
+                let first = games_in.min(records.len());
                 Processed::File {
                     source,
                     record_no,
+                    file_problem: if first == 0 {
+                        file_problem(&records, &rec.name)
+                    } else {
+                        None
+                    },
+                    games: analyse_games(&records, &rec.name, first..records.len()),
+                    first,
+                    last: true,
                     name: rec.name,
-                    games,
-                    file_problem,
                 }
             }
+        })
+        .collect()
+}
+
+/// Why a record file has no game, if it has none.
+fn file_problem(records: &Records<'_>, name: &str) -> Option<Rejection> {
+    records.is_empty().then(|| Rejection {
+        file: name.to_string(),
+        game: None,
+        offset: records.diagnostics().first().map_or(0, |d| d.offset),
+        reason: records
+            .diagnostics()
+            .first()
+            .map_or("no game found".to_string(), |d| d.problem.to_string()),
+    })
+}
+
+/// Parses and analyses the games `range` of a record file, on all cores.
+fn analyse_games(
+    records: &Records<'_>,
+    name: &str,
+    range: std::ops::Range<usize>,
+) -> Vec<Result<Analysed, Rejection>> {
+    range
+        .into_par_iter()
+        .map(|i| match records.game(i) {
+            Ok(tree) => {
+                let span = tree.span();
+                Ok(analyse(&tree, &records.bytes()[span.start..span.end]))
+            }
+            Err(d) => Err(Rejection {
+                file: name.to_string(),
+                game: Some(i),
+                offset: d.offset,
+                reason: d.problem.to_string(),
+            }),
         })
         .collect()
 }
@@ -461,6 +550,8 @@ struct Writer<'a> {
     manifest: &'a mut Manifest,
     meta: &'a mut MetaWriter,
     segment: Option<(String, SegmentWriter)>,
+    /// The open segment's file-table entry of the record file being written.
+    file: Option<u32>,
     opts: &'a BuildOptions,
 }
 
@@ -487,11 +578,21 @@ impl Writer<'_> {
                 source,
                 record_no,
                 name,
+                first,
                 games,
+                last,
                 file_problem,
             } => {
-                // Table entries name games in 24 bits: a file that would overfill the open
-                // segment starts a new one (between files, where a commit is safe).
+                // How far the source is, should a commit come before this chunk: a commit may
+                // fall inside a file, and the next run then goes on from the game after it.
+                if let Some(info) = source
+                    .as_ref()
+                    .and_then(|k| self.manifest.sources.get_mut(k))
+                {
+                    info.games_in_record = first as u64;
+                }
+                // Table entries name games in 24 bits: a chunk that would overfill the open
+                // segment starts a new one.
                 if self
                     .segment
                     .as_ref()
@@ -499,13 +600,23 @@ impl Writer<'_> {
                 {
                     self.commit()?;
                 }
-                self.tally(&source, |t| t.files += 1);
+                if first == 0 {
+                    self.tally(&source, |t| t.files += 1);
+                }
                 if let Some(r) = file_problem {
                     self.tally(&source, |t| t.files_without_games += 1);
                     self.reject(&r)?;
                 }
-                let file_id = self.segment()?.1.add_file(&name)?;
+                // A file's chunks share its entry in the segment's file table; a new segment
+                // (after a commit inside the file) gets an entry of its own.
+                let file_id = match self.file {
+                    Some(id) if first > 0 => id,
+                    _ => self.segment()?.1.add_file(&name)?,
+                };
+                self.file = Some(file_id);
+                let count = games.len();
                 for (i, g) in games.into_iter().enumerate() {
+                    let i = first + i;
                     // Only a single file of more games than a segment holds (far more than
                     // any real file) can fill one: the rest of it is refused.
                     let full = self.segment()?.1.len() >= MAX_SEGMENT_GAMES;
@@ -529,7 +640,12 @@ impl Writer<'_> {
                     self.add_game(a, file_id, i as u32, &name, &source, seen)?;
                 }
                 if let Some(info) = source.and_then(|k| self.manifest.sources.get_mut(&k)) {
-                    info.records_done = info.records_done.max(record_no);
+                    if last {
+                        info.records_done = info.records_done.max(record_no);
+                        info.games_in_record = 0;
+                    } else {
+                        info.games_in_record = (first + count) as u64;
+                    }
                 }
                 if self
                     .segment
@@ -632,6 +748,7 @@ impl Writer<'_> {
     /// Closes the open segment and commits the metadata, side by side (each takes about half a
     /// second per 250,000 games, mostly on one core), then commits the manifest.
     fn commit(&mut self) -> Result<(), IndexError> {
+        self.file = None;
         let meta = &mut *self.meta;
         let (finished, committed) = match self.segment.take() {
             Some((name, seg)) => std::thread::scope(|scope| {

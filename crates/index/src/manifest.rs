@@ -71,6 +71,10 @@ pub struct SourceInfo {
     pub fingerprint: u64,
     /// Record files of the source already in the index (all of them once `complete`).
     pub records_done: u64,
+    /// Games of the record file after those already in the index: a commit can fall inside a
+    /// large record file, read in chunks.
+    #[serde(default)]
+    pub games_in_record: u64,
     pub complete: bool,
     /// Ids of its games, as sorted ranges `[first, end)`.
     pub games: Vec<[u32; 2]>,
