@@ -55,6 +55,9 @@ pub struct BuildOptions {
     /// be committed between chunks, so neither the games in flight nor a segment grow with the
     /// file (a 150 MB file of short games once needed 2.7 GB).
     pub chunk_games: usize,
+    /// Largest record file taken once decompressed (a file, an archive member, a `.sgf.zst`);
+    /// larger ones are refused as damage. Bounds what a zip or zstd bomb costs.
+    pub max_record_bytes: u64,
     /// Memory for the metadata writer.
     pub meta_heap: usize,
 }
@@ -66,6 +69,7 @@ impl Default for BuildOptions {
             segment_games: 250_000,
             batch_bytes: 8 << 20,
             chunk_games: 16_384,
+            max_record_bytes: inputs::MAX_RECORD_BYTES,
             meta_heap: 256 << 20,
         }
     }
@@ -139,7 +143,10 @@ pub fn build(
     // Metadata committed by a run that died before its manifest: drop it, it will be redone.
     meta.truncate(manifest.games)?;
 
-    let found = inputs::discover_all(inputs)?;
+    let mut found = inputs::discover_all(inputs)?;
+    for source in &mut found.sources {
+        source.max_record_bytes = opts.max_record_bytes.min(inputs::MAX_RECORD_BYTES);
+    }
     let mut summary = Summary {
         sources: found.sources.len(),
         ..Summary::default()

@@ -190,6 +190,9 @@ pub struct Source {
     /// Not a regular file (a pipe, `/dev/stdin`, a device) given directly: read as a stream,
     /// never mapped or sized, and without a stable identity.
     pub stream: bool,
+    /// Largest record read from it once decompressed ([`MAX_RECORD_BYTES`] unless the caller
+    /// sets less): bounds what a decompression bomb costs before it is refused.
+    pub max_record_bytes: u64,
 }
 
 impl Source {
@@ -396,6 +399,7 @@ pub fn discover_all(inputs: &[PathBuf]) -> Result<Discovery, InputError> {
                 root: None,
                 modified: modified_ns(&meta),
                 stream,
+                max_record_bytes: MAX_RECORD_BYTES,
             });
         }
     }
@@ -511,6 +515,7 @@ impl Walker {
                     root: Some(self.root.clone()),
                     modified: modified_ns(&meta),
                     stream: false,
+                    max_record_bytes: MAX_RECORD_BYTES,
                 });
             }
         }
@@ -744,7 +749,7 @@ fn read_plain(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), Input
     let mut file = open(source)?;
     if source.stream {
         // A pipe says it is empty and cannot be mapped: read what comes, up to the limit.
-        let (bytes, err) = read_limited(&mut file, 0);
+        let (bytes, err) = read_limited(&mut file, 0, source.max_record_bytes);
         // Its length is not known beforehand (0): progress cannot count it.
         let delivered = deliver(sink, source.name.clone(), bytes, err.as_ref(), 0);
         return match err {
@@ -787,7 +792,7 @@ fn read_zstd_file(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), I
         inner: open(source)?,
         count: &count,
     };
-    let (bytes, err) = decode_zstd(file);
+    let (bytes, err) = decode_zstd(file, source.max_record_bytes);
     let consumed = count.get().min(source.len);
     let delivered = deliver(sink, source.name.clone(), bytes, err.as_ref(), consumed);
     match err {
@@ -812,12 +817,16 @@ fn owned(bytes: Vec<u8>) -> RecordBytes {
 
 /// Reads everything `reader` yields, up to [`MAX_RECORD_BYTES`]: the bytes read and, if reading
 /// stopped early, why (the bytes are then a prefix; none if the record was too large).
-fn read_limited<R: Read + ?Sized>(reader: &mut R, size_hint: u64) -> (Vec<u8>, Option<io::Error>) {
+fn read_limited<R: Read + ?Sized>(
+    reader: &mut R,
+    size_hint: u64,
+    max: u64,
+) -> (Vec<u8>, Option<io::Error>) {
     // The hint comes from a header: trust it only for a modest preallocation.
     let mut bytes = Vec::with_capacity(size_hint.min(64 << 20) as usize);
-    match Read::take(reader, MAX_RECORD_BYTES + 1).read_to_end(&mut bytes) {
+    match Read::take(reader, max + 1).read_to_end(&mut bytes) {
         Err(err) => (bytes, Some(err)),
-        Ok(_) if bytes.len() as u64 > MAX_RECORD_BYTES => (Vec::new(), Some(too_large())),
+        Ok(_) if bytes.len() as u64 > max => (Vec::new(), Some(too_large(max))),
         Ok(_) => (bytes, None),
     }
 }
@@ -831,7 +840,7 @@ fn read_limited<R: Read + ?Sized>(reader: &mut R, size_hint: u64) -> (Vec<u8>, O
 /// qipu index --rebuild … ../shared/datasets`, and a build's CPU time 13.30 → 13.14 s without it
 /// (`scripts/ab 3`, medians).
 /// On an error, what decoded before it is returned with the error.
-fn decode_zstd<R: Read>(reader: R) -> (Vec<u8>, Option<io::Error>) {
+fn decode_zstd<R: Read>(reader: R, max: u64) -> (Vec<u8>, Option<io::Error>) {
     use zstd::zstd_safe::{DCtx, DParameter, InBuffer, OutBuffer};
     let mut reader = BufReader::with_capacity(DCtx::in_size(), reader);
     let size_hint = match reader.fill_buf() {
@@ -863,9 +872,9 @@ fn decode_zstd<R: Read>(reader: R) -> (Vec<u8>, Option<io::Error>) {
             if out.len() == out.capacity() {
                 // Grown by doubling, but never past the limit: a few kilobytes of zstd can
                 // stand for any amount of output.
-                let limit = MAX_RECORD_BYTES as usize + 1;
+                let limit = max as usize + 1;
                 if out.len() >= limit {
-                    return (Vec::new(), Some(too_large()));
+                    return (Vec::new(), Some(too_large(max)));
                 }
                 out.reserve_exact(out.capacity().max(1 << 16).min(limit - out.len()));
             }
@@ -893,8 +902,8 @@ fn decode_zstd<R: Read>(reader: R) -> (Vec<u8>, Option<io::Error>) {
             )),
         );
     }
-    if out.len() as u64 > MAX_RECORD_BYTES {
-        return (Vec::new(), Some(too_large()));
+    if out.len() as u64 > max {
+        return (Vec::new(), Some(too_large(max)));
     }
     (out, None)
 }
@@ -904,11 +913,11 @@ fn zstd_error(code: usize) -> io::Error {
     io::Error::other(zstd::zstd_safe::get_error_name(code))
 }
 
-/// The error of a record past [`MAX_RECORD_BYTES`].
-fn too_large() -> io::Error {
+/// The error of a record past `max` bytes.
+fn too_large(max: u64) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidData,
-        format!("record larger than {MAX_RECORD_BYTES} bytes"),
+        format!("record larger than {max} bytes"),
     )
 }
 
@@ -917,8 +926,9 @@ fn read_member<R: Read + ?Sized>(
     reader: &mut R,
     size: u64,
     kind: MemberKind,
+    max: u64,
 ) -> (Vec<u8>, Option<io::Error>) {
-    let (bytes, mut err) = read_limited(reader, size);
+    let (bytes, mut err) = read_limited(reader, size, max);
     if err.is_none() && (bytes.len() as u64) < size {
         err = Some(io::Error::new(
             io::ErrorKind::UnexpectedEof,
@@ -928,7 +938,7 @@ fn read_member<R: Read + ?Sized>(
     match kind {
         MemberKind::Raw => (bytes, err),
         MemberKind::Zstd => {
-            let (decoded, decode_err) = decode_zstd(&bytes[..]);
+            let (decoded, decode_err) = decode_zstd(&bytes[..], max);
             // A cut in the compressed bytes shows as a decoding error too; report the cut.
             (decoded, err.or(decode_err))
         }
@@ -987,7 +997,7 @@ fn read_tar(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputEr
             continue;
         };
         let size = entry.size();
-        let (bytes, err) = read_member(&mut entry, size, kind);
+        let (bytes, err) = read_member(&mut entry, size, kind, source.max_record_bytes);
         let name = format!("{}/{member}", source.name);
         delivered += deliver(sink, name, bytes, err.as_ref(), count.get());
         if let Some(err) = err {
@@ -1043,14 +1053,14 @@ fn guarded<T>(call: impl FnOnce() -> zip::result::ZipResult<T>) -> io::Result<T>
 /// [`read_member`]; `None` if the member is not taken.
 type ZipMember = Option<(String, Vec<u8>, Option<io::Error>)>;
 
-fn take_zip_member<R: Read>(file: &mut zip::read::ZipFile<'_, R>) -> ZipMember {
+fn take_zip_member<R: Read>(file: &mut zip::read::ZipFile<'_, R>, max: u64) -> ZipMember {
     if !file.is_file() {
         return None;
     }
     let member = clean_member(&file.name().replace('\\', "/"));
     let kind = MemberKind::of(&member.to_ascii_lowercase())?;
     let size = file.size();
-    let (bytes, err) = read_member(file, size, kind);
+    let (bytes, err) = read_member(file, size, kind, max);
     Some((member, bytes, err))
 }
 
@@ -1070,7 +1080,7 @@ fn read_zip(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputEr
     for index in 0..archive.len() {
         let read = guarded(|| {
             let mut file = archive.by_index(index)?;
-            Ok(take_zip_member(&mut file))
+            Ok(take_zip_member(&mut file, source.max_record_bytes))
         });
         let (member, err) = match read {
             Ok(None) => continue,
@@ -1119,7 +1129,7 @@ fn read_zip_stream(
     let stopped = loop {
         let read = guarded(|| {
             Ok(zip::read::read_zipfile_from_stream(&mut reader)?
-                .map(|mut file| take_zip_member(&mut file)))
+                .map(|mut file| take_zip_member(&mut file, source.max_record_bytes)))
         });
         match read {
             Ok(None) => break None,
@@ -1201,21 +1211,23 @@ mod tests {
         // Two frames: the first declares its size (the output is sized to it), then grows.
         let mut two = zstd::bulk::compress(&a, 3).unwrap();
         two.extend(zstd::bulk::compress(&b, 3).unwrap());
-        let (got, err) = decode_zstd(&two[..]);
+        let (got, err) = decode_zstd(&two[..], MAX_RECORD_BYTES);
         assert!(err.is_none(), "{err:?}");
         assert_eq!(got, [a.clone(), b].concat());
         // Without declared sizes, through the streaming encoder.
         let streamed = zstd::stream::encode_all(&a[..], 1).unwrap();
-        let (got, err) = decode_zstd(&streamed[..]);
+        let (got, err) = decode_zstd(&streamed[..], MAX_RECORD_BYTES);
         assert!(err.is_none(), "{err:?}");
         assert_eq!(got, a);
         // Cut: a prefix of the text, with an error.
-        let (got, err) = decode_zstd(&two[..two.len() / 3]);
+        let (got, err) = decode_zstd(&two[..two.len() / 3], MAX_RECORD_BYTES);
         assert!(err.is_some());
         assert!(a.starts_with(&got));
         // Garbage and nothing.
-        assert!(decode_zstd(&b"not zstd at all"[..]).1.is_some());
-        let (got, err) = decode_zstd(&b""[..]);
+        assert!(decode_zstd(&b"not zstd at all"[..], MAX_RECORD_BYTES)
+            .1
+            .is_some());
+        let (got, err) = decode_zstd(&b""[..], MAX_RECORD_BYTES);
         assert!(got.is_empty() && err.is_none());
     }
 
@@ -1231,7 +1243,7 @@ mod tests {
             }
             io::copy(&mut io::repeat(0).take(size), &mut encoder).unwrap();
             let bomb = encoder.finish().unwrap();
-            let (got, err) = decode_zstd(&bomb[..]);
+            let (got, err) = decode_zstd(&bomb[..], MAX_RECORD_BYTES);
             assert!(got.is_empty(), "declared {declared}");
             let err = err.expect("an error");
             assert!(err.to_string().contains("larger than"), "{err}");

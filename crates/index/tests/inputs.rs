@@ -827,3 +827,23 @@ fn a_large_record_file_is_indexed_in_chunks_with_every_game_in_place() {
     let want: Vec<(String, u32)> = want.into_iter().map(|(f, n, _)| (f, n)).collect();
     assert_eq!(again, want);
 }
+
+#[test]
+fn the_largest_record_is_set_by_configuration() {
+    // 8 MiB of zeros in a few hundred bytes: refused at 1 MiB, as damage, and the rest indexed.
+    let scratch = Scratch::new("bomb");
+    scratch.write("d/bomb.sgf.zst", &zst(&vec![0u8; 8 << 20]));
+    scratch.write("d/a.sgf", &game(1));
+    let dir = scratch.0.join("index");
+    let opts = index::BuildOptions {
+        max_record_bytes: 1 << 20,
+        ..index::BuildOptions::default()
+    };
+    let summary = index::build(&dir, &[scratch.0.join("d")], &opts, |_| {}).unwrap();
+    assert_eq!(summary.added.games, 1);
+    let report = fs::read_to_string(dir.join(index::build::REPORT)).unwrap();
+    assert!(
+        report.contains("bomb.sgf.zst") && report.contains("larger than 1048576 bytes"),
+        "{report}"
+    );
+}
