@@ -47,6 +47,12 @@ pub fn run(
         ));
     })?;
     bar.finish_and_clear();
+    for line in &summary.skipped_files {
+        eprintln!("qipu: skipped {line}");
+    }
+    for line in &summary.unreadable {
+        eprintln!("qipu: not read: {line}");
+    }
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
@@ -68,12 +74,33 @@ pub fn run(
     )?;
     writeln!(
         out,
+        "inputs: {} new, {} changed (read again), {} deleted, {} unchanged; {} games removed{}{}",
+        summary.sources_new,
+        summary.sources_changed,
+        summary.sources_removed,
+        summary.sources_skipped,
+        summary.games_removed,
+        match summary.skipped_files.len() {
+            0 => String::new(),
+            n => format!("; {n} files skipped (not regular files)"),
+        },
+        match summary.unreadable.len() {
+            0 => String::new(),
+            n => format!("; {n} files or folders could not be read"),
+        },
+    )?;
+    writeln!(
+        out,
         "index: {} ({:.1} MB); rejected files and games are listed in {}",
         dir.display(),
         summary.index_bytes as f64 / 1e6,
         dir.join(index::build::REPORT).display()
     )?;
-    Ok(ExitCode::SUCCESS)
+    // Something was not read: what is there is committed, but the index is not complete.
+    Ok(match summary.unreadable.is_empty() {
+        true => ExitCode::SUCCESS,
+        false => ExitCode::from(1),
+    })
 }
 
 pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
@@ -81,9 +108,9 @@ pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
     let m = index.manifest();
     let bytes = index::build::dir_size(dir);
     let parts = index.part_sizes();
-    let top_players = index.meta().top("player", 10, index.len())?;
-    let top_events = index.meta().top("event", 10, index.len())?;
-    let dates = index.meta().date_range(index.len())?;
+    let top_players = index.top("player", 10)?;
+    let top_events = index.top("event", 10)?;
+    let dates = index.date_range()?;
     let distinct = m.totals.games - m.totals.duplicates;
     let per_game = bytes.checked_div(m.totals.games).unwrap_or(0);
     // Written with `?`, never `println!`: a closed pipe (`| head -1`) must end the command

@@ -241,3 +241,388 @@ fn search_exports_hits_and_rejects_nonsense_with_exit_code_2() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+// ---- An index equals what its inputs hold (issue 14) ----
+
+/// A scratch folder for one test's inputs and index, removed when dropped.
+struct Scratch(PathBuf);
+
+impl Scratch {
+    fn new(name: &str) -> Scratch {
+        let d = temp(&format!("inputs-{name}"));
+        std::fs::create_dir_all(&d).unwrap();
+        Scratch(d)
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.0.join(rel)
+    }
+
+    fn write(&self, rel: &str, bytes: &[u8]) -> PathBuf {
+        let p = self.0.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(&p, bytes).unwrap();
+        p
+    }
+
+    fn index(&self) -> String {
+        self.path("index").to_str().unwrap().to_string()
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A game by `player` whose moves depend on `seed` (games of different seeds are no copies of
+/// each other; of the same seed, exact copies whoever plays).
+fn game_of(seed: u32, player: &str) -> String {
+    let mut x = seed.wrapping_mul(2_654_435_761) ^ 0x5bd1_e995;
+    let mut out = format!("(;GM[1]SZ[19]PB[{player}]PW[w{seed}]");
+    for m in 0..40 {
+        x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
+        let (a, b) = (b'a' + (x >> 16) as u8 % 19, b'a' + (x >> 24) as u8 % 19);
+        let colour = if m % 2 == 0 { 'B' } else { 'W' };
+        out.push_str(&format!(";{colour}[{}{}]", a as char, b as char));
+    }
+    out.push(')');
+    out
+}
+
+/// Runs `qipu index -q` on `inputs` (from `cwd` when given); its output.
+fn index_run(index: &str, inputs: &[&Path], cwd: Option<&Path>) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_qipu"));
+    cmd.args(["index", "--index", index, "-q"]).args(inputs);
+    if let Some(dir) = cwd {
+        cmd.current_dir(dir);
+    }
+    cmd.output().expect("qipu runs")
+}
+
+fn ok(out: Output) -> String {
+    assert!(
+        out.status.success(),
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// (file, game, black player) of every hit of a metadata query.
+fn meta_hits(index: &str, query: &str) -> Vec<(String, u64, String)> {
+    let out = ok(qipu(&[
+        "search", "--index", index, "--query", query, "--json",
+    ]));
+    out.lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["type"] == "hit")
+        .map(|v| {
+            (
+                v["file"].as_str().unwrap().to_string(),
+                v["game"].as_u64().unwrap(),
+                v["black"].as_str().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
+fn every_game(index: &str) -> Vec<(String, u64, String)> {
+    meta_hits(index, "size:[1 TO 52]")
+}
+
+/// Files of the hits of the position after the first `moves` moves of `game` (as a file).
+fn position_hits(index: &str, game: &Path, moves: usize) -> Vec<String> {
+    let out = ok(qipu(&[
+        "search",
+        "--index",
+        index,
+        "--position",
+        game.to_str().unwrap(),
+        "--at",
+        &moves.to_string(),
+        "--json",
+    ]));
+    out.lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .filter(|v| v["type"] == "hit")
+        .map(|v| v["file"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_second_folder_whose_file_names_repeat_the_first_is_indexed_too() {
+    let s = Scratch::new("same-names");
+    s.write("tygem-9d/2009-01.sgf", game_of(1, "tygem").as_bytes());
+    s.write("tom-9d/2009-01.sgf", game_of(2, "tom").as_bytes());
+    let idx = s.index();
+    ok(index_run(&idx, &[&s.path("tygem-9d")], None));
+    let out = ok(index_run(&idx, &[&s.path("tom-9d")], None));
+    assert!(out.contains("indexed 1 games"), "{out}");
+    let mut players: Vec<String> = every_game(&idx).into_iter().map(|h| h.2).collect();
+    players.sort();
+    assert_eq!(players, ["tom", "tygem"]);
+    // Each hit's own file on disk stays known (hits print the same name for both).
+    assert_eq!(stats(Path::new(&idx))["games"], 2);
+}
+
+#[test]
+fn a_changed_or_grown_file_is_read_again_and_its_old_games_leave() {
+    let s = Scratch::new("changed");
+    let f = s.write("d/a.sgf", game_of(1, "first").as_bytes());
+    s.write("d/other.sgf", game_of(9, "other").as_bytes());
+    let idx = s.index();
+    ok(index_run(&idx, &[&s.path("d")], None));
+    // Changed in place, same size and modification time: only the fingerprint tells.
+    let mtime = std::fs::metadata(&f).unwrap().modified().unwrap();
+    let changed = game_of(2, "secnd");
+    assert_eq!(changed.len(), game_of(1, "first").len());
+    std::fs::write(&f, &changed).unwrap();
+    std::fs::File::options()
+        .write(true)
+        .open(&f)
+        .unwrap()
+        .set_modified(mtime)
+        .unwrap();
+    let out = ok(index_run(&idx, &[&s.path("d")], None));
+    assert!(out.contains("1 changed"), "{out}");
+    assert!(out.contains("1 games removed"), "{out}");
+    let mut players: Vec<String> = every_game(&idx).into_iter().map(|h| h.2).collect();
+    players.sort();
+    assert_eq!(players, ["other", "secnd"]);
+    assert!(position_hits(&idx, &s.write("q1.sgf", game_of(1, "q").as_bytes()), 30).is_empty());
+    assert_eq!(
+        position_hits(&idx, &s.write("q2.sgf", game_of(2, "q").as_bytes()), 30),
+        ["a.sgf"]
+    );
+    // Grown: a game appended; the file is read again whole, nothing doubled.
+    std::fs::write(&f, format!("{changed}\n{}", game_of(3, "third"))).unwrap();
+    ok(index_run(&idx, &[&s.path("d")], None));
+    let mut got: Vec<(String, u64, String)> = every_game(&idx);
+    got.sort();
+    assert_eq!(
+        got,
+        [
+            ("a.sgf".to_string(), 0, "secnd".to_string()),
+            ("a.sgf".to_string(), 1, "third".to_string()),
+            ("other.sgf".to_string(), 0, "other".to_string()),
+        ]
+    );
+    let st = stats(Path::new(&idx));
+    assert_eq!(
+        (st["games"].as_u64(), st["files"].as_u64()),
+        (Some(3), Some(2))
+    );
+    let players: Vec<&str> = st["top_players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p[0].as_str().unwrap())
+        .collect();
+    assert!(!players.contains(&"first"), "{players:?}");
+}
+
+#[test]
+fn a_deleted_file_leaves_when_its_folder_is_indexed_again() {
+    let s = Scratch::new("deleted");
+    let gone = s.write("d/sub/gone.sgf", game_of(1, "gone").as_bytes());
+    s.write("d/kept.sgf", game_of(2, "kept").as_bytes());
+    let idx = s.index();
+    ok(index_run(&idx, &[&s.path("d")], None));
+    assert_eq!(every_game(&idx).len(), 2);
+    std::fs::remove_file(&gone).unwrap();
+    let out = ok(index_run(&idx, &[&s.path("d")], None));
+    assert!(out.contains("1 deleted"), "{out}");
+    let players: Vec<String> = every_game(&idx).into_iter().map(|h| h.2).collect();
+    assert_eq!(players, ["kept"]);
+    let q = s.write("q.sgf", game_of(1, "q").as_bytes());
+    assert!(position_hits(&idx, &q, 20).is_empty());
+    assert!(meta_hits(&idx, "black:gone").is_empty());
+    assert_eq!(stats(Path::new(&idx))["games"], 1);
+}
+
+#[test]
+fn a_copy_is_still_found_when_its_original_is_removed() {
+    let s = Scratch::new("copy-of-removed");
+    let original = s.write("a/orig.sgf", game_of(1, "orig").as_bytes());
+    s.write("b/copy.sgf", game_of(1, "copy").as_bytes());
+    let idx = s.index();
+    ok(index_run(&idx, &[&s.path("a")], None));
+    ok(index_run(&idx, &[&s.path("b")], None));
+    let q = s.write("q.sgf", game_of(1, "q").as_bytes());
+    let mut both = position_hits(&idx, &q, 30);
+    both.sort();
+    assert_eq!(both, ["copy.sgf", "orig.sgf"]);
+    assert_eq!(stats(Path::new(&idx))["duplicates"], 1);
+    // The original goes; the copy's moves live in it, and it is still found.
+    std::fs::remove_file(&original).unwrap();
+    ok(index_run(&idx, &[&s.path("a")], None));
+    assert_eq!(position_hits(&idx, &q, 30), ["copy.sgf"]);
+    assert_eq!(meta_hits(&idx, "black:copy").len(), 1);
+    assert!(meta_hits(&idx, "black:orig").is_empty());
+    // The same game comes back under the original's name: stored anew (a removed game is not
+    // "already seen"), and found with the copy.
+    std::fs::write(&original, game_of(1, "back")).unwrap();
+    ok(index_run(&idx, &[&s.path("a")], None));
+    let mut again = position_hits(&idx, &q, 30);
+    again.sort();
+    assert_eq!(again, ["copy.sgf", "orig.sgf"]);
+    let st = stats(Path::new(&idx));
+    assert_eq!(
+        (st["games"].as_u64(), st["duplicates"].as_u64()),
+        (Some(2), Some(1))
+    );
+}
+
+#[test]
+fn the_same_input_under_two_spellings_or_twice_is_indexed_once() {
+    let s = Scratch::new("spellings");
+    let archive = s.write(
+        "data/games.sgf",
+        format!("{}{}", game_of(1, "a"), game_of(2, "b")).as_bytes(),
+    );
+    let idx = s.index();
+    ok(index_run(&idx, &[&archive], None));
+    // Relative, from its folder: the same file.
+    let out = ok(index_run(
+        &idx,
+        &[Path::new("games.sgf")],
+        Some(&s.path("data")),
+    ));
+    assert!(out.contains("indexed 0 games"), "{out}");
+    assert_eq!(stats(Path::new(&idx))["games"], 2);
+    // One folder twice in one command, and once more through `.`.
+    let s2 = Scratch::new("twice");
+    s2.write("d/x.sgf", game_of(3, "x").as_bytes());
+    let idx2 = s2.index();
+    let d = s2.path("d");
+    ok(index_run(&idx2, &[&d, &d, &s2.path("d/.")], None));
+    assert_eq!(stats(Path::new(&idx2))["games"], 1);
+}
+
+#[test]
+fn names_that_are_not_utf8_do_not_collide() {
+    use std::os::unix::ffi::OsStrExt;
+    let s = Scratch::new("not-utf8");
+    for (byte, seed) in [(0xFEu8, 1), (0xFF, 2)] {
+        let bytes = [b'a', byte, b'.', b's', b'g', b'f'];
+        let name = std::ffi::OsStr::from_bytes(&bytes);
+        std::fs::create_dir_all(s.path("d")).unwrap();
+        std::fs::write(s.path("d").join(name), game_of(seed, "p")).unwrap();
+    }
+    let idx = s.index();
+    ok(index_run(&idx, &[&s.path("d")], None));
+    let mut files: Vec<String> = every_game(&idx).into_iter().map(|h| h.0).collect();
+    files.sort();
+    assert_eq!(files, ["a\\xFE.sgf", "a\\xFF.sgf"]);
+}
+
+#[test]
+fn a_pipe_is_read_as_a_stream_and_never_marks_content_as_done() {
+    use std::io::Write;
+    let s = Scratch::new("pipe");
+    let idx = s.index();
+    let run = |text: String| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_qipu"))
+            .args(["index", "--index", &idx, "-q", "/dev/stdin"])
+            .stdin(std::process::Stdio::piped())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        child
+            .stdin
+            .take()
+            .unwrap()
+            .write_all(text.as_bytes())
+            .unwrap();
+        ok(child.wait_with_output().unwrap())
+    };
+    run(format!("{}{}", game_of(1, "one"), game_of(2, "two")));
+    assert_eq!(stats(Path::new(&idx))["games"], 2);
+    // Other content through the same name next time is read too.
+    run(game_of(3, "three"));
+    let mut players: Vec<String> = every_game(&idx).into_iter().map(|h| h.2).collect();
+    players.sort();
+    assert_eq!(players, ["one", "three", "two"]);
+}
+
+#[test]
+fn a_fifo_in_a_folder_is_skipped_with_a_reason() {
+    let s = Scratch::new("fifo");
+    s.write("d/a.sgf", game_of(1, "a").as_bytes());
+    let fifo = s.path("d/pipe.sgf");
+    assert!(Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap()
+        .success());
+    let idx = s.index();
+    let out = index_run(&idx, &[&s.path("d")], None);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        err.contains("pipe.sgf") && err.contains("not a regular file"),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("1 files skipped"));
+    assert!(out.status.success());
+    assert_eq!(stats(Path::new(&idx))["games"], 1);
+}
+
+#[test]
+fn link_diamonds_are_walked_once() {
+    let s = Scratch::new("diamond");
+    let depth = 10;
+    for level in 0..depth {
+        let dir = s.path(&format!("l{level}"));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("g.sgf"), game_of(level, "p")).unwrap();
+        for side in ["left", "right"] {
+            std::os::unix::fs::symlink(s.path(&format!("l{}", level + 1)), dir.join(side)).unwrap();
+        }
+    }
+    std::fs::create_dir_all(s.path(&format!("l{depth}"))).unwrap();
+    let idx = s.index();
+    ok(index_run(&idx, &[&s.path("l0")], None));
+    let st = stats(Path::new(&idx));
+    assert_eq!(
+        (st["games"].as_u64(), st["files"].as_u64()),
+        (Some(depth as u64), Some(depth as u64))
+    );
+}
+
+#[test]
+fn an_unreadable_subfolder_is_reported_and_the_rest_indexed() {
+    let s = Scratch::new("unreadable");
+    s.write("d/a.sgf", game_of(1, "a").as_bytes());
+    s.write("d/z/b.sgf", game_of(2, "b").as_bytes());
+    // A folder deeper than PATH_MAX cannot be listed by its path, even by root (bash: dash
+    // refuses a working directory that long).
+    let part = "d".repeat(250);
+    std::fs::create_dir_all(s.path("d/m")).unwrap();
+    let script = format!(
+        "cd '{}' && for i in $(seq 18); do mkdir {part} && cd {part}; done && echo '(;B[aa])' > deep.sgf",
+        s.path("d/m").display()
+    );
+    assert!(Command::new("bash")
+        .arg("-c")
+        .arg(&script)
+        .status()
+        .unwrap()
+        .success());
+    let idx = s.index();
+    let out = index_run(&idx, &[&s.path("d")], None);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        err.contains("not read") && err.contains("too long"),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("could not be read"));
+    assert_eq!(out.status.code(), Some(1), "something was not read");
+    assert_eq!(stats(Path::new(&idx))["games"], 2);
+    // Nothing of it is taken for deleted on the next run.
+    let again = index_run(&idx, &[&s.path("d")], None);
+    assert!(String::from_utf8_lossy(&again.stdout).contains("0 deleted"));
+}

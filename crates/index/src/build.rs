@@ -9,6 +9,18 @@
 //! every `segment_games` games and at the end. The manifest also records how many record files of
 //! each input are in, so a run killed at any moment is finished by running it again, with no game
 //! lost and none doubled.
+//!
+//! Inputs are known by canonical path, size, modification time and fingerprint (see
+//! `inputs`, "Identity"). An input whose size, time or fingerprint changed is read again from
+//! its start and its old games are removed; so are the games of an input once found in a
+//! directory that is walked again, when the file no longer exists (one that merely could not be
+//! examined is kept). Segments are immutable, so removed games are hidden: the manifest lists
+//! them (`removed`), replaced atomically with the rest, and every answer leaves them out after
+//! exact copies were expanded, so a copy of a removed original is still found. A removed game
+//! is not "already seen" for duplicate detection: a file read again stores its games anew.
+//! A stream (a pipe given as INPUT) has no stable identity: it is read on every run and never
+//! recorded as read, so it can never make a later run skip content; what it repeats is stored
+//! once, as exact copies.
 
 use std::path::{Path, PathBuf};
 use std::sync::mpsc::sync_channel;
@@ -36,8 +48,16 @@ pub struct BuildOptions {
     /// Games per segment: bounds the memory of a run (the position table of a segment is sorted
     /// in memory) and sets how much work a crash can lose. At most [`MAX_SEGMENT_GAMES`].
     pub segment_games: u32,
-    /// Record-file bytes parsed per parallel batch.
+    /// Record-file bytes parsed per parallel batch. A record file at least this large is not
+    /// batched but handled alone, in chunks of [`BuildOptions::chunk_games`] games.
     pub batch_bytes: usize,
+    /// Games of one large record file parsed, analysed and held at once; the open segment may
+    /// be committed between chunks, so neither the games in flight nor a segment grow with the
+    /// file (a 150 MB file of short games once needed 2.7 GB).
+    pub chunk_games: usize,
+    /// Largest record file taken once decompressed (a file, an archive member, a `.sgf.zst`);
+    /// larger ones are refused as damage. Bounds what a zip or zstd bomb costs.
+    pub max_record_bytes: u64,
     /// Memory for the metadata writer.
     pub meta_heap: usize,
 }
@@ -48,6 +68,8 @@ impl Default for BuildOptions {
             rebuild: false,
             segment_games: 250_000,
             batch_bytes: 8 << 20,
+            chunk_games: 16_384,
+            max_record_bytes: inputs::MAX_RECORD_BYTES,
             meta_heap: 256 << 20,
         }
     }
@@ -56,8 +78,23 @@ impl Default for BuildOptions {
 /// What a build did.
 #[derive(Clone, Debug, Default, Serialize)]
 pub struct Summary {
+    /// Input files found (each once).
     pub sources: usize,
+    /// Of those, already in the index and unchanged.
     pub sources_skipped: usize,
+    /// Of those, not in the index before (streams included).
+    pub sources_new: usize,
+    /// Of those, changed since they were read: their old games removed, read again.
+    pub sources_changed: usize,
+    /// Inputs in the index that are gone from a directory walked again: their games removed.
+    pub sources_removed: usize,
+    /// Games hidden because their input changed or was deleted.
+    pub games_removed: u64,
+    /// Files and directories that could not be read, each as `path: OS error`; the run went on
+    /// without them (and removed nothing for them).
+    pub unreadable: Vec<String>,
+    /// Files found in directories and not opened, each as `path: reason` (FIFOs, devices).
+    pub skipped_files: Vec<String>,
     /// What this run added: the manifest's totals after it, less those before.
     pub added: Totals,
     pub bytes_read: u64,
@@ -123,21 +160,17 @@ pub fn build(
     // Metadata committed by a run that died before its manifest: drop it, it will be redone.
     meta.truncate(manifest.games)?;
 
-    let sources = inputs::discover(inputs)?;
+    let mut found = inputs::discover_all(inputs)?;
+    for source in &mut found.sources {
+        source.max_record_bytes = opts.max_record_bytes.min(inputs::MAX_RECORD_BYTES);
+    }
     let mut summary = Summary {
-        sources: sources.len(),
+        sources: found.sources.len(),
         ..Summary::default()
     };
-    let todo: Vec<(Source, u64)> = sources
-        .into_iter()
-        .filter_map(|s| match manifest.sources.get(&s.name) {
-            Some(info) if info.complete => None,
-            Some(info) => Some((s, info.records_done)),
-            None => Some((s, 0)),
-        })
-        .collect();
-    summary.sources_skipped = summary.sources - todo.len();
-    let bytes_total: u64 = todo.iter().map(|(s, _)| s.len).sum();
+    let todo = plan(&mut manifest, found, &mut summary);
+    let bytes_total: u64 = todo.iter().map(|(s, _, _)| s.len).sum();
+    let chunk_games = opts.chunk_games.max(1);
 
     let mut seen = Signatures::load(dir, &manifest)?;
     let before = manifest.totals.clone();
@@ -147,6 +180,7 @@ pub fn build(
         manifest: &mut manifest,
         meta: &mut meta,
         segment: None,
+        file: None,
         opts,
         publish: !opts.rebuild,
     };
@@ -155,19 +189,20 @@ pub fn build(
     let mut read_error = None;
     std::thread::scope(|scope| -> Result<(), IndexError> {
         let reader = scope.spawn(move || {
-            for (source, skip) in &todo {
+            for (source, key, (skip, skip_games)) in &todo {
                 let mut n = 0u64;
                 let res = inputs::read_source(source, &mut |rec: Record| {
                     n += 1;
                     if n > *skip {
-                        let _ = tx.send(Item::Record(source.name.clone(), n, rec));
+                        let games_in = if n == skip + 1 { *skip_games } else { 0 };
+                        let _ = tx.send(Item::Record(key.clone(), n, rec, games_in));
                     }
                 });
                 let _ = tx.send(Item::SourceDone(
-                    source.name.clone(),
+                    key.clone(),
                     source.len,
                     n,
-                    res.err().map(|e| e.to_string()),
+                    res.err().map(|e| (source.name.clone(), e.to_string())),
                 ));
             }
         });
@@ -189,10 +224,10 @@ pub fn build(
                 let item = rx.recv().ok();
                 let done = item.is_none();
                 match item {
-                    Some(Item::Record(name, n, rec)) => {
+                    Some(Item::Record(name, n, rec, games_in)) => {
                         batch_bytes += rec.bytes.len();
                         bytes_current = rec.consumed;
-                        batch.push(Item::Record(name, n, rec));
+                        batch.push(Item::Record(name, n, rec, games_in));
                     }
                     Some(Item::SourceDone(name, len, n, err)) => {
                         bytes_done += len;
@@ -203,8 +238,14 @@ pub fn build(
                 }
                 if (done && !batch.is_empty()) || batch_bytes >= batch_limit {
                     batch_bytes = 0;
-                    let results = process(std::mem::take(&mut batch));
-                    if done_tx.send((results, bytes_done + bytes_current)).is_err() {
+                    let bytes = bytes_done + bytes_current;
+                    let mut send = |results| done_tx.send((results, bytes)).is_ok();
+                    if !process(
+                        std::mem::take(&mut batch),
+                        batch_limit,
+                        chunk_games,
+                        &mut send,
+                    ) {
                         break; // the writer stopped on an error
                     }
                 }
@@ -247,64 +288,252 @@ pub fn build(
     Ok(summary)
 }
 
+/// The key of a source in the manifest; `None` for a stream, which is not recorded.
+type Key = Option<String>;
+
+/// Decides what to read: compares what was found with what the manifest knows, takes out the
+/// games of changed inputs and of inputs deleted from a directory walked again, and notes new
+/// inputs. Returns each source to read with its key, how many of its record files are in
+/// already and how many games of the next one (a run that died part-way through it).
+fn plan(
+    manifest: &mut Manifest,
+    found: inputs::Discovery,
+    summary: &mut Summary,
+) -> Vec<(Source, Key, (u64, usize))> {
+    let inputs::Discovery {
+        sources,
+        roots,
+        skipped,
+        unreadable,
+    } = found;
+    summary.skipped_files = skipped
+        .iter()
+        .map(|s| format!("{}: {}", s.path.display(), s.reason))
+        .collect();
+    summary.unreadable = unreadable.iter().map(|e| e.to_string()).collect();
+    // Regular files are fingerprinted (two small reads each), in parallel.
+    let fingerprints: Vec<std::io::Result<u64>> = sources
+        .par_iter()
+        .map(|s| match s.stream {
+            true => Ok(0),
+            false => inputs::fingerprint(&s.path, s.len),
+        })
+        .collect();
+    let mut todo = Vec::new();
+    let mut found_keys = std::collections::HashSet::new();
+    for (source, fingerprint) in sources.into_iter().zip(fingerprints) {
+        if source.stream {
+            // No stable identity: read every time, never recorded (see the module docs).
+            summary.sources_new += 1;
+            todo.push((source, None, (0, 0)));
+            continue;
+        }
+        let key = inputs::path_key(&source.canonical);
+        found_keys.insert(key.clone());
+        let fingerprint = match fingerprint {
+            Ok(f) => f,
+            Err(e) => {
+                summary.unreadable.push(
+                    inputs::InputError::Io {
+                        path: source.path.clone(),
+                        source: e,
+                    }
+                    .to_string(),
+                );
+                continue;
+            }
+        };
+        let skip = match manifest.sources.get(&key) {
+            Some(info)
+                if info.len == source.len
+                    && info.modified == source.modified
+                    && info.fingerprint == fingerprint =>
+            {
+                if info.complete {
+                    summary.sources_skipped += 1;
+                    continue;
+                }
+                (info.records_done, info.games_in_record as usize)
+            }
+            known => {
+                if known.is_some() {
+                    summary.sources_changed += 1;
+                    summary.games_removed += manifest.remove_source(&key);
+                } else {
+                    summary.sources_new += 1;
+                }
+                manifest.sources.insert(
+                    key.clone(),
+                    SourceInfo {
+                        name: source.name.clone(),
+                        root: source.root.as_deref().map(inputs::path_key),
+                        len: source.len,
+                        modified: source.modified,
+                        fingerprint,
+                        ..SourceInfo::default()
+                    },
+                );
+                (0, 0)
+            }
+        };
+        todo.push((source, Some(key), skip));
+    }
+    // Inputs once found in a directory walked now, and no longer there. One that cannot be
+    // examined (an unreadable folder on its way) is kept: only a file that is gone is removed.
+    let roots: std::collections::HashSet<String> =
+        roots.iter().map(|r| inputs::path_key(r)).collect();
+    let gone: Vec<String> = manifest
+        .sources
+        .iter()
+        .filter(|(key, info)| {
+            info.root.as_ref().is_some_and(|r| roots.contains(r))
+                && !found_keys.contains(*key)
+                && inputs::path_of_key(key).is_some_and(|p| {
+                    matches!(std::fs::symlink_metadata(p), Err(e) if e.kind() == std::io::ErrorKind::NotFound)
+                })
+        })
+        .map(|(key, _)| key.clone())
+        .collect();
+    for key in gone {
+        summary.sources_removed += 1;
+        summary.games_removed += manifest.remove_source(&key);
+    }
+    todo
+}
+
 /// What the reader thread sends.
 enum Item {
-    Record(String, u64, Record),
-    /// A source is fully read: name, size, record files in it, error that ended it early.
-    SourceDone(String, u64, u64, Option<String>),
+    /// A record file: its source's key, its number in the source (from 1), the record, and how
+    /// many of its games are in the index already (a run that died inside it).
+    Record(Key, u64, Record, usize),
+    /// A source is fully read: key, size, record files in it, error that ended it early (with
+    /// the source's name).
+    SourceDone(Key, u64, u64, Option<(String, String)>),
 }
 
 /// A record file, parsed and analysed, or the end of a source.
 enum Processed {
+    /// The games `first..first + games.len()` of a record file (all of them, or one chunk).
     File {
-        source: String,
+        source: Key,
         record_no: u64,
         name: String,
+        first: usize,
         games: Vec<Result<Analysed, Rejection>>,
+        /// The file's last games are in this chunk.
+        last: bool,
         file_problem: Option<Rejection>,
     },
-    SourceDone(String, u64, u64, Option<String>),
+    SourceDone(Key, u64, u64, Option<(String, String)>),
 }
 
-fn process(batch: Vec<Item>) -> Vec<Processed> {
+/// Parses and analyses a batch on all cores and hands the results to `send`, in order (`send`
+/// says whether to go on). Record files of at least `big` bytes are done alone, `chunk_games`
+/// games at a time, each chunk sent as soon as it is done: the games in flight are bounded by
+/// configuration, not by the file. Returns false if `send` said to stop.
+fn process(
+    batch: Vec<Item>,
+    big: usize,
+    chunk_games: usize,
+    send: &mut dyn FnMut(Vec<Processed>) -> bool,
+) -> bool {
+    let mut small: Vec<Item> = Vec::new();
+    for item in batch {
+        match item {
+            Item::Record(key, record_no, rec, games_in) if rec.bytes.len() >= big => {
+                if !small.is_empty() && !send(process_small(std::mem::take(&mut small))) {
+                    return false;
+                }
+                let records = Records::read(&rec.bytes);
+                let problem = file_problem(&records, &rec.name);
+                let total = records.len();
+                let mut first = games_in.min(total);
+                loop {
+                    let end = (first + chunk_games).min(total);
+                    let games = analyse_games(&records, &rec.name, first..end);
+                    let chunk = Processed::File {
+                        source: key.clone(),
+                        record_no,
+                        name: rec.name.clone(),
+                        first,
+                        games,
+                        last: end == total,
+                        file_problem: if first == 0 { problem.clone() } else { None },
+                    };
+                    if !send(vec![chunk]) {
+                        return false;
+                    }
+                    if end == total {
+                        break;
+                    }
+                    first = end;
+                }
+            }
+            item => small.push(item),
+        }
+    }
+    small.is_empty() || send(process_small(small))
+}
+
+/// Parses and analyses small record files, all at once on all cores.
+fn process_small(batch: Vec<Item>) -> Vec<Processed> {
     batch
         .into_par_iter()
         .map(|item| match item {
             Item::SourceDone(a, b, c, d) => Processed::SourceDone(a, b, c, d),
-            Item::Record(source, record_no, rec) => {
+            Item::Record(source, record_no, rec, games_in) => {
                 let records = Records::read(&rec.bytes);
-                let file_problem = records.is_empty().then(|| Rejection {
-                    file: rec.name.clone(),
-                    game: None,
-                    offset: records.diagnostics().first().map_or(0, |d| d.offset),
-                    reason: records
-                        .diagnostics()
-                        .first()
-                        .map_or("no game found".to_string(), |d| d.problem.to_string()),
-                });
-                let games = (0..records.len())
-                    .into_par_iter()
-                    .map(|i| match records.game(i) {
-                        Ok(tree) => {
-                            let span = tree.span();
-                            Ok(analyse(&tree, &records.bytes()[span.start..span.end]))
-                        }
-                        Err(d) => Err(Rejection {
-                            file: rec.name.clone(),
-                            game: Some(i),
-                            offset: d.offset,
-                            reason: d.problem.to_string(),
-                        }),
-                    })
-                    .collect();
+                let first = games_in.min(records.len());
                 Processed::File {
                     source,
                     record_no,
+                    file_problem: if first == 0 {
+                        file_problem(&records, &rec.name)
+                    } else {
+                        None
+                    },
+                    games: analyse_games(&records, &rec.name, first..records.len()),
+                    first,
+                    last: true,
                     name: rec.name,
-                    games,
-                    file_problem,
                 }
             }
+        })
+        .collect()
+}
+
+/// Why a record file has no game, if it has none.
+fn file_problem(records: &Records<'_>, name: &str) -> Option<Rejection> {
+    records.is_empty().then(|| Rejection {
+        file: name.to_string(),
+        game: None,
+        offset: records.diagnostics().first().map_or(0, |d| d.offset),
+        reason: records
+            .diagnostics()
+            .first()
+            .map_or("no game found".to_string(), |d| d.problem.to_string()),
+    })
+}
+
+/// Parses and analyses the games `range` of a record file, on all cores.
+fn analyse_games(
+    records: &Records<'_>,
+    name: &str,
+    range: std::ops::Range<usize>,
+) -> Vec<Result<Analysed, Rejection>> {
+    range
+        .into_par_iter()
+        .map(|i| match records.game(i) {
+            Ok(tree) => {
+                let span = tree.span();
+                Ok(analyse(&tree, &records.bytes()[span.start..span.end]))
+            }
+            Err(d) => Err(Rejection {
+                file: name.to_string(),
+                game: Some(i),
+                offset: d.offset,
+                reason: d.problem.to_string(),
+            }),
         })
         .collect()
 }
@@ -321,12 +550,22 @@ impl Signatures {
             exact: ahash::AHashMap::new(),
             canonical: ahash::AHashMap::new(),
         };
+        // A removed game is not "seen": its file's new content is stored anew, not linked to
+        // a hidden game. Copies are skipped too, so that an exact signature always names a
+        // game that stores its moves (a removed original's copies would be next in line).
+        let removed = manifest.removed_bitmap();
+        let is_removed = |g: u32| removed[g as usize / 64] >> (g % 64) & 1 != 0;
         for seg in &manifest.segments {
             let segment = Segment::open(&dir.join(&seg.dir), seg)?;
             for i in 0..segment.len() {
-                let (e, c) = segment.signatures(i);
                 let id = seg.first_game + i;
-                s.exact.entry(e).or_insert(id);
+                if is_removed(id) {
+                    continue;
+                }
+                let (e, c) = segment.signatures(i);
+                if !segment.game(i).is_copy() {
+                    s.exact.entry(e).or_insert(id);
+                }
                 s.canonical.entry(c).or_insert(id);
             }
         }
@@ -339,6 +578,8 @@ struct Writer<'a> {
     manifest: &'a mut Manifest,
     meta: &'a mut MetaWriter,
     segment: Option<(String, SegmentWriter)>,
+    /// The open segment's file-table entry of the record file being written.
+    file: Option<u32>,
     opts: &'a BuildOptions,
     /// Whether a commit replaces the manifest. A rebuild commits its segments and metadata as
     /// it goes (bounding its memory) but replaces the manifest only once, at the end: until
@@ -351,34 +592,40 @@ impl Writer<'_> {
     /// Writes one processed item; returns a read error to report, if the item carried one.
     fn write(&mut self, p: Processed, seen: &mut Signatures) -> Result<Option<String>, IndexError> {
         match p {
-            Processed::SourceDone(name, len, records, err) => {
-                let name_for_report = name.clone();
-                let info = self.manifest.sources.entry(name).or_insert(SourceInfo {
-                    len,
-                    ..SourceInfo::default()
-                });
-                info.len = len;
-                info.records_done = info.records_done.max(records);
-                info.complete = err.is_none();
-                if let Some(e) = &err {
+            Processed::SourceDone(key, _len, records, err) => {
+                if let Some(info) = key.and_then(|k| self.manifest.sources.get_mut(&k)) {
+                    info.records_done = info.records_done.max(records);
+                    info.complete = err.is_none();
+                }
+                if let Some((name, e)) = &err {
                     self.reject(&Rejection {
-                        file: name_for_report,
+                        file: name.clone(),
                         game: None,
                         offset: 0,
                         reason: e.clone(),
                     })?;
                 }
-                Ok(err)
+                Ok(err.map(|(_, e)| e))
             }
             Processed::File {
                 source,
                 record_no,
                 name,
+                first,
                 games,
+                last,
                 file_problem,
             } => {
-                // Table entries name games in 24 bits: a file that would overfill the open
-                // segment starts a new one (between files, where a commit is safe).
+                // How far the source is, should a commit come before this chunk: a commit may
+                // fall inside a file, and the next run then goes on from the game after it.
+                if let Some(info) = source
+                    .as_ref()
+                    .and_then(|k| self.manifest.sources.get_mut(k))
+                {
+                    info.games_in_record = first as u64;
+                }
+                // Table entries name games in 24 bits: a chunk that would overfill the open
+                // segment starts a new one.
                 if self
                     .segment
                     .as_ref()
@@ -386,13 +633,23 @@ impl Writer<'_> {
                 {
                     self.commit()?;
                 }
-                self.manifest.totals.files += 1;
+                if first == 0 {
+                    self.tally(&source, |t| t.files += 1);
+                }
                 if let Some(r) = file_problem {
-                    self.manifest.totals.files_without_games += 1;
+                    self.tally(&source, |t| t.files_without_games += 1);
                     self.reject(&r)?;
                 }
-                let file_id = self.segment()?.1.add_file(&name)?;
+                // A file's chunks share its entry in the segment's file table; a new segment
+                // (after a commit inside the file) gets an entry of its own.
+                let file_id = match self.file {
+                    Some(id) if first > 0 => id,
+                    _ => self.segment()?.1.add_file(&name)?,
+                };
+                self.file = Some(file_id);
+                let count = games.len();
                 for (i, g) in games.into_iter().enumerate() {
+                    let i = first + i;
                     // Only a single file of more games than a segment holds (far more than
                     // any real file) can fill one: the rest of it is refused.
                     let full = self.segment()?.1.len() >= MAX_SEGMENT_GAMES;
@@ -408,15 +665,21 @@ impl Writer<'_> {
                     let a = match g {
                         Ok(a) => a,
                         Err(r) => {
-                            self.manifest.totals.rejected += 1;
+                            self.tally(&source, |t| t.rejected += 1);
                             self.reject(&r)?;
                             continue;
                         }
                     };
-                    self.add_game(a, file_id, i as u32, &name, seen)?;
+                    self.add_game(a, file_id, i as u32, &name, &source, seen)?;
                 }
-                let info = self.manifest.sources.entry(source).or_default();
-                info.records_done = info.records_done.max(record_no);
+                if let Some(info) = source.and_then(|k| self.manifest.sources.get_mut(&k)) {
+                    if last {
+                        info.records_done = info.records_done.max(record_no);
+                        info.games_in_record = 0;
+                    } else {
+                        info.games_in_record = (first + count) as u64;
+                    }
+                }
                 if self
                     .segment
                     .as_ref()
@@ -435,6 +698,7 @@ impl Writer<'_> {
         file: u32,
         game_in_file: u32,
         file_name: &str,
+        source: &Key,
         seen: &mut Signatures,
     ) -> Result<(), IndexError> {
         let next_id = self.manifest.games + self.segment.as_ref().map_or(0, |s| s.1.len());
@@ -444,13 +708,13 @@ impl Writer<'_> {
         let copy_of = seen.exact.get(&a.exact_signature).copied();
         let symmetric = seen.canonical.get(&a.canonical_signature).copied();
         if symmetric.is_some() {
-            self.manifest.totals.symmetric_duplicates += 1;
+            self.tally(source, |t| t.symmetric_duplicates += 1);
             rec.flags |= FLAG_SYMMETRIC_COPY;
         }
         let mut record = a.record;
         let (ops, positions) = match copy_of {
             Some(original) => {
-                self.manifest.totals.duplicates += 1;
+                self.tally(source, |t| t.duplicates += 1);
                 rec.duplicate_of = original;
                 // A copy stores no program, so it keeps its whole record.
                 if rec.flags & FLAG_SKELETON != 0 {
@@ -478,8 +742,25 @@ impl Writer<'_> {
             record,
             signatures: (a.exact_signature, a.canonical_signature),
         })?;
-        self.manifest.totals.games += 1;
+        self.tally(source, |t| t.games += 1);
+        if let Some(info) = source
+            .as_ref()
+            .and_then(|k| self.manifest.sources.get_mut(k))
+        {
+            info.add_game(next_id);
+        }
         Ok(())
+    }
+
+    /// Counts something in the totals and in the source's own.
+    fn tally(&mut self, source: &Key, count: impl Fn(&mut Totals)) {
+        count(&mut self.manifest.totals);
+        if let Some(info) = source
+            .as_ref()
+            .and_then(|k| self.manifest.sources.get_mut(k))
+        {
+            count(&mut info.totals);
+        }
     }
 
     /// Records a rejection in the open segment, so that it is committed (or lost) with it.
@@ -500,6 +781,7 @@ impl Writer<'_> {
     /// Closes the open segment and commits the metadata, side by side (each takes about half a
     /// second per 250,000 games, mostly on one core), then commits the manifest.
     fn commit(&mut self) -> Result<(), IndexError> {
+        self.file = None;
         let meta = &mut *self.meta;
         let (finished, committed) = match self.segment.take() {
             Some((name, seg)) => std::thread::scope(|scope| {

@@ -13,12 +13,23 @@
 //!
 //! # What is taken
 //!
-//! * An INPUT that is a directory is walked recursively (following symbolic links, skipping
-//!   broken ones and loops). Inside it, files are taken by name, ignoring case: `.sgf`, `.wtf`
+//! * An INPUT that is a directory is walked recursively, following symbolic links and skipping
+//!   broken ones; each directory is walked once (by device and inode), so links that lead to
+//!   one directory by many ways ("diamonds") or back up (loops) cost nothing. Inside it, files
+//!   are taken by name, ignoring case: `.sgf`, `.wtf`
 //!   (records); `.sgf.zst`, `.wtf.zst` (a zstd-compressed record file, usually a collection);
 //!   `.zip`, `.tar`, `.tar.gz`, `.tgz`, `.tar.zst`, `.tzst` (archives). Everything else is ignored.
+//!   A taken name that is not a regular file (a FIFO, a socket, a device) is never opened (a
+//!   FIFO would block): it is listed in [`Discovery::skipped`]. A folder or file that cannot be
+//!   listed or examined is listed in [`Discovery::unreadable`] with the OS error, and the walk
+//!   goes on.
+//! * A file reached twice (the same INPUT twice, under two spellings, through a link) is taken
+//!   once, the first time.
 //! * An INPUT that is a file is always taken: as an archive or a compressed file if its name says
-//!   so (any `.zst` counts as compressed), otherwise as a record file whatever its name.
+//!   so (any `.zst` counts as compressed), otherwise as a record file whatever its name. One
+//!   that is not a regular file (`/dev/stdin`, `<(…)`, a FIFO) is read as a stream
+//!   ([`Source::stream`]): never mapped nor sized by its metadata, read to its end (up to
+//!   [`MAX_RECORD_BYTES`]).
 //! * Inside archives, regular-file members whose names end in `.sgf`, `.wtf`, `.sgf.zst` or
 //!   `.wtf.zst` (any case) are taken; directories, links and other members are skipped. Archives
 //!   inside archives are not opened.
@@ -39,8 +50,19 @@
 //!   the same way (a leading `./` or `/` removed; zip `\` separators read as `/`):
 //!   `kgs-6d.tar.zst/kgs-6d/KGS2002/2002-07-17-5.sgf`.
 //!
-//! Names that are not valid UTF-8 are converted lossily. With several directory INPUTs two
-//! records may get the same name; detecting that is left to the caller.
+//! A name that is not valid UTF-8 is written with each invalid byte as `\xHH` (upper-case hex)
+//! and each `\` doubled ([`display_name`]), so two names that differ only in such bytes stay
+//! apart. With several directory INPUTs two records may get the same name (`a/x.sgf` and
+//! `b/x.sgf` indexed as `a` and `b`): names are for display, not for bookkeeping.
+//!
+//! # Identity (bookkeeping)
+//!
+//! What an index has read is known by each file's canonical path ([`Source::canonical`]:
+//! absolute, links resolved, written as a string by [`path_key`], which always gives the path
+//! back), with its size, modification time and [`fingerprint`], as a file indexer would: the
+//! same file under another spelling is known, another file of the same name is not, and a file
+//! whose size, time or fingerprint moved has changed. A stream has no stable identity: its
+//! canonical path is the one given, and the caller does not record it as read.
 //!
 //! # Order
 //!
@@ -155,8 +177,22 @@ pub struct Source {
     pub name: String,
     /// How it is read.
     pub kind: SourceKind,
-    /// Its size on disk in bytes, when discovered: the total for progress reporting.
+    /// Its size on disk in bytes, when discovered: the total for progress reporting (0 for a
+    /// stream).
     pub len: u64,
+    /// Its absolute path with every link resolved: what bookkeeping knows it by (see the
+    /// module docs, "Identity").
+    pub canonical: PathBuf,
+    /// The canonical path of the INPUT directory it was found in; `None` when given directly.
+    pub root: Option<PathBuf>,
+    /// Its modification time (nanoseconds since the epoch), when discovered.
+    pub modified: Option<u64>,
+    /// Not a regular file (a pipe, `/dev/stdin`, a device) given directly: read as a stream,
+    /// never mapped or sized, and without a stable identity.
+    pub stream: bool,
+    /// Largest record read from it once decompressed ([`MAX_RECORD_BYTES`] unless the caller
+    /// sets less): bounds what a decompression bomb costs before it is refused.
+    pub max_record_bytes: u64,
 }
 
 impl Source {
@@ -273,15 +309,53 @@ impl fmt::Display for More {
     }
 }
 
+/// What [`discover_all`] found: the sources, the directories it walked, and what it could not
+/// take.
+#[derive(Debug, Default)]
+pub struct Discovery {
+    /// Sources in command-line order, each directory's sorted by name; each file once.
+    pub sources: Vec<Source>,
+    /// Canonical paths of the INPUT directories walked, completely or not.
+    pub roots: Vec<PathBuf>,
+    /// Files found while walking that were not opened (FIFOs, sockets, devices), with why.
+    pub skipped: Vec<Skipped>,
+    /// Directories and files that could not be listed or examined: the walk went on without
+    /// them. A caller must not take their absence for a deletion.
+    pub unreadable: Vec<InputError>,
+}
+
+/// A file found while walking a directory and left unopened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    pub path: PathBuf,
+    pub reason: &'static str,
+}
+
 /// Lists the sources of the given INPUTs (directories, record files, compressed files,
-/// archives), in command-line order, each directory's sources sorted by name.
+/// archives), in command-line order, each directory's sources sorted by name, each file once.
 ///
 /// A missing INPUT is an [`InputError::Missing`] naming it; an unreadable directory on the way is
 /// an [`InputError::Io`]. Nothing is opened or read beyond directory listings and file sizes.
+/// For a walk that goes past unreadable parts, see [`discover_all`].
 pub fn discover(inputs: &[PathBuf]) -> Result<Vec<Source>, InputError> {
-    let mut sources = Vec::new();
+    let mut found = discover_all(inputs)?;
+    match found.unreadable.is_empty() {
+        true => Ok(found.sources),
+        false => Err(found.unreadable.swap_remove(0)),
+    }
+}
+
+/// Like [`discover`], but an unreadable directory or file below an INPUT is reported in
+/// [`Discovery::unreadable`] and the walk goes on. Only an INPUT itself that is missing or
+/// cannot be examined is an error.
+///
+/// Each directory is walked once, by device and inode, however many links lead to it (so link
+/// "diamonds" cost nothing and loops end); each file is taken once, by canonical path, however
+/// many INPUTs or links reach it (the first reach names it).
+pub fn discover_all(inputs: &[PathBuf]) -> Result<Discovery, InputError> {
+    let mut walker = Walker::default();
     for input in inputs {
-        let meta = fs::metadata(input).map_err(|source| {
+        let input_err = |source: io::Error| {
             if source.kind() == io::ErrorKind::NotFound {
                 InputError::Missing {
                     path: input.clone(),
@@ -292,87 +366,260 @@ pub fn discover(inputs: &[PathBuf]) -> Result<Vec<Source>, InputError> {
                     source,
                 }
             }
-        })?;
+        };
+        let meta = fs::metadata(input).map_err(input_err)?;
+        let canonical = match fs::canonicalize(input) {
+            Ok(canonical) => canonical,
+            // `/dev/stdin` of a pipe resolves to `pipe:[…]`, which is no path: a stream is
+            // known by the path given.
+            Err(_) if !meta.is_dir() && !meta.is_file() => input.clone(),
+            Err(source) => return Err(input_err(source)),
+        };
         if meta.is_dir() {
             let mut found = Vec::new();
-            let mut ancestors = vec![fs::canonicalize(input).map_err(|source| InputError::Io {
-                path: input.clone(),
-                source,
-            })?];
-            walk(input, "", &mut ancestors, &mut found)?;
+            if walker.first_visit(&meta) {
+                walker.walk(input, &canonical, "", &mut found);
+            }
             found.sort_by(|a, b| a.name.cmp(&b.name));
-            sources.extend(found);
+            walker.found.roots.push(canonical);
+            walker.found.sources.extend(found);
         } else {
+            if !walker.files.insert(canonical.clone()) {
+                continue;
+            }
             let name = clean_path(input);
             let kind = SourceKind::given(&name);
-            sources.push(Source {
+            let stream = !meta.is_file();
+            walker.found.sources.push(Source {
                 path: input.clone(),
                 name,
                 kind,
-                len: meta.len(),
+                len: if stream { 0 } else { meta.len() },
+                canonical,
+                root: None,
+                modified: modified_ns(&meta),
+                stream,
+                max_record_bytes: MAX_RECORD_BYTES,
             });
         }
     }
-    Ok(sources)
+    Ok(walker.found)
 }
 
-/// Collects the sources under `dir`, whose name relative to the INPUT is `prefix`.
-/// `ancestors` holds the canonical paths of the directories being walked, to break symlink loops.
-fn walk(
-    dir: &Path,
-    prefix: &str,
-    ancestors: &mut Vec<PathBuf>,
-    found: &mut Vec<Source>,
-) -> Result<(), InputError> {
-    let io_err = |path: &Path| {
-        let path = path.to_path_buf();
-        move |source| InputError::Io { path, source }
-    };
-    for entry in fs::read_dir(dir).map_err(io_err(dir))? {
-        let entry = entry.map_err(io_err(dir))?;
-        let path = entry.path();
-        let file_name = entry.file_name().to_string_lossy().into_owned();
-        let name = if prefix.is_empty() {
-            file_name.clone()
-        } else {
-            format!("{prefix}/{file_name}")
-        };
-        let file_type = entry.file_type().map_err(io_err(&path))?;
-        let meta = if file_type.is_symlink() {
-            match fs::metadata(&path) {
-                Ok(meta) => meta,
-                Err(_) => continue, // a broken link is not a file
+/// The state of one discovery: what was found, and what was already seen.
+#[derive(Default)]
+struct Walker {
+    found: Discovery,
+    /// Directories walked, by (device, inode).
+    dirs: std::collections::HashSet<(u64, u64)>,
+    /// Files taken, by canonical path.
+    files: std::collections::HashSet<PathBuf>,
+    /// The canonical path of the INPUT directory being walked.
+    root: PathBuf,
+}
+
+impl Walker {
+    /// Whether the directory of `meta` is seen for the first time (and marks it seen).
+    fn first_visit(&mut self, meta: &fs::Metadata) -> bool {
+        use std::os::unix::fs::MetadataExt;
+        self.dirs.insert((meta.dev(), meta.ino()))
+    }
+
+    /// Collects the sources under `dir` (canonically `canonical`), whose name relative to the
+    /// INPUT is `prefix`; entries are visited in name order, so which of several links to one
+    /// directory names its files does not depend on the file system.
+    fn walk(&mut self, dir: &Path, canonical: &Path, prefix: &str, found: &mut Vec<Source>) {
+        if prefix.is_empty() {
+            self.root = canonical.to_path_buf();
+        }
+        let mut entries = Vec::new();
+        match fs::read_dir(dir) {
+            Ok(listing) => {
+                for entry in listing {
+                    match entry {
+                        Ok(entry) => entries.push(entry),
+                        Err(source) => self.unreadable(dir, source),
+                    }
+                }
             }
-        } else {
-            entry.metadata().map_err(io_err(&path))?
-        };
-        if meta.is_dir() {
-            let canonical = if file_type.is_symlink() {
-                match fs::canonicalize(&path) {
-                    Ok(canonical) if !ancestors.contains(&canonical) => canonical,
-                    _ => continue, // a loop, or gone meanwhile
+            Err(source) => return self.unreadable(dir, source),
+        }
+        entries.sort_by_key(|e| e.file_name());
+        for entry in entries {
+            let path = entry.path();
+            let file_name = display_name(&entry.file_name());
+            let name = if prefix.is_empty() {
+                file_name.clone()
+            } else {
+                format!("{prefix}/{file_name}")
+            };
+            let file_type = match entry.file_type() {
+                Ok(t) => t,
+                Err(source) => {
+                    self.unreadable(&path, source);
+                    continue;
+                }
+            };
+            let meta = if file_type.is_symlink() {
+                match fs::metadata(&path) {
+                    Ok(meta) => meta,
+                    Err(_) => continue, // a broken link is not a file
                 }
             } else {
-                // Not a link: its canonical path is its parent's plus its name.
-                let parent = ancestors.last().cloned().unwrap_or_default();
-                parent.join(entry.file_name())
+                match entry.metadata() {
+                    Ok(meta) => meta,
+                    Err(source) => {
+                        self.unreadable(&path, source);
+                        continue;
+                    }
+                }
             };
-            ancestors.push(canonical);
-            let walked = walk(&path, &name, ancestors, found);
-            ancestors.pop();
-            walked?;
-        } else if meta.is_file() {
-            if let Some(kind) = SourceKind::in_directory(&file_name) {
+            // Not a link: its canonical path is its parent's plus its name (no system call).
+            let canonical_of = |path: &Path| match file_type.is_symlink() {
+                true => fs::canonicalize(path),
+                false => Ok(canonical.join(entry.file_name())),
+            };
+            if meta.is_dir() {
+                if !self.first_visit(&meta) {
+                    continue; // a loop, or another way to a directory already walked
+                }
+                match canonical_of(&path) {
+                    Ok(sub) => self.walk(&path, &sub, &name, found),
+                    Err(source) => self.unreadable(&path, source),
+                }
+            } else if let Some(kind) = SourceKind::in_directory(&file_name) {
+                if !meta.is_file() {
+                    // A FIFO would block the walk when opened, a device never ends.
+                    self.found.skipped.push(Skipped {
+                        path,
+                        reason: "not a regular file",
+                    });
+                    continue;
+                }
+                let canonical = match canonical_of(&path) {
+                    Ok(c) => c,
+                    Err(source) => {
+                        self.unreadable(&path, source);
+                        continue;
+                    }
+                };
+                if !self.files.insert(canonical.clone()) {
+                    continue;
+                }
                 found.push(Source {
                     path,
                     name,
                     kind,
                     len: meta.len(),
+                    canonical,
+                    root: Some(self.root.clone()),
+                    modified: modified_ns(&meta),
+                    stream: false,
+                    max_record_bytes: MAX_RECORD_BYTES,
                 });
             }
         }
     }
-    Ok(())
+
+    fn unreadable(&mut self, path: &Path, source: io::Error) {
+        self.found.unreadable.push(InputError::Io {
+            path: path.to_path_buf(),
+            source,
+        });
+    }
+}
+
+/// A file's modification time in nanoseconds since the epoch, if the system has one.
+fn modified_ns(meta: &fs::Metadata) -> Option<u64> {
+    let since = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    u64::try_from(since.as_nanos()).ok()
+}
+
+/// A file name for display and game identity: itself when it is valid UTF-8; otherwise each
+/// byte that is not part of valid UTF-8 written `\xHH` (upper-case hex) and each `\` doubled, so
+/// that two names differing only in such bytes stay apart (a lossy conversion would print both
+/// with U+FFFD). A valid name that spells `\xHH` literally can still equal an escaped one;
+/// bookkeeping does not rely on display names (see [`path_key`]).
+pub fn display_name(name: &std::ffi::OsStr) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    match name.to_str() {
+        Some(text) => text.to_string(),
+        None => escape_bytes(name.as_bytes()),
+    }
+}
+
+/// Bytes of a name as [`display_name`] shows them.
+fn display_bytes(bytes: &[u8]) -> String {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.to_string(),
+        Err(_) => escape_bytes(bytes),
+    }
+}
+
+/// `bytes` with invalid UTF-8 written `\xHH` and `\` doubled.
+fn escape_bytes(mut bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len() + 8);
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(text) => {
+                out.push_str(&text.replace('\\', "\\\\"));
+                return out;
+            }
+            Err(err) => {
+                let (good, rest) = bytes.split_at(err.valid_up_to());
+                let good = std::str::from_utf8(good).expect("checked valid");
+                out.push_str(&good.replace('\\', "\\\\"));
+                let bad = err.error_len().unwrap_or(rest.len());
+                for b in &rest[..bad] {
+                    out.push_str(&format!("\\x{b:02X}"));
+                }
+                bytes = &rest[bad..];
+            }
+        }
+    }
+}
+
+/// The key a path is known by in bookkeeping: its bytes, with invalid UTF-8 written `\xHH` and
+/// `\` always doubled, so that distinct paths always get distinct keys and
+/// [`path_of_key`] gives the path back.
+pub fn path_key(path: &Path) -> String {
+    use std::os::unix::ffi::OsStrExt;
+    let bytes = path.as_os_str().as_bytes();
+    match std::str::from_utf8(bytes) {
+        Ok(text) => text.replace('\\', "\\\\"),
+        Err(_) => escape_bytes(bytes),
+    }
+}
+
+/// The path a [`path_key`] was made from (`None` if `key` is not one).
+pub fn path_of_key(key: &str) -> Option<PathBuf> {
+    use std::os::unix::ffi::OsStringExt;
+    let mut out = Vec::with_capacity(key.len());
+    let mut rest = key.as_bytes();
+    while let Some((&b, tail)) = rest.split_first() {
+        if b != b'\\' {
+            out.push(b);
+            rest = tail;
+            continue;
+        }
+        match tail {
+            [b'\\', more @ ..] => {
+                out.push(b'\\');
+                rest = more;
+            }
+            [b'x', h, l, more @ ..] => {
+                let hex = std::str::from_utf8(&[*h, *l]).ok()?.to_string();
+                out.push(u8::from_str_radix(&hex, 16).ok()?);
+                rest = more;
+            }
+            _ => return None,
+        }
+    }
+    Some(PathBuf::from(std::ffi::OsString::from_vec(out)))
 }
 
 /// The path as given, lexically cleaned, with `/` separators (see the module docs).
@@ -385,7 +632,7 @@ fn clean_path(path: &Path) -> String {
             Component::RootDir => absolute = true,
             Component::CurDir => {}
             Component::ParentDir => parts.push("..".into()),
-            Component::Normal(part) => parts.push(part.to_string_lossy().into()),
+            Component::Normal(part) => parts.push(display_name(part)),
         }
     }
     let joined = parts.join("/");
@@ -440,6 +687,53 @@ pub fn read_source(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), 
     }
 }
 
+/// Bytes taken from each end of a file for its [`fingerprint`].
+const FINGERPRINT_END_BYTES: u64 = 64 * 1024;
+
+/// A cheap fingerprint of a regular file's content: the XXH3 hash of its size, its first and its
+/// last 64 KiB. It tells a changed file from an unchanged one when a change keeps the size and
+/// the modification time (a copy with `cp -p`, a clock set back, a file system with coarse
+/// times), for any file up to 128 KiB and for changes near either end of a larger one; reading
+/// the whole of every file on every run to be sure of the middle too would cost as much as
+/// indexing it again. XXH3 because its output is fixed by its specification (the std hasher's
+/// may change with the compiler, which would make every file look changed) and it hashes at
+/// memory speed.
+pub fn fingerprint(path: &Path, len: u64) -> io::Result<u64> {
+    let file = File::open(path)?;
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    hasher.update(&len.to_le_bytes());
+    let mut buf = vec![0u8; FINGERPRINT_END_BYTES.min(len) as usize];
+    let mut read_at = |offset: u64, buf: &mut [u8]| -> io::Result<()> {
+        let n = fill_at(&file, buf, offset)?;
+        hasher.update(&buf[..n]);
+        Ok(())
+    };
+    read_at(0, &mut buf)?;
+    if len > FINGERPRINT_END_BYTES {
+        let tail = len
+            .saturating_sub(FINGERPRINT_END_BYTES)
+            .max(FINGERPRINT_END_BYTES);
+        let mut end = vec![0u8; (len - tail) as usize];
+        read_at(tail, &mut end)?;
+    }
+    Ok(hasher.digest())
+}
+
+/// Reads into `buf` from `offset` until it is full or the file ends; how many bytes came.
+fn fill_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
+    use std::os::unix::fs::FileExt;
+    let mut got = 0;
+    while got < buf.len() {
+        match file.read_at(&mut buf[got..], offset + got as u64) {
+            Ok(0) => break,
+            Ok(n) => got += n,
+            Err(err) if err.kind() == io::ErrorKind::Interrupted => {}
+            Err(err) => return Err(err),
+        }
+    }
+    Ok(got)
+}
+
 fn open(source: &Source) -> Result<File, InputError> {
     File::open(&source.path).map_err(|err| io_error(source, err))
 }
@@ -453,6 +747,22 @@ fn io_error(source: &Source, err: io::Error) -> InputError {
 
 fn read_plain(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputError> {
     let mut file = open(source)?;
+    if source.stream {
+        // A pipe says it is empty and cannot be mapped: read what comes, up to the limit.
+        let (bytes, err) = read_limited(&mut file, 0, source.max_record_bytes);
+        // Its length is not known beforehand (0): progress cannot count it.
+        let delivered = deliver(sink, source.name.clone(), bytes, err.as_ref(), 0);
+        return match err {
+            None => Ok(()),
+            Some(err) => Err(InputError::Damaged {
+                path: source.path.clone(),
+                member: None,
+                delivered,
+                more: 0,
+                source: err,
+            }),
+        };
+    }
     let len = file.metadata().map_err(|err| io_error(source, err))?.len();
     let bytes = if len == 0 {
         RecordBytes::Empty
@@ -482,7 +792,7 @@ fn read_zstd_file(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), I
         inner: open(source)?,
         count: &count,
     };
-    let (bytes, err) = decode_zstd(file);
+    let (bytes, err) = decode_zstd(file, source.max_record_bytes);
     let consumed = count.get().min(source.len);
     let delivered = deliver(sink, source.name.clone(), bytes, err.as_ref(), consumed);
     match err {
@@ -507,12 +817,16 @@ fn owned(bytes: Vec<u8>) -> RecordBytes {
 
 /// Reads everything `reader` yields, up to [`MAX_RECORD_BYTES`]: the bytes read and, if reading
 /// stopped early, why (the bytes are then a prefix; none if the record was too large).
-fn read_limited<R: Read + ?Sized>(reader: &mut R, size_hint: u64) -> (Vec<u8>, Option<io::Error>) {
+fn read_limited<R: Read + ?Sized>(
+    reader: &mut R,
+    size_hint: u64,
+    max: u64,
+) -> (Vec<u8>, Option<io::Error>) {
     // The hint comes from a header: trust it only for a modest preallocation.
     let mut bytes = Vec::with_capacity(size_hint.min(64 << 20) as usize);
-    match Read::take(reader, MAX_RECORD_BYTES + 1).read_to_end(&mut bytes) {
+    match Read::take(reader, max + 1).read_to_end(&mut bytes) {
         Err(err) => (bytes, Some(err)),
-        Ok(_) if bytes.len() as u64 > MAX_RECORD_BYTES => (Vec::new(), Some(too_large())),
+        Ok(_) if bytes.len() as u64 > max => (Vec::new(), Some(too_large(max))),
         Ok(_) => (bytes, None),
     }
 }
@@ -526,7 +840,7 @@ fn read_limited<R: Read + ?Sized>(reader: &mut R, size_hint: u64) -> (Vec<u8>, O
 /// qipu index --rebuild … ../shared/datasets`, and a build's CPU time 13.30 → 13.14 s without it
 /// (`scripts/ab 3`, medians).
 /// On an error, what decoded before it is returned with the error.
-fn decode_zstd<R: Read>(reader: R) -> (Vec<u8>, Option<io::Error>) {
+fn decode_zstd<R: Read>(reader: R, max: u64) -> (Vec<u8>, Option<io::Error>) {
     use zstd::zstd_safe::{DCtx, DParameter, InBuffer, OutBuffer};
     let mut reader = BufReader::with_capacity(DCtx::in_size(), reader);
     let size_hint = match reader.fill_buf() {
@@ -558,9 +872,9 @@ fn decode_zstd<R: Read>(reader: R) -> (Vec<u8>, Option<io::Error>) {
             if out.len() == out.capacity() {
                 // Grown by doubling, but never past the limit: a few kilobytes of zstd can
                 // stand for any amount of output.
-                let limit = MAX_RECORD_BYTES as usize + 1;
+                let limit = max as usize + 1;
                 if out.len() >= limit {
-                    return (Vec::new(), Some(too_large()));
+                    return (Vec::new(), Some(too_large(max)));
                 }
                 out.reserve_exact(out.capacity().max(1 << 16).min(limit - out.len()));
             }
@@ -588,8 +902,8 @@ fn decode_zstd<R: Read>(reader: R) -> (Vec<u8>, Option<io::Error>) {
             )),
         );
     }
-    if out.len() as u64 > MAX_RECORD_BYTES {
-        return (Vec::new(), Some(too_large()));
+    if out.len() as u64 > max {
+        return (Vec::new(), Some(too_large(max)));
     }
     (out, None)
 }
@@ -599,11 +913,11 @@ fn zstd_error(code: usize) -> io::Error {
     io::Error::other(zstd::zstd_safe::get_error_name(code))
 }
 
-/// The error of a record past [`MAX_RECORD_BYTES`].
-fn too_large() -> io::Error {
+/// The error of a record past `max` bytes.
+fn too_large(max: u64) -> io::Error {
     io::Error::new(
         io::ErrorKind::InvalidData,
-        format!("record larger than {MAX_RECORD_BYTES} bytes"),
+        format!("record larger than {max} bytes"),
     )
 }
 
@@ -612,8 +926,9 @@ fn read_member<R: Read + ?Sized>(
     reader: &mut R,
     size: u64,
     kind: MemberKind,
+    max: u64,
 ) -> (Vec<u8>, Option<io::Error>) {
-    let (bytes, mut err) = read_limited(reader, size);
+    let (bytes, mut err) = read_limited(reader, size, max);
     if err.is_none() && (bytes.len() as u64) < size {
         err = Some(io::Error::new(
             io::ErrorKind::UnexpectedEof,
@@ -623,7 +938,7 @@ fn read_member<R: Read + ?Sized>(
     match kind {
         MemberKind::Raw => (bytes, err),
         MemberKind::Zstd => {
-            let (decoded, decode_err) = decode_zstd(&bytes[..]);
+            let (decoded, decode_err) = decode_zstd(&bytes[..], max);
             // A cut in the compressed bytes shows as a decoding error too; report the cut.
             (decoded, err.or(decode_err))
         }
@@ -677,12 +992,12 @@ fn read_tar(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputEr
         ) {
             continue;
         }
-        let member = clean_member(&String::from_utf8_lossy(&entry.path_bytes()));
+        let member = clean_member(&display_bytes(&entry.path_bytes()));
         let Some(kind) = MemberKind::of(&member.to_ascii_lowercase()) else {
             continue;
         };
         let size = entry.size();
-        let (bytes, err) = read_member(&mut entry, size, kind);
+        let (bytes, err) = read_member(&mut entry, size, kind, source.max_record_bytes);
         let name = format!("{}/{member}", source.name);
         delivered += deliver(sink, name, bytes, err.as_ref(), count.get());
         if let Some(err) = err {
@@ -738,14 +1053,14 @@ fn guarded<T>(call: impl FnOnce() -> zip::result::ZipResult<T>) -> io::Result<T>
 /// [`read_member`]; `None` if the member is not taken.
 type ZipMember = Option<(String, Vec<u8>, Option<io::Error>)>;
 
-fn take_zip_member<R: Read>(file: &mut zip::read::ZipFile<'_, R>) -> ZipMember {
+fn take_zip_member<R: Read>(file: &mut zip::read::ZipFile<'_, R>, max: u64) -> ZipMember {
     if !file.is_file() {
         return None;
     }
     let member = clean_member(&file.name().replace('\\', "/"));
     let kind = MemberKind::of(&member.to_ascii_lowercase())?;
     let size = file.size();
-    let (bytes, err) = read_member(file, size, kind);
+    let (bytes, err) = read_member(file, size, kind, max);
     Some((member, bytes, err))
 }
 
@@ -765,7 +1080,7 @@ fn read_zip(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputEr
     for index in 0..archive.len() {
         let read = guarded(|| {
             let mut file = archive.by_index(index)?;
-            Ok(take_zip_member(&mut file))
+            Ok(take_zip_member(&mut file, source.max_record_bytes))
         });
         let (member, err) = match read {
             Ok(None) => continue,
@@ -814,7 +1129,7 @@ fn read_zip_stream(
     let stopped = loop {
         let read = guarded(|| {
             Ok(zip::read::read_zipfile_from_stream(&mut reader)?
-                .map(|mut file| take_zip_member(&mut file)))
+                .map(|mut file| take_zip_member(&mut file, source.max_record_bytes)))
         });
         match read {
             Ok(None) => break None,
@@ -896,21 +1211,23 @@ mod tests {
         // Two frames: the first declares its size (the output is sized to it), then grows.
         let mut two = zstd::bulk::compress(&a, 3).unwrap();
         two.extend(zstd::bulk::compress(&b, 3).unwrap());
-        let (got, err) = decode_zstd(&two[..]);
+        let (got, err) = decode_zstd(&two[..], MAX_RECORD_BYTES);
         assert!(err.is_none(), "{err:?}");
         assert_eq!(got, [a.clone(), b].concat());
         // Without declared sizes, through the streaming encoder.
         let streamed = zstd::stream::encode_all(&a[..], 1).unwrap();
-        let (got, err) = decode_zstd(&streamed[..]);
+        let (got, err) = decode_zstd(&streamed[..], MAX_RECORD_BYTES);
         assert!(err.is_none(), "{err:?}");
         assert_eq!(got, a);
         // Cut: a prefix of the text, with an error.
-        let (got, err) = decode_zstd(&two[..two.len() / 3]);
+        let (got, err) = decode_zstd(&two[..two.len() / 3], MAX_RECORD_BYTES);
         assert!(err.is_some());
         assert!(a.starts_with(&got));
         // Garbage and nothing.
-        assert!(decode_zstd(&b"not zstd at all"[..]).1.is_some());
-        let (got, err) = decode_zstd(&b""[..]);
+        assert!(decode_zstd(&b"not zstd at all"[..], MAX_RECORD_BYTES)
+            .1
+            .is_some());
+        let (got, err) = decode_zstd(&b""[..], MAX_RECORD_BYTES);
         assert!(got.is_empty() && err.is_none());
     }
 
@@ -926,7 +1243,7 @@ mod tests {
             }
             io::copy(&mut io::repeat(0).take(size), &mut encoder).unwrap();
             let bomb = encoder.finish().unwrap();
-            let (got, err) = decode_zstd(&bomb[..]);
+            let (got, err) = decode_zstd(&bomb[..], MAX_RECORD_BYTES);
             assert!(got.is_empty(), "declared {declared}");
             let err = err.expect("an error");
             assert!(err.to_string().contains("larger than"), "{err}");

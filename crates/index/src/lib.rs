@@ -80,6 +80,9 @@ pub struct Index {
     /// One bit per game: an exact copy of an earlier game.
     is_copy: Vec<u64>,
     long: Vec<u32>,
+    /// One bit per game: hidden, its input changed or deleted (see [`Manifest::removed`]).
+    removed: Vec<u64>,
+    any_removed: bool,
 }
 
 impl Index {
@@ -118,7 +121,11 @@ impl Index {
         };
         let has_copies = bitmap(&mut copies.keys().copied());
         let is_copy = bitmap(&mut copies.values().flatten().copied());
+        let removed = manifest.removed_bitmap();
+        let any_removed = removed.iter().any(|&w| w != 0);
         Ok(Index {
+            removed,
+            any_removed,
             manifest,
             segments,
             meta,
@@ -156,10 +163,68 @@ impl Index {
     /// Games matching a metadata query, sorted. Only games the manifest holds are returned: a run
     /// killed between its metadata commit and its manifest leaves documents for games that are not
     /// in the index yet (the next run removes them), and a reader must not see them.
+    /// Removed games are not returned either.
     pub fn search_meta(&self, query: &str) -> Result<Vec<u32>, IndexError> {
         let mut ids = self.meta.search(query)?;
         ids.truncate(ids.partition_point(|&g| g < self.len()));
+        if self.any_removed {
+            ids.retain(|&g| !self.is_removed(g));
+        }
         Ok(ids)
+    }
+
+    /// Whether game `id` is hidden: its input changed or was deleted after it was read. Every
+    /// answer leaves such games out; their stored moves still serve their exact copies.
+    pub fn is_removed(&self, id: u32) -> bool {
+        self.any_removed
+            && self
+                .removed
+                .get(id as usize / 64)
+                .is_some_and(|w| w >> (id % 64) & 1 != 0)
+    }
+
+    /// Whether any game is hidden (see [`Index::is_removed`]).
+    pub fn has_removed(&self) -> bool {
+        self.any_removed
+    }
+
+    /// The `n` most frequent values of `field` among the games shown (see [`meta::MetaIndex::top`]).
+    pub fn top(&self, field: &str, n: usize) -> Result<Vec<(String, u64)>, IndexError> {
+        let hidden = |g: u32| self.is_removed(g);
+        Ok(self.meta.top_hiding(field, n, self.len(), &hidden)?)
+    }
+
+    /// The date range of the games shown (see [`meta::MetaIndex::date_range`]).
+    pub fn date_range(&self) -> Result<Option<(sgf::info::Date, sgf::info::Date)>, IndexError> {
+        let hidden = |g: u32| self.is_removed(g);
+        Ok(self.meta.date_range_hiding(self.len(), &hidden)?)
+    }
+
+    /// Where the record file named `file` in a hit is on disk: the file itself, or for an
+    /// archive member (`archive/member`) the archive. When several inputs share a name (two
+    /// directories indexed one after the other, each naming files relative to itself), the
+    /// first one known is given; [`Index::source_of`] tells a game's own.
+    pub fn source_path(&self, file: &str) -> Option<PathBuf> {
+        self.manifest
+            .sources
+            .iter()
+            .find(|(_, info)| {
+                file == info.name
+                    || file
+                        .strip_prefix(info.name.as_str())
+                        .is_some_and(|rest| rest.starts_with('/'))
+            })
+            .and_then(|(key, _)| inputs::path_of_key(key))
+    }
+
+    /// The input file on disk that game `id` was read from (`None` for a stream, which is not
+    /// recorded).
+    pub fn source_of(&self, id: u32) -> Option<PathBuf> {
+        self.manifest
+            .sources
+            .iter()
+            .find(|(_, info)| info.games.iter().any(|r| (r[0]..r[1]).contains(&id)))
+            .and_then(|(key, _)| inputs::path_of_key(key))
     }
 
     fn locate(&self, id: u32) -> (&store::Segment, u32) {

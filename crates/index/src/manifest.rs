@@ -27,7 +27,10 @@ pub const MANIFEST: &str = "qipu-index.json";
 /// tokens (see `meta/values.rs`); version 13 signs a game up to symmetry by the least image of
 /// its main line (copies found by an older build would not match); version 14 records each
 /// segment file's length and checksum, and a generation naming the metadata folder and the
-/// segments of the current build (a rebuild writes beside the old index, see [`Manifest::meta_dir`]).
+/// segments of the current build (a rebuild writes beside the old index, see
+/// [`Manifest::meta_dir`]); it also knows inputs by canonical path, size, modification time and
+/// fingerprint, with the games of each, and hides the games of changed and deleted inputs
+/// (`removed`).
 pub const FORMAT_VERSION: u32 = 14;
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
@@ -40,8 +43,15 @@ pub struct Manifest {
     /// Games in all segments (ids are 0..games).
     pub games: u32,
     pub segments: Vec<SegmentInfo>,
-    /// Inputs read so far, by name.
+    /// Inputs read so far, by canonical path (as [`crate::inputs::path_key`] writes it).
     pub sources: BTreeMap<String, SourceInfo>,
+    /// Games hidden from every answer, as sorted, disjoint ranges `[first, end)` of ids: those of
+    /// inputs that changed (and were read again) or were deleted. Segments are immutable, so a
+    /// game is hidden rather than removed; an exact copy stored elsewhere still finds its moves
+    /// in a hidden original.
+    #[serde(default)]
+    pub removed: Vec<[u32; 2]>,
+    /// Counts of the games not removed.
     pub totals: Totals,
 }
 
@@ -69,13 +79,41 @@ pub struct FileSum {
     pub crc32: u32,
 }
 
+/// One input file as it was when read: enough to tell whether it changed, to find it again, and
+/// to take its games out.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct SourceInfo {
+    /// Its name in game identity (what hits print as their file, or its prefix for archives).
+    pub name: String,
+    /// The INPUT directory it was found in ([`crate::inputs::path_key`]); `None`: given directly.
+    pub root: Option<String>,
     /// Size of the input file when it was read.
     pub len: u64,
+    /// Its modification time then, in nanoseconds since the epoch.
+    pub modified: Option<u64>,
+    /// [`crate::inputs::fingerprint`] of its content then.
+    pub fingerprint: u64,
     /// Record files of the source already in the index (all of them once `complete`).
     pub records_done: u64,
+    /// Games of the record file after those already in the index: a commit can fall inside a
+    /// large record file, read in chunks.
+    #[serde(default)]
+    pub games_in_record: u64,
     pub complete: bool,
+    /// Ids of its games, as sorted ranges `[first, end)`.
+    pub games: Vec<[u32; 2]>,
+    /// What it added to the totals.
+    pub totals: Totals,
+}
+
+impl SourceInfo {
+    /// Notes game `id` as one of this source's (ids come in increasing order).
+    pub fn add_game(&mut self, id: u32) {
+        match self.games.last_mut() {
+            Some(last) if last[1] == id => last[1] += 1,
+            _ => self.games.push([id, id + 1]),
+        }
+    }
 }
 
 /// Counts kept up to date across runs, for `qipu stats`.
@@ -92,6 +130,22 @@ pub struct Totals {
 }
 
 impl Totals {
+    /// These totals less `other` (never below zero).
+    pub fn minus(&self, other: &Totals) -> Totals {
+        Totals {
+            files: self.files.saturating_sub(other.files),
+            games: self.games.saturating_sub(other.games),
+            duplicates: self.duplicates.saturating_sub(other.duplicates),
+            symmetric_duplicates: self
+                .symmetric_duplicates
+                .saturating_sub(other.symmetric_duplicates),
+            rejected: self.rejected.saturating_sub(other.rejected),
+            files_without_games: self
+                .files_without_games
+                .saturating_sub(other.files_without_games),
+        }
+    }
+
     /// What was added since `before`.
     pub fn since(&self, before: &Totals) -> Totals {
         Totals {
@@ -120,6 +174,41 @@ impl Manifest {
             0 => format!("seg-{n:06}"),
             g => format!("seg-{g}-{n:06}"),
         }
+    }
+
+    /// Takes the source `key` out: its games are hidden and its counts leave the totals.
+    /// Returns how many games were hidden (none if the source is not known).
+    pub fn remove_source(&mut self, key: &str) -> u64 {
+        let Some(info) = self.sources.remove(key) else {
+            return 0;
+        };
+        self.totals = self.totals.minus(&info.totals);
+        let mut hidden = 0;
+        for range in &info.games {
+            hidden += u64::from(range[1] - range[0]);
+            self.removed.push(*range);
+        }
+        self.removed.sort_unstable();
+        let mut merged: Vec<[u32; 2]> = Vec::with_capacity(self.removed.len());
+        for r in self.removed.drain(..) {
+            match merged.last_mut() {
+                Some(last) if r[0] <= last[1] => last[1] = last[1].max(r[1]),
+                _ => merged.push(r),
+            }
+        }
+        self.removed = merged;
+        hidden
+    }
+
+    /// The removed games as a bitmap over ids `0..games` (64 per word).
+    pub fn removed_bitmap(&self) -> Vec<u64> {
+        let mut bits = vec![0u64; self.games as usize / 64 + 1];
+        for &[first, end] in &self.removed {
+            for g in first..end.min(self.games) {
+                bits[g as usize / 64] |= 1 << (g % 64);
+            }
+        }
+        bits
     }
 
     pub fn load(dir: &Path) -> Result<Option<Manifest>, IndexError> {

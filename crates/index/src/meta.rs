@@ -556,6 +556,18 @@ impl MetaIndex {
     /// (ties by value), with the number of games holding each. Only games with ids below `games`
     /// count (see [`MetaIndex::visible`]).
     pub fn top(&self, field: &str, n: usize, games: u32) -> Result<Vec<(String, u64)>, MetaError> {
+        self.top_hiding(field, n, games, &|_| false)
+    }
+
+    /// [`MetaIndex::top`] without the games `hidden` names (removed games, see
+    /// [`crate::Index::is_removed`]).
+    pub fn top_hiding(
+        &self,
+        field: &str,
+        n: usize,
+        games: u32,
+        hidden: &dyn Fn(u32) -> bool,
+    ) -> Result<Vec<(String, u64)>, MetaError> {
         guarded(&self.dir, || {
             let Some(&(_, names)) = schema::STATISTICS.iter().find(|(f, _)| *f == field) else {
                 return Err(MetaError::Query {
@@ -575,10 +587,11 @@ impl MetaIndex {
                 .map(|name| self.index.schema().get_field(name))
                 .collect::<Result<_, _>>()?;
             let searcher = self.reader.searcher();
-            let every_doc_counts = searcher.num_docs() == u64::from(games);
+            let every_doc_counts =
+                searcher.num_docs() == u64::from(games) && !any_hidden(games, hidden);
             let mut counts: HashMap<String, u64> = HashMap::new();
             for segment in searcher.segment_readers() {
-                let visible = self.visible(segment, games)?;
+                let visible = self.visible(segment, games, hidden)?;
                 for &exact in &exact {
                     self.count_terms(segment, exact, every_doc_counts, &visible, &mut counts)?;
                 }
@@ -629,9 +642,19 @@ impl MetaIndex {
     /// The earliest first day and the latest last day of the dated games with ids below `games`
     /// (see [`MetaIndex::visible`]).
     pub fn date_range(&self, games: u32) -> Result<Option<(Date, Date)>, MetaError> {
+        self.date_range_hiding(games, &|_| false)
+    }
+
+    /// [`MetaIndex::date_range`] without the games `hidden` names.
+    pub fn date_range_hiding(
+        &self,
+        games: u32,
+        hidden: &dyn Fn(u32) -> bool,
+    ) -> Result<Option<(Date, Date)>, MetaError> {
         guarded(&self.dir, || {
             let searcher = self.reader.searcher();
-            let every_doc_counts = searcher.num_docs() == u64::from(games);
+            let every_doc_counts =
+                searcher.num_docs() == u64::from(games) && !any_hidden(games, hidden);
             let mut range: Option<(i64, i64)> = None;
             let mut widen = |lo: i64, hi: i64| {
                 range = Some(match range {
@@ -655,7 +678,7 @@ impl MetaIndex {
                     continue;
                 }
                 // Documents a reader must not see: look at each game that counts.
-                let visible = self.visible(segment, games)?;
+                let visible = self.visible(segment, games, hidden)?;
                 for doc in (0..segment.max_doc()).filter(|&d| visible(d)) {
                     if let (Some(lo), Some(hi)) = (start.first(doc), end.first(doc)) {
                         widen(lo, hi);
@@ -669,16 +692,20 @@ impl MetaIndex {
     /// Whether a document of `segment` counts: alive, and of a game with an id below `games`.
     /// Statistics must not count documents that a run killed between its metadata commit and
     /// its manifest left behind (the next run deletes them; searches already skip them).
+    /// Nor the documents of games `hidden` names.
     fn visible<'s>(
         &self,
         segment: &'s tantivy::SegmentReader,
         games: u32,
+        hidden: &'s dyn Fn(u32) -> bool,
     ) -> Result<impl Fn(tantivy::DocId) -> bool + 's, MetaError> {
         let game = segment.fast_fields().u64("game")?;
         let alive = segment.alive_bitset();
         Ok(move |doc| {
             alive.is_none_or(|a| a.is_alive(doc))
-                && game.first(doc).is_some_and(|g| g < u64::from(games))
+                && game
+                    .first(doc)
+                    .is_some_and(|g| g < u64::from(games) && !hidden(g as u32))
         })
     }
 
@@ -832,6 +859,12 @@ pub fn date_from_days(days: i64) -> Date {
     let month = if mp < 10 { mp + 3 } else { mp - 9 } as u8;
     let year = (yoe + era * 400 + i64::from(month <= 2)) as i32;
     Date { year, month, day }
+}
+
+/// Whether `hidden` names any game below `games` (then no count can be taken whole from an
+/// index's statistics).
+fn any_hidden(games: u32, hidden: &dyn Fn(u32) -> bool) -> bool {
+    (0..games).any(hidden)
 }
 
 /// Sorts game ids (and drops repeats). Segments interleave ids (two indexing threads, merges),

@@ -5,7 +5,10 @@ use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use index::inputs::{discover, read_source, InputError, RecordBytes, Source, SourceKind};
+use index::inputs::{
+    discover, discover_all, path_key, path_of_key, read_source, InputError, RecordBytes, Source,
+    SourceKind,
+};
 
 /// A scratch directory removed when dropped (no tempfile crate in the dependencies).
 struct Scratch(PathBuf);
@@ -186,13 +189,177 @@ fn files_given_directly_are_always_taken_under_their_cleaned_path() {
         [
             (format!("{base}/d/notes.txt"), SourceKind::Plain),
             (format!("{base}/d/loose.zst"), SourceKind::Zstd),
-            (format!("{base}/d/notes.txt"), SourceKind::Plain),
-            // the directory holds neither a record file nor an archive by name
+            // `d/./notes.txt` is the same file: taken once, under its first spelling; the
+            // directory holds neither a record file nor an archive by name
         ]
     );
     let (records, result) = read_all(&sources[1]);
     result.unwrap();
     assert_eq!(records, [(format!("{base}/d/loose.zst"), game(2), false)]);
+}
+
+#[test]
+fn the_same_folder_twice_or_through_a_link_is_taken_once() {
+    let scratch = Scratch::new("twice");
+    scratch.write("d/a.sgf", &game(1));
+    scratch.write("d/sub/b.sgf", &game(2));
+    std::os::unix::fs::symlink(scratch.0.join("d"), scratch.0.join("link")).unwrap();
+    let d = scratch.0.join("d");
+    let inputs = [
+        d.clone(),
+        scratch.0.join("./d/"),
+        scratch.0.join("link"),
+        d.join("a.sgf"),
+    ];
+    let sources = discover(&inputs).unwrap();
+    let names: Vec<&str> = sources.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["a.sgf", "sub/b.sgf"]);
+    let canonical = fs::canonicalize(&d).unwrap();
+    assert!(sources.iter().all(|s| s.canonical.starts_with(&canonical)));
+    assert!(sources
+        .iter()
+        .all(|s| s.root.as_deref() == Some(canonical.as_path())));
+}
+
+#[test]
+fn link_diamonds_and_loops_walk_each_folder_once() {
+    // Each level links twice to the next: 2^depth paths lead to the bottom, one folder each.
+    let scratch = Scratch::new("diamond");
+    let depth = 24;
+    for level in 0..depth {
+        let dir = scratch.0.join(format!("l{level}"));
+        fs::create_dir_all(&dir).unwrap();
+        fs::write(dir.join(format!("g{level}.sgf")), game(level)).unwrap();
+        for side in ["left", "right"] {
+            let target = scratch.0.join(format!("l{}", level + 1));
+            std::os::unix::fs::symlink(&target, dir.join(side)).unwrap();
+        }
+        // And a loop back to the top.
+        std::os::unix::fs::symlink(&scratch.0, dir.join("up")).unwrap();
+    }
+    fs::create_dir_all(scratch.0.join(format!("l{depth}"))).unwrap();
+    let sources = discover(&[scratch.0.join("l0")]).unwrap();
+    assert_eq!(sources.len(), depth, "each file once");
+    let names: Vec<&str> = sources.iter().map(|s| s.name.as_str()).collect();
+    assert!(names.contains(&"g0.sgf"), "{names:?}");
+    // The first link in name order names what lies behind it.
+    assert!(names.contains(&"left/g1.sgf"), "{names:?}");
+    assert!(names.contains(&"left/left/g2.sgf"), "{names:?}");
+}
+
+#[test]
+fn a_fifo_in_a_folder_is_skipped_with_a_reason_and_never_opened() {
+    let scratch = Scratch::new("fifo-walk");
+    scratch.write("a.sgf", &game(1));
+    let fifo = scratch.0.join("pipe.sgf");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    // Opening it would block for ever: nobody writes to it.
+    let found = discover_all(std::slice::from_ref(&scratch.0)).unwrap();
+    let names: Vec<&str> = found.sources.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["a.sgf"]);
+    assert_eq!(found.skipped.len(), 1);
+    assert_eq!(found.skipped[0].path, fifo);
+    assert!(found.unreadable.is_empty());
+}
+
+/// A folder whose path is longer than the system takes (PATH_MAX), made by a shell stepping
+/// down into it (bash: dash refuses a working directory that long): it cannot be listed by its
+/// path, even by root, so it stands for any folder
+/// that cannot be read.
+fn unreadable_folder(under: &Path) -> PathBuf {
+    let part = "d".repeat(250);
+    fs::create_dir_all(under).unwrap();
+    let script = format!("cd '{}' && for i in $(seq 18); do mkdir {part} && cd {part}; done && echo '(;B[aa])' > deep.sgf", under.display());
+    let made = std::process::Command::new("bash")
+        .arg("-c")
+        .arg(&script)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let mut path = under.to_path_buf();
+    for _ in 0..18 {
+        path.push(&part);
+    }
+    path
+}
+
+#[test]
+fn an_unreadable_subfolder_is_reported_and_the_walk_goes_on() {
+    let scratch = Scratch::new("unreadable");
+    scratch.write("a.sgf", &game(1));
+    scratch.write("z/b.sgf", &game(2));
+    unreadable_folder(&scratch.0.join("m"));
+    let found = discover_all(std::slice::from_ref(&scratch.0)).unwrap();
+    let names: Vec<&str> = found.sources.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["a.sgf", "z/b.sgf"]);
+    assert_eq!(found.unreadable.len(), 1, "{:?}", found.unreadable);
+    let message = found.unreadable[0].to_string();
+    assert!(
+        message.contains("ddd") && message.contains("too long"),
+        "{message}"
+    );
+    // `discover` (for `info` and `show`) still says so as an error.
+    assert!(discover(std::slice::from_ref(&scratch.0)).is_err());
+}
+
+#[test]
+fn names_that_are_not_utf8_stay_apart() {
+    use std::os::unix::ffi::OsStrExt;
+    let scratch = Scratch::new("not-utf8");
+    let mut paths = Vec::new();
+    for byte in [0xFE, 0xFF] {
+        let bytes = [b'a', byte, b'.', b's', b'g', b'f'];
+        let path = scratch.0.join(std::ffi::OsStr::from_bytes(&bytes));
+        fs::write(&path, game(byte as usize)).unwrap();
+        paths.push(path);
+    }
+    let sources = discover(std::slice::from_ref(&scratch.0)).unwrap();
+    let names: Vec<&str> = sources.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["a\\xFE.sgf", "a\\xFF.sgf"]);
+    // Given directly, the same escaping; bookkeeping keys give the path back.
+    let given = discover(&paths).unwrap();
+    assert!(given[0].name.ends_with("/a\\xFE.sgf"), "{}", given[0].name);
+    for (path, source) in paths.iter().zip(&given) {
+        let key = path_key(&source.canonical);
+        assert_eq!(
+            path_of_key(&key).as_deref(),
+            Some(source.canonical.as_path())
+        );
+        assert!(source.canonical.ends_with(path.file_name().unwrap()));
+    }
+    assert_ne!(path_key(&given[0].canonical), path_key(&given[1].canonical));
+    // A backslash in a valid name is kept; in a key it is doubled, so keys stay apart from
+    // escapes.
+    let odd = Path::new("/x/a\\xFF.sgf");
+    assert_eq!(path_of_key(&path_key(odd)).as_deref(), Some(odd));
+}
+
+#[test]
+fn a_pipe_given_directly_is_read_as_a_stream() {
+    let scratch = Scratch::new("fifo-given");
+    let fifo = scratch.0.join("games");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    // More than a pipe holds at once, so the writer blocks until it is read.
+    let text: Vec<u8> = (0..4000).flat_map(game).collect();
+    let writer = {
+        let (fifo, text) = (fifo.clone(), text.clone());
+        std::thread::spawn(move || fs::write(fifo, text).unwrap())
+    };
+    let source = only_source(&fifo);
+    assert!(source.stream);
+    let (records, result) = read_all(&source);
+    result.unwrap();
+    writer.join().unwrap();
+    assert_eq!(records.len(), 1);
+    assert_eq!(records[0].1, text);
 }
 
 #[test]
@@ -583,4 +750,100 @@ fn shared_diverse_sources_match_the_oracle_files() {
     let mut sorted = sources.clone();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     assert_eq!(sorted, sources, "sources come sorted by name");
+}
+
+#[test]
+fn a_large_record_file_is_indexed_in_chunks_with_every_game_in_place() {
+    // Every record file counts as large (batch_bytes 1), three games a chunk, segments of four:
+    // commits fall inside the file, and the run is stopped after the first to finish it later.
+    let scratch = Scratch::new("chunks");
+    let text: Vec<u8> = (0..10).flat_map(|n| long_game(n, 30)).collect();
+    let file = scratch.write("d/many.sgf", &text);
+    scratch.write("d/one.sgf", &long_game(99, 30));
+    let dir = scratch.0.join("index");
+    let opts = index::BuildOptions {
+        batch_bytes: 1,
+        chunk_games: 3,
+        segment_games: 4,
+        ..index::BuildOptions::default()
+    };
+    let summary = index::build(&dir, &[scratch.0.join("d")], &opts, |_| {}).unwrap();
+    assert_eq!(summary.added.games, 11);
+    assert_eq!(summary.added.files, 2);
+    let idx = index::Index::open(&dir).unwrap();
+    assert!(
+        idx.manifest().segments.len() >= 3,
+        "{:?}",
+        idx.manifest().segments
+    );
+    let mut got: Vec<(String, u32, String)> = idx
+        .search_meta("size:19")
+        .unwrap()
+        .into_iter()
+        .map(|g| {
+            let (file, n) = idx.identity(g);
+            let black = idx
+                .meta()
+                .summary(g)
+                .unwrap()
+                .unwrap()
+                .black
+                .unwrap_or_default();
+            (file.to_string(), n, black)
+        })
+        .collect();
+    got.sort();
+    let mut want: Vec<(String, u32, String)> = (0..10)
+        .map(|n| ("many.sgf".to_string(), n, format!("p{n}")))
+        .collect();
+    want.push(("one.sgf".to_string(), 0, "p99".to_string()));
+    assert_eq!(got, want);
+    assert_eq!(
+        idx.source_path("many.sgf"),
+        Some(fs::canonicalize(&file).unwrap())
+    );
+    drop(idx);
+
+    // A run that dies after a commit inside the file is finished by the next: nothing lost or
+    // doubled, each game under its own index in the file.
+    let dir2 = scratch.0.join("index2");
+    let died = std::panic::catch_unwind(|| {
+        index::build(&dir2, &[scratch.0.join("d")], &opts, |p| {
+            assert!(p.games < 5, "stopped");
+        })
+    });
+    assert!(died.is_err());
+    let partial = index::Index::open(&dir2).unwrap().len();
+    assert!((4..11).contains(&partial), "{partial} games committed");
+    index::build(&dir2, &[scratch.0.join("d")], &opts, |_| {}).unwrap();
+    let idx = index::Index::open(&dir2).unwrap();
+    let mut again: Vec<(String, u32)> = idx
+        .search_meta("size:19")
+        .unwrap()
+        .into_iter()
+        .map(|g| (idx.identity(g).0.to_string(), idx.identity(g).1))
+        .collect();
+    again.sort();
+    let want: Vec<(String, u32)> = want.into_iter().map(|(f, n, _)| (f, n)).collect();
+    assert_eq!(again, want);
+}
+
+#[test]
+fn the_largest_record_is_set_by_configuration() {
+    // 8 MiB of zeros in a few hundred bytes: refused at 1 MiB, as damage, and the rest indexed.
+    let scratch = Scratch::new("bomb");
+    scratch.write("d/bomb.sgf.zst", &zst(&vec![0u8; 8 << 20]));
+    scratch.write("d/a.sgf", &game(1));
+    let dir = scratch.0.join("index");
+    let opts = index::BuildOptions {
+        max_record_bytes: 1 << 20,
+        ..index::BuildOptions::default()
+    };
+    let summary = index::build(&dir, &[scratch.0.join("d")], &opts, |_| {}).unwrap();
+    assert_eq!(summary.added.games, 1);
+    let report = fs::read_to_string(dir.join(index::build::REPORT)).unwrap();
+    assert!(
+        report.contains("bomb.sgf.zst") && report.contains("larger than 1048576 bytes"),
+        "{report}"
+    );
 }

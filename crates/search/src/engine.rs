@@ -197,6 +197,11 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
         merge_by_key(found, copies, |o| (o.game, o.k))
     };
     all.dedup_by_key(|o| (o.game, o.k));
+    // Removed games are hidden only now, after their copies (which may not be removed) were
+    // found through them.
+    if index.has_removed() {
+        all.retain(|o| !index.is_removed(o.game));
+    }
     if let Some(f) = filter {
         all.retain(|o| f.binary_search(&o.game).is_ok());
     }
@@ -401,7 +406,7 @@ fn occupancy_of(p: &Position) -> Occupancy {
 }
 
 /// Hits of stored games, plus the same hits for their exact copies (only originals are replayed),
-/// restricted to the filter, in game order.
+/// restricted to the filter and without removed games, in game order.
 pub(crate) fn with_copies(index: &Index, found: Vec<Hit>, filter: Filter<'_>) -> Vec<Hit> {
     let mut hits = Vec::new();
     for hit in found {
@@ -412,6 +417,9 @@ pub(crate) fn with_copies(index: &Index, found: Vec<Hit>, filter: Filter<'_>) ->
             });
         }
         hits.push(hit);
+    }
+    if index.has_removed() {
+        hits.retain(|h| !index.is_removed(h.game));
     }
     if let Some(f) = filter {
         hits.retain(|h| f.binary_search(&h.game).is_ok());
