@@ -96,6 +96,21 @@ pub fn run(
         summary.index_bytes as f64 / 1e6,
         dir.join(index::build::REPORT).display()
     )?;
+    // No input gave a game (nothing taken in the folders, or nothing readable in what was
+    // taken): say so, and fail, rather than report an empty success.
+    if summary.added.games == 0 && summary.sources_skipped == 0 && summary.sources_removed == 0 {
+        eprintln!(
+            "qipu: no game found in {} ({} record files read; why each was refused is in {})",
+            inputs
+                .iter()
+                .map(|p| p.display().to_string())
+                .collect::<Vec<_>>()
+                .join(", "),
+            summary.added.files,
+            dir.join(index::build::REPORT).display()
+        );
+        return Ok(ExitCode::from(1));
+    }
     // Something was not read: what is there is committed, but the index is not complete.
     Ok(match summary.unreadable.is_empty() {
         true => ExitCode::SUCCESS,

@@ -626,3 +626,51 @@ fn an_unreadable_subfolder_is_reported_and_the_rest_indexed() {
     let again = index_run(&idx, &[&s.path("d")], None);
     assert!(String::from_utf8_lossy(&again.stdout).contains("0 deleted"));
 }
+
+#[test]
+fn a_folder_of_the_other_formats_is_indexed_and_searchable() {
+    let Some(diverse) = testdata::dataset("diverse") else {
+        return;
+    };
+    let root = temp("other-formats");
+    let idx = root.join("idx");
+    let idx = idx.to_str().unwrap();
+    // GIB, NGF, UGF/UGI and a kifu-line move file (its index, `.index`, is not taken alone).
+    let out = index_run(
+        idx,
+        &[
+            &diverse.join("other_formats"),
+            &diverse.join("kifu_line_format"),
+        ],
+        None,
+    );
+    let text = ok(out);
+    assert!(text.contains("indexed 23 games from 14 files"), "{text}");
+    let hits = meta_hits(idx, "black:石下之臣");
+    assert_eq!(hits.len(), 1, "{hits:?}");
+    assert!(
+        hits[0].0.ends_with("sabaki_app__test__gib__gb2312.gib"),
+        "{hits:?}"
+    );
+    assert_eq!(meta_hits(idx, "white:LQC AND black:CYY").len(), 1);
+    // The kifu-line move file is read with the index beside it: Tom's games have their players.
+    assert_eq!(meta_hits(idx, "black:楚阳春").len(), 2);
+    assert_eq!(meta_hits(idx, "white:楚阳春").len(), 4);
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
+fn inputs_that_give_no_game_say_so_and_fail() {
+    let root = temp("no-game");
+    let data = root.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(data.join("notes.txt"), "not a record").unwrap();
+    std::fs::write(data.join("broken.gib"), "not a game record").unwrap();
+    std::fs::write(data.join("empty.sgf"), "nothing here").unwrap();
+    let idx = root.join("idx");
+    let out = index_run(idx.to_str().unwrap(), &[&data], None);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("no game found"), "{stderr}");
+    std::fs::remove_dir_all(&root).unwrap();
+}

@@ -16,8 +16,9 @@
 //! * An INPUT that is a directory is walked recursively, following symbolic links and skipping
 //!   broken ones; each directory is walked once (by device and inode), so links that lead to
 //!   one directory by many ways ("diamonds") or back up (loops) cost nothing. Inside it, files
-//!   are taken by name, ignoring case: `.sgf`, `.wtf`
-//!   (records); `.sgf.zst`, `.wtf.zst` (a zstd-compressed record file, usually a collection);
+//!   are taken by name, ignoring case: `.sgf`, `.wtf`, `.gib`, `.ngf`, `.ugf`, `.ugi`, `.kifu`
+//!   (records, whose format is then recognised from the content); the same followed by `.zst`
+//!   (a zstd-compressed record file, usually a collection);
 //!   `.zip`, `.tar`, `.tar.gz`, `.tgz`, `.tar.zst`, `.tzst` (archives). Everything else is ignored.
 //!   A taken name that is not a regular file (a FIFO, a socket, a device) is never opened (a
 //!   FIFO would block): it is listed in [`Discovery::skipped`]. A folder or file that cannot be
@@ -30,8 +31,8 @@
 //!   that is not a regular file (`/dev/stdin`, `<(…)`, a FIFO) is read as a stream
 //!   ([`Source::stream`]): never mapped nor sized by its metadata, read to its end (up to
 //!   [`MAX_RECORD_BYTES`]).
-//! * Inside archives, regular-file members whose names end in `.sgf`, `.wtf`, `.sgf.zst` or
-//!   `.wtf.zst` (any case) are taken; directories, links and other members are skipped. Archives
+//! * Inside archives, regular-file members with those record endings (any case, plain or
+//!   `.zst`) are taken; directories, links and other members are skipped. Archives
 //!   inside archives are not opened.
 //!
 //! # Names (game identity)
@@ -663,13 +664,33 @@ enum MemberKind {
 impl MemberKind {
     /// Whether a name is taken as a record, and how; `lower` is already lower-case.
     fn of(lower: &str) -> Option<Self> {
-        if lower.ends_with(".sgf") || lower.ends_with(".wtf") {
+        let record = |name: &str| RECORD_ENDINGS.iter().any(|e| name.ends_with(e));
+        if record(lower) {
             Some(Self::Raw)
-        } else if lower.ends_with(".sgf.zst") || lower.ends_with(".wtf.zst") {
+        } else if lower.strip_suffix(".zst").is_some_and(record) {
             Some(Self::Zstd)
         } else {
             None
         }
+    }
+}
+
+/// The endings of record files taken in folders and archives: SGF, WTF, and the server formats
+/// `sgf` reads (GIB, NGF, UGF/UGI, kifu-line move files). The format itself is recognised from
+/// the content; the ending only decides what a walk opens. A kifu-line index (`.index`) is not
+/// taken: it holds no game of its own.
+const RECORD_ENDINGS: [&str; 7] = [".sgf", ".wtf", ".gib", ".ngf", ".ugf", ".ugi", ".kifu"];
+
+#[cfg(test)]
+mod record_endings {
+    #[test]
+    fn every_format_is_taken_plain_or_compressed() {
+        use super::MemberKind::{self, Raw, Zstd};
+        for e in super::RECORD_ENDINGS {
+            assert_eq!(MemberKind::of(&format!("x{e}")), Some(Raw), "{e}");
+            assert_eq!(MemberKind::of(&format!("x{e}.zst")), Some(Zstd), "{e}");
+        }
+        assert_eq!(MemberKind::of("kifu.index"), None);
     }
 }
 
@@ -777,6 +798,7 @@ fn read_plain(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), Input
             .map_err(|err| io_error(source, err))?;
         RecordBytes::Owned(bytes)
     };
+    let bytes = with_kifu_index(source, bytes);
     sink(Record {
         name: source.name.clone(),
         bytes,
@@ -784,6 +806,48 @@ fn read_plain(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), Input
         consumed: len.min(source.len),
     });
     Ok(())
+}
+
+/// A kifu-line move file travels with its index: the `*.index` files of its folder and of the
+/// folder above (Tom's dataset keeps `Tom/Kifu.index` beside `Tom/kifu/2003-09`), packed with it
+/// by [`sgf::pack_kifu_pair`] so that its games get their players, date, komi and result. Any
+/// other record, or a move file with no index near it (then read alone, and said so by the
+/// reader), is returned as it is.
+fn with_kifu_index(source: &Source, bytes: RecordBytes) -> RecordBytes {
+    if !sgf::is_kifu_moves(&bytes) {
+        return bytes;
+    }
+    let dir = match source.path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut index = Vec::new();
+    for d in std::iter::once(dir.as_path()).chain(dir.parent()) {
+        let Ok(entries) = fs::read_dir(d) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("index"))
+                    && p.metadata()
+                        .is_ok_and(|m| m.is_file() && m.len() <= MAX_RECORD_BYTES)
+            })
+            .collect();
+        files.sort();
+        for f in files {
+            if let Ok(b) = fs::read(&f) {
+                index.extend_from_slice(&b);
+                index.push(b'\n');
+            }
+        }
+    }
+    if index.is_empty() {
+        return bytes;
+    }
+    RecordBytes::Owned(sgf::pack_kifu_pair(&index, &bytes))
 }
 
 fn read_zstd_file(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputError> {

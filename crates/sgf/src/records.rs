@@ -64,6 +64,9 @@ impl<'a> Records<'a> {
     /// Recognises the format of `bytes` and finds its games. Never fails: a file with no game has
     /// no games and a diagnostic saying so.
     pub fn read(bytes: &'a [u8]) -> Records<'a> {
+        if let Some((index, moves)) = unpack_kifu_pair(bytes) {
+            return Records::read_kifu_pair(index, moves);
+        }
         let mut diagnostics = Vec::new();
         let (bytes, file_charset): (Cow<'a, [u8]>, _) = match charset::transcode_utf16(bytes) {
             Some((text, enc)) => (Cow::Owned(text.into_bytes()), Some(enc)),
@@ -213,6 +216,45 @@ impl<'a> Records<'a> {
         }
         Ok(tree)
     }
+}
+
+/// What starts a kifu-line pair packed as one record by [`pack_kifu_pair`]: a NUL, which no
+/// text record starts with, then a name.
+const KIFU_PAIR_MAGIC: &[u8] = b"\0qipu kifu-line pair\n";
+
+/// Packs a kifu-line move file with the lines of its index that name its games into one record,
+/// which [`Records::read`] reads as [`Records::read_kifu_pair`] would read the two files. Readers
+/// of folders use it so that a move file and the index beside it travel as one record (and are
+/// stored as one); the index's other lines (a dataset's one index serves all its month files)
+/// are left out.
+pub fn pack_kifu_pair(index: &[u8], moves: &[u8]) -> Vec<u8> {
+    let ids: std::collections::HashSet<&[u8]> = moves
+        .split(|&b| b == b'\n')
+        .filter_map(|l| l.split(|&b| b == b'\t').next())
+        .filter(|id| !id.is_empty())
+        .collect();
+    let mut kept = Vec::new();
+    for line in index.split(|&b| b == b'\n') {
+        let id = line.split(|&b| b == b'\t').next().unwrap_or_default();
+        if ids.contains(id) {
+            kept.extend_from_slice(line);
+            kept.push(b'\n');
+        }
+    }
+    let mut out = Vec::with_capacity(KIFU_PAIR_MAGIC.len() + 8 + kept.len() + moves.len());
+    out.extend_from_slice(KIFU_PAIR_MAGIC);
+    out.extend_from_slice(&(kept.len() as u64).to_le_bytes());
+    out.extend_from_slice(&kept);
+    out.extend_from_slice(moves);
+    out
+}
+
+fn unpack_kifu_pair(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
+    let rest = bytes.strip_prefix(KIFU_PAIR_MAGIC)?;
+    let len = u64::from_le_bytes(rest.get(..8)?.try_into().ok()?);
+    let rest = &rest[8..];
+    let len = usize::try_from(len).ok().filter(|&l| l <= rest.len())?;
+    Some(rest.split_at(len))
 }
 
 fn foreign_format(f: foreign::Foreign) -> Format {

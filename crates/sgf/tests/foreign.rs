@@ -62,12 +62,18 @@ fn check(e: &Expect) {
         records.diagnostics()
     );
     let tree = records.game(0).unwrap();
-    assert!(
-        tree.diagnostics().is_empty(),
-        "{}: {:?}",
-        e.file,
-        tree.diagnostics()
-    );
+    // KaTrain's test.gib holds U+FFFD already (its event and place were damaged before it was
+    // shared): said once, as text that did not decode.
+    let damaged = e.file.ends_with("katrain__tests__data__test.gib");
+    let diags = tree.diagnostics();
+    match damaged {
+        false => assert!(diags.is_empty(), "{}: {diags:?}", e.file),
+        true => assert!(
+            diags.len() == 1 && diags[0].to_string().contains("not valid UTF-8"),
+            "{}: {diags:?}",
+            e.file
+        ),
+    }
     let info = GameInfo::read(&tree);
     let name = |n: &Option<String>| n.clone().unwrap_or_default();
     assert_eq!(name(&info.black), e.black, "{}", e.file);
@@ -424,6 +430,17 @@ fn kifu_line_pair() {
     assert_eq!(main_line(&first)[..4].join(""), "B[nd]W[pp]B[fp]W[dd]");
     assert_eq!(prop(&pair.game(3).unwrap(), ids::RE), "B+R");
     assert_eq!(prop(&pair.game(9).unwrap(), ids::RE), "B+T");
+
+    // Packed as one record (as folder readers do), the pair reads the same.
+    let packed = sgf::pack_kifu_pair(&index, &moves);
+    let again = Records::read(&packed);
+    assert_eq!(again.len(), pair.len());
+    assert!(again.diagnostics().is_empty(), "{:?}", again.diagnostics());
+    assert_eq!(prop(&again.game(0).unwrap(), ids::PW), "忧郁的孤影");
+    // A cut or garbled packing is read as what it is, never a panic.
+    for cut in [1, 10, 25, packed.len() / 2] {
+        let _ = Records::read(&packed[..cut]);
+    }
 
     // Alone, the move file gives the games without information and says so; the index alone
     // gives no game and says where they are.
