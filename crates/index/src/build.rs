@@ -578,8 +578,9 @@ struct Writer<'a> {
     manifest: &'a mut Manifest,
     meta: &'a mut MetaWriter,
     segment: Option<(String, SegmentWriter)>,
-    /// The open segment's file-table entry of the record file being written.
-    file: Option<u32>,
+    /// The open segment's file-table entry of the record file being written, and that file's
+    /// name.
+    file: Option<(u32, String)>,
     opts: &'a BuildOptions,
     /// Whether a commit replaces the manifest. A rebuild commits its segments and metadata as
     /// it goes (bounding its memory) but replaces the manifest only once, at the end: until
@@ -642,11 +643,14 @@ impl Writer<'_> {
                 }
                 // A file's chunks share its entry in the segment's file table; a new segment
                 // (after a commit inside the file) gets an entry of its own.
-                let file_id = match self.file {
-                    Some(id) if first > 0 => id,
+                // The entry is reused only for the same record file: after a resumed run, the
+                // first chunk of a file cut by the last commit must not take the entry of the
+                // file written just before it.
+                let file_id = match &self.file {
+                    Some((id, of)) if first > 0 && *of == name => *id,
                     _ => self.segment()?.1.add_file(&name)?,
                 };
-                self.file = Some(file_id);
+                self.file = Some((file_id, name.clone()));
                 let count = games.len();
                 for (i, g) in games.into_iter().enumerate() {
                     let i = first + i;

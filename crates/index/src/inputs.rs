@@ -838,6 +838,11 @@ fn with_kifu_index(source: &Source, bytes: RecordBytes) -> RecordBytes {
             .collect();
         files.sort();
         for f in files {
+            // All the index files together stay within the record limit.
+            let room = source.max_record_bytes.saturating_sub(index.len() as u64);
+            if f.metadata().is_ok_and(|m| m.len() > room) {
+                continue;
+            }
             if let Ok(b) = fs::read(&f) {
                 index.extend_from_slice(&b);
                 index.push(b'\n');

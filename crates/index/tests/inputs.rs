@@ -154,6 +154,7 @@ fn directory_walk_takes_the_right_files_in_sorted_order() {
             ("A.SGF", Plain),
             ("a.sgf/inside.sgf", Plain),
             ("b.sgf", Plain),
+            ("game.gib", Plain),
             ("sub/deeper/c.Sgf", Plain),
             ("sub/m.sgf.zst", Zstd),
             ("sub/n.WTF.ZST", Zstd),
@@ -746,7 +747,29 @@ fn shared_diverse_sources_match_the_oracle_files() {
     let sources = discover(&[datasets.join("diverse")]).unwrap();
     let got: std::collections::BTreeSet<String> = sources.iter().map(|s| s.name.clone()).collect();
     assert_eq!(got.len(), sources.len(), "names are unique");
-    assert_eq!(got, want);
+    // The oracle's universe is the SGF-family files; the walk also takes the GIB, NGF, UGF/UGI
+    // and kifu-line files (read by `sgf::foreign`), among them every file of `other_formats/`.
+    let foreign = |n: &str| {
+        let n = n.to_ascii_lowercase();
+        [".gib", ".ngf", ".ugf", ".ugi", ".kifu"]
+            .iter()
+            .any(|e| n.ends_with(e))
+    };
+    let (other, sgf): (std::collections::BTreeSet<String>, _) =
+        got.into_iter().partition(|n| foreign(n));
+    assert_eq!(sgf, want);
+    assert_eq!(
+        other
+            .iter()
+            .filter(|n| n.starts_with("other_formats/"))
+            .count(),
+        13,
+        "{other:?}"
+    );
+    assert!(
+        other.contains("kifu_line_format/tom_2003-09.kifu"),
+        "{other:?}"
+    );
     let mut sorted = sources.clone();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     assert_eq!(sorted, sources, "sources come sorted by name");

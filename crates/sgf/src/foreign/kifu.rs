@@ -244,7 +244,11 @@ fn time_text(t: &str) -> Option<(u32, u32, u32)> {
     let (byo, main) = t.split_once(' ')?;
     let (secs, periods) = byo.split_once('/')?;
     let minutes: u32 = main.trim().strip_suffix('m')?.parse().ok()?;
-    Some((minutes * 60, periods.parse().ok()?, secs.parse().ok()?))
+    Some((
+        minutes.checked_mul(60)?,
+        periods.parse().ok()?,
+        secs.parse().ok()?,
+    ))
 }
 
 /// Plays `;B[pd];W[dp]…` (passes `B[]`, `B[tt]`); stops at the first token that is not a move.
@@ -290,6 +294,7 @@ mod tests {
         assert_eq!(result_text("W+Offline"), "W+F");
         assert_eq!(result_text("W+6.5"), "W+6.5");
         assert_eq!(time_text("30/3 5m"), Some((300, 3, 30)));
+        assert_eq!(time_text("30/3 99999999m"), None);
         assert!(is_move_line(b"1\t;B[pd]"));
         assert!(!is_move_line(b"1\tB[pd]"));
         assert!(is_index_line(

@@ -332,14 +332,17 @@ fn review_tree(
         ch.sort_by_key(|&c| nodes[c].depth != depth);
         nodes[i].children = ch;
     }
-    let comment = |id: u32| {
-        comments
-            .iter()
-            .filter(|(n, _)| *n == id as usize)
-            .map(|(_, c)| c.as_str())
-            .collect::<Vec<_>>()
-            .join("\n")
-    };
+    // Each node's comments, gathered once: looking them up node by node would cost nodes ×
+    // comments on a crafted file.
+    let mut by_node: std::collections::HashMap<usize, String> = std::collections::HashMap::new();
+    for (n, c) in comments {
+        let e = by_node.entry(*n).or_default();
+        if !e.is_empty() {
+            e.push('\n');
+        }
+        e.push_str(c);
+    }
+    let comment = |id: u32| by_node.get(&(id as usize)).cloned().unwrap_or_default();
     enum Step {
         Open,
         Close,
