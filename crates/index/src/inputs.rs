@@ -772,17 +772,7 @@ fn read_plain(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), Input
         // A pipe says it is empty and cannot be mapped: read what comes, up to the limit.
         let (bytes, err) = read_limited(&mut file, 0, source.max_record_bytes);
         // Its length is not known beforehand (0): progress cannot count it.
-        let delivered = deliver(sink, source.name.clone(), bytes, err.as_ref(), 0);
-        return match err {
-            None => Ok(()),
-            Some(err) => Err(InputError::Damaged {
-                path: source.path.clone(),
-                member: None,
-                delivered,
-                more: 0,
-                source: err,
-            }),
-        };
+        return deliver_one(source, sink, bytes, err, 0);
     }
     let len = file.metadata().map_err(|err| io_error(source, err))?.len();
     let bytes = if len == 0 {
@@ -863,6 +853,18 @@ fn read_zstd_file(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), I
     };
     let (bytes, err) = decode_zstd(file, source.max_record_bytes);
     let consumed = count.get().min(source.len);
+    deliver_one(source, sink, bytes, err, consumed)
+}
+
+/// Delivers the one record of a plain stream or a compressed file, then its reading error, if
+/// any, as damage after it.
+fn deliver_one(
+    source: &Source,
+    sink: &mut dyn FnMut(Record),
+    bytes: Vec<u8>,
+    err: Option<io::Error>,
+    consumed: u64,
+) -> Result<(), InputError> {
     let delivered = deliver(sink, source.name.clone(), bytes, err.as_ref(), consumed);
     match err {
         None => Ok(()),

@@ -33,6 +33,7 @@ use encoding_rs::Encoding;
 
 use crate::diag::{Diagnostic, Problem};
 use crate::point::{Color, Point};
+use crate::value::escape;
 
 /// The formats of this module, as recognised from content.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,12 +173,7 @@ impl GameWriter {
         }
         self.root.push_str(id);
         self.root.push('[');
-        for c in value.chars() {
-            if matches!(c, ']' | '\\') {
-                self.root.push('\\');
-            }
-            self.root.push(c);
-        }
+        self.root.push_str(&escape(value, false));
         self.root.push(']');
     }
 
@@ -238,12 +234,7 @@ impl GameWriter {
             &mut self.moves
         };
         target.push_str("C[");
-        for c in text.chars() {
-            if matches!(c, ']' | '\\') {
-                target.push('\\');
-            }
-            target.push(c);
-        }
+        target.push_str(&escape(text, false));
         target.push(']');
     }
 

@@ -380,12 +380,7 @@ fn review_tree(
                 let c = comment(n.id);
                 if !c.is_empty() {
                     sgf.push_str("C[");
-                    for ch in c.chars() {
-                        if matches!(ch, ']' | '\\') {
-                            sgf.push('\\');
-                        }
-                        sgf.push(ch);
-                    }
+                    sgf.push_str(&crate::value::escape(&c, false));
                     sgf.push(']');
                 }
                 moves += 1;
