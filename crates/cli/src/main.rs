@@ -132,6 +132,29 @@ pub enum Target {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    report::record_panics();
+    let outcome = std::panic::catch_unwind(|| run(cli));
+    // A file of the index cut short under this run read as zeros, which may have made anything
+    // (a wrong answer, a panic): that is the error to report, whatever else happened.
+    let damaged = ::index::mapped::damaged();
+    if !damaged.is_empty() {
+        let e = ::index::IndexError::Changed { files: damaged };
+        eprintln!("qipu: {e}");
+        return ExitCode::from(2);
+    }
+    match outcome {
+        Ok(code) => code,
+        Err(_) => {
+            eprintln!(
+                "qipu: internal error: {} (please report it, with the command)",
+                report::last_panic()
+            );
+            ExitCode::from(101)
+        }
+    }
+}
+
+fn run(cli: Cli) -> ExitCode {
     let result = match cli.command {
         Command::Convert { file, to } => convert::run(&file, to),
         Command::Info { paths, json } => info::run(&paths, json),

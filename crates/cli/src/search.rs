@@ -131,6 +131,8 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
         // The games the metadata query selected are the whole answer.
         Kind::Meta => Answer::default(),
     };
+    // An index file truncated under the search read as zeros: no answer from it.
+    index.check_intact()?;
     let elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
     let answer = match kind {
         // Only now, past the clock, are they dressed as hits for printing.

@@ -17,6 +17,7 @@ pub mod game;
 pub mod inputs;
 pub mod lock;
 pub mod manifest;
+pub mod mapped;
 pub mod meta;
 mod occupancy;
 pub mod ops;
@@ -54,6 +55,14 @@ pub enum IndexError {
     Version { dir: PathBuf, found: u32 },
     #[error("another qipu is writing to {}{}", dir.display(), lock::holder(pid))]
     Locked { dir: PathBuf, pid: Option<u32> },
+    /// Files of the index were cut short by another program while this process read them (see
+    /// [`mapped`]): what was read from them is not the index, so no answer is given.
+    #[error(
+        "files of the index changed while they were read (truncated by another program?): {}; \
+         no answer is given from them (`qipu verify` checks the index)",
+        .files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
+    )]
+    Changed { files: Vec<PathBuf> },
     #[error(transparent)]
     Input(#[from] inputs::InputError),
     #[error(transparent)]
@@ -86,6 +95,19 @@ pub struct Index {
 }
 
 impl Index {
+    /// Whether every mapped file read since the index was opened is still whole. A file truncated
+    /// by another program under a running search reads as zeros (instead of killing the process:
+    /// see [`mapped`]), so an answer is only to be given once this says `Ok`; the error names the
+    /// files.
+    pub fn check_intact(&self) -> Result<(), IndexError> {
+        let files = mapped::damaged();
+        if files.is_empty() {
+            Ok(())
+        } else {
+            Err(IndexError::Changed { files })
+        }
+    }
+
     /// Opens the index in `dir` for searching. Nothing in `dir` is created, changed or locked, so
     /// an index can be searched by users who cannot write to it, and while a writer works on it
     /// (a search sees the last committed state). Each segment file's length is compared with the

@@ -37,7 +37,7 @@ use std::fs::File;
 use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
-use memmap2::Mmap;
+use crate::mapped::Mapped;
 
 use crate::manifest::{FileSum, SegmentInfo};
 pub use crate::occupancy::Occupancy;
@@ -596,7 +596,7 @@ pub struct Segment {
 
 /// A segment file's bytes: mapped, or read whole (see [`read`]).
 enum Map {
-    Mapped(Mmap),
+    Mapped(Mapped),
     Read(Vec<u8>),
 }
 
@@ -617,11 +617,10 @@ fn map(path: &Path) -> Result<Map, IndexError> {
     if len == 0 {
         return Ok(Map::Read(Vec::new()));
     }
-    // SAFETY: qipu never changes a segment file after closing it (a rebuild writes new ones and
-    // deletes the old, which leaves their mappings valid). Only another program truncating the
-    // file in place could invalidate the mapping; DESIGN-index.md ("What qipu promises") says
-    // what happens then.
-    let m = unsafe { Mmap::map(&f) }.map_err(|e| IndexError::io(path, e))?;
+    // qipu never changes a segment file after closing it (a rebuild writes new ones and deletes
+    // the old, which leaves their mappings valid). Another program truncating the file in place
+    // is caught by the guard (`mapped`): the search that read it reports the file as damaged.
+    let m = Mapped::map(&f, path).map_err(|e| IndexError::io(path, e))?;
     Ok(Map::Mapped(m))
 }
 

@@ -11,6 +11,10 @@
 //!   temporary file made private (mode 0600); qipu writes them like every other file of the index,
 //!   with the mode the umask leaves (0644 by default), so that an index built by one user can be
 //!   searched by another.
+//! - **A reader's maps are guarded.** A reader maps each file itself under [`crate::mapped`], so
+//!   a file truncated by another program while a search reads it is reported as damaged instead
+//!   of killing the process with `SIGBUS`. (The writer keeps tantivy's own maps: it reads only
+//!   the files it is writing, under its lock.)
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -18,9 +22,12 @@ use std::sync::Arc;
 
 use tantivy::directory::error::{DeleteError, LockError, OpenReadError, OpenWriteError};
 use tantivy::directory::{
-    DirectoryLock, FileHandle, Lock, MmapDirectory, WatchCallback, WatchHandle, WritePtr,
+    DirectoryLock, FileHandle, Lock, MmapDirectory, OwnedBytes, WatchCallback, WatchHandle,
+    WritePtr,
 };
 use tantivy::Directory;
+
+use crate::mapped::Mapped;
 
 #[derive(Clone, Debug)]
 pub(crate) struct QipuDirectory {
@@ -51,7 +58,24 @@ impl QipuDirectory {
 
 impl Directory for QipuDirectory {
     fn get_file_handle(&self, path: &Path) -> Result<Arc<dyn FileHandle>, OpenReadError> {
-        self.inner.get_file_handle(path)
+        if !self.read_only {
+            return self.inner.get_file_handle(path);
+        }
+        let full = self.root.join(path);
+        let wrap = |e: io::Error| {
+            if e.kind() == io::ErrorKind::NotFound {
+                OpenReadError::FileDoesNotExist(path.to_path_buf())
+            } else {
+                OpenReadError::wrap_io_error(e, path.to_path_buf())
+            }
+        };
+        let file = std::fs::File::open(&full).map_err(wrap)?;
+        let len = file.metadata().map_err(wrap)?.len();
+        if len == 0 {
+            return Ok(Arc::new(OwnedBytes::empty()));
+        }
+        let map = Mapped::map(&file, &full).map_err(wrap)?;
+        Ok(Arc::new(OwnedBytes::new(map)))
     }
 
     fn delete(&self, path: &Path) -> Result<(), DeleteError> {
