@@ -4,9 +4,16 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
+#[allow(dead_code)]
 pub fn sample_index() -> &'static index::Index {
     static INDEX: OnceLock<index::Index> = OnceLock::new();
-    INDEX.get_or_init(|| {
+    INDEX.get_or_init(|| index::Index::open(sample_index_dir()).expect("sample index opens"))
+}
+
+/// The folder of the sample index, built on first use.
+pub fn sample_index_dir() -> &'static PathBuf {
+    static DIR: OnceLock<PathBuf> = OnceLock::new();
+    DIR.get_or_init(|| {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
         let dir = std::env::temp_dir().join(format!("qipu-fuzz-index-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
@@ -15,6 +22,6 @@ pub fn sample_index() -> &'static index::Index {
             ..index::BuildOptions::default()
         };
         index::build(&dir, &[root.join("samples/games")], &opts, |_| {}).expect("sample index");
-        index::Index::open(&dir).expect("sample index opens")
+        dir
     })
 }

@@ -39,8 +39,36 @@ pub(crate) fn verify(dir: &Path) -> Result<Vec<Damage>, IndexError> {
         })),
         Err(e) => out.push(Damage {
             path: meta_dir,
-            problem: e.to_string(),
+            problem: problem_alone(e),
         }),
     }
     Ok(out)
+}
+
+/// What is wrong, without the folder's path: the report prints the path before it already.
+fn problem_alone(e: meta::MetaError) -> String {
+    match e {
+        meta::MetaError::Index { message, .. } => message,
+        meta::MetaError::Io { source, .. } => source.to_string(),
+        other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folder_problem_says_the_path_once() {
+        let e = meta::MetaError::Index {
+            path: PathBuf::from("/x/meta"),
+            message: "no metadata index here".into(),
+        };
+        assert_eq!(problem_alone(e), "no metadata index here");
+        let e = meta::MetaError::Io {
+            path: PathBuf::from("/x/meta"),
+            source: std::io::Error::from_raw_os_error(2),
+        };
+        assert!(!problem_alone(e).contains("/x/meta"));
+    }
 }
