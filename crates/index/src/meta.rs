@@ -204,12 +204,69 @@ pub fn damaged_files(dir: &Path) -> Result<Vec<PathBuf>, MetaError> {
     let mut out = Vec::new();
     for d in [dir.to_path_buf(), dir.join(VALUES_DIR)] {
         let index = open_index(&d)?;
-        let bad = guarded(&d, || Ok(index.validate_checksum()?))?;
-        let mut bad: Vec<PathBuf> = bad.into_iter().map(|p| d.join(p)).collect();
-        bad.sort();
+        let bad = guarded(&d, || segment_files_damaged(&index, &d))?;
         out.extend(bad);
     }
     Ok(out)
+}
+
+/// The files of the index's committed segments whose footer checksum fails, or that cannot be
+/// read, sorted. tantivy's own `validate_checksum` checks only the files its `.managed.json`
+/// lists, so with that list lost or emptied it checks nothing; here every file named after a
+/// committed segment is checked, and a lost list is itself reported.
+fn segment_files_damaged(index: &Index, dir: &Path) -> Result<Vec<PathBuf>, MetaError> {
+    let metas = index.load_metas()?;
+    let ids: Vec<String> = metas
+        .segments
+        .iter()
+        .map(|s| s.id().uuid_string())
+        .collect();
+    let mut bad = Vec::new();
+    if !dir.join(".managed.json").is_file() {
+        bad.push(dir.join(".managed.json"));
+    }
+    let entries = std::fs::read_dir(dir).map_err(|source| MetaError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?;
+    let mut seen = vec![0usize; ids.len()];
+    for entry in entries {
+        let entry = entry.map_err(|source| MetaError::Io {
+            path: dir.to_path_buf(),
+            source,
+        })?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let Some(i) = ids.iter().position(|id| {
+            name.strip_prefix(id.as_str())
+                .is_some_and(|r| r.starts_with('.'))
+        }) else {
+            continue;
+        };
+        seen[i] += 1;
+        let ok = index
+            .directory()
+            .validate_checksum(Path::new(&name))
+            .unwrap_or(false);
+        if !ok {
+            bad.push(dir.join(&name));
+        }
+    }
+    // A segment whose files are all gone cannot be checked by its files: the folder is named.
+    for (i, n) in seen.iter().enumerate() {
+        if *n == 0 {
+            bad.push(dir.join(format!("{}.*", ids[i])));
+        }
+    }
+    // A file that is missing (every component but the deletes is written) shows when the
+    // segments are opened.
+    if let Err(e) = index.reader() {
+        let e = MetaError::Tantivy(e);
+        if bad.is_empty() {
+            return Err(e);
+        }
+    }
+    bad.sort();
+    Ok(bad)
 }
 
 /// Adds games to the metadata index.

@@ -468,3 +468,26 @@ fn mapped_files_truncated_under_an_open_index_are_reported_never_sigbus() {
     let err = index.check_intact().unwrap_err();
     assert!(matches!(err, IndexError::Changed { .. }), "{err}");
 }
+
+#[test]
+fn verify_checks_tantivy_files_even_when_tantivy_lost_its_list_of_them() {
+    let tmp = Temp::new("managed");
+    let dir = tmp.0.clone();
+    build_samples(&dir);
+    let meta = dir.join(Index::open(&dir).unwrap().manifest().meta_dir());
+    let managed = meta.join(".managed.json");
+    std::fs::remove_file(&managed).unwrap();
+    let report = Index::verify(&dir).unwrap();
+    assert!(report.iter().any(|d| d.path == managed), "{report:?}");
+    // With the list gone, a damaged segment file of tantivy's is still found by name.
+    let file = std::fs::read_dir(&meta)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "fieldnorm"))
+        .unwrap();
+    let mut bytes = std::fs::read(&file).unwrap();
+    bytes[0] ^= 0x40;
+    std::fs::write(&file, &bytes).unwrap();
+    let report = Index::verify(&dir).unwrap();
+    assert!(report.iter().any(|d| d.path == file), "{report:?}");
+}
