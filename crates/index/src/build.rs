@@ -31,7 +31,8 @@ use serde::Serialize;
 use sgf::Records;
 
 use crate::game::{analyse, Analysed};
-use crate::inputs::{self, Record, Source};
+use crate::layout;
+use inputs::{Record, Source};
 use crate::manifest::{self, Manifest, SegmentInfo, SourceInfo, Totals};
 use crate::meta::MetaWriter;
 use crate::store::{
@@ -119,8 +120,7 @@ pub struct Rejection {
     pub reason: String,
 }
 
-/// The name of the machine-readable report of rejected files and games (JSON Lines).
-pub const REPORT: &str = "rejected.jsonl";
+pub use crate::layout::REPORT;
 
 /// Builds or extends the index in `dir` from `inputs`.
 pub fn build(
@@ -839,10 +839,9 @@ fn remove_index(dir: &Path) -> Result<(), IndexError> {
     {
         let name = entry.file_name().to_string_lossy().into_owned();
         let p = entry.path();
-        let ours = name.starts_with("seg-")
-            || name == "meta"
-            || name.starts_with("meta-")
-            || name.starts_with(crate::manifest::MANIFEST)
+        let ours = layout::is_segment_dir(&name)
+            || layout::is_meta_dir(&name)
+            || name.starts_with(layout::MANIFEST)
             || name == REPORT;
         if !ours {
             continue;
@@ -868,9 +867,9 @@ fn clean_leftovers(dir: &Path, manifest: Option<&Manifest>) -> Result<(), IndexE
         .flatten()
     {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let segment = name.starts_with("seg-")
+        let segment = layout::is_segment_dir(&name)
             && !manifest.is_some_and(|m| m.segments.iter().any(|s| s.dir == name));
-        let meta = (name == "meta" || name.starts_with("meta-")) && name != meta_dir;
+        let meta = layout::is_meta_dir(&name) && name != meta_dir;
         if (segment || meta) && entry.file_type().is_ok_and(|t| t.is_dir()) {
             let p = entry.path();
             std::fs::remove_dir_all(&p).map_err(|e| IndexError::io(&p, e))?;

@@ -14,7 +14,7 @@
 
 pub mod build;
 pub mod game;
-pub mod inputs;
+pub mod layout;
 pub mod lock;
 pub mod manifest;
 pub mod meta;
@@ -24,6 +24,9 @@ mod pack;
 mod skeleton;
 pub mod store;
 mod verify;
+
+/// Reading the inputs is its own crate, before parsing; re-exported here while callers move to it.
+pub use inputs;
 
 use std::path::{Path, PathBuf};
 

@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use index::inputs::{discover, read_source};
+use inputs::{discover, read_source};
 use index::store::FLAG_SKELETON;
 use index::{build, BuildOptions, Index};
 
