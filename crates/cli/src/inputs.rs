@@ -5,8 +5,8 @@
 
 use std::path::PathBuf;
 
-use anyhow::Result;
 use ::inputs::{discover, read_source};
+use anyhow::Result;
 use rayon::prelude::*;
 
 /// One record file: its name (the game identity's file part) and its bytes.

@@ -32,7 +32,6 @@ use sgf::Records;
 
 use crate::game::{analyse, Analysed};
 use crate::layout;
-use inputs::{Record, Source};
 use crate::manifest::{self, Manifest, SegmentInfo, SourceInfo, Totals};
 use crate::meta::MetaWriter;
 use crate::store::{
@@ -40,6 +39,7 @@ use crate::store::{
     MAX_SEGMENT_GAMES,
 };
 use crate::IndexError;
+use inputs::{Record, Source};
 
 /// How to build.
 #[derive(Clone, Debug)]

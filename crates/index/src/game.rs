@@ -226,7 +226,6 @@ fn chain(ops: &[u16], map: &[u16], seed: u64) -> u64 {
     mix(mix(acc ^ word) ^ n)
 }
 
-
 /// For each symmetry of a `width`×`height` board (in [`Symmetry::of_board`] order), the image of
 /// every on-board op point index (`y * 52 + x`); other indices (passes, off-board points) are not
 /// in the table and keep their value. Built once for 19×19.

@@ -1,7 +1,8 @@
 //! Turns piles of Go game records into an index that answers position, pattern and metadata
 //! queries in milliseconds, and reads it back.
 //!
-//! Layout of an index folder (see `DESIGN-index.md` at the repository root for the reasoning):
+//! Layout of an index folder (every name below is spelled once, in [`layout`]; see
+//! `DESIGN-index.md` at the repository root for the reasoning):
 //! - `qipu-index.json`: the manifest (segments with their files' lengths and checksums, inputs
 //!   read, totals), replaced atomically;
 //! - `seg-NNNNNN/`: immutable segments of games (see [`store`]);
@@ -11,6 +12,9 @@
 //!
 //! A rebuild writes its segments and metadata folder under new names (`seg-G-NNNNNN/`,
 //! `meta-G/`, for its generation G) beside the old index, then replaces the manifest.
+//!
+//! The record files themselves are found and read by the `inputs` crate, before parsing; this
+//! crate re-exports it as [`inputs`] for callers that still name it through here.
 
 pub mod build;
 pub mod game;

@@ -59,9 +59,8 @@ impl Op {
     #[inline]
     pub fn decode(v: u16) -> Op {
         let raw = v & POINT_MASK;
-        let p = (raw != NO_POINT).then(|| {
-            Point::new((raw % POINT_STRIDE) as u8, (raw / POINT_STRIDE) as u8)
-        });
+        let p = (raw != NO_POINT)
+            .then(|| Point::new((raw % POINT_STRIDE) as u8, (raw / POINT_STRIDE) as u8));
         match v >> KIND_SHIFT {
             0 => Op::Move(Color::Black, p),
             1 => Op::Move(Color::White, p),

@@ -10,7 +10,8 @@ struct Scratch(PathBuf);
 
 impl Scratch {
     fn new(test: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("qipu-build-inputs-{}-{test}", std::process::id()));
+        let dir =
+            std::env::temp_dir().join(format!("qipu-build-inputs-{}-{test}", std::process::id()));
         let _ = fs::remove_dir_all(&dir);
         fs::create_dir_all(&dir).unwrap();
         Scratch(dir)

@@ -81,7 +81,8 @@ impl MemberKind {
 /// `sgf` reads (GIB, NGF, UGF/UGI, kifu-line move files). The format itself is recognised from
 /// the content; the ending only decides what a walk opens. A kifu-line index (`.index`) is not
 /// taken: it holds no game of its own.
-pub(crate) const RECORD_ENDINGS: [&str; 7] = [".sgf", ".wtf", ".gib", ".ngf", ".ugf", ".ugi", ".kifu"];
+pub(crate) const RECORD_ENDINGS: [&str; 7] =
+    [".sgf", ".wtf", ".gib", ".ngf", ".ugf", ".ugi", ".kifu"];
 
 #[cfg(test)]
 mod tests {
@@ -114,14 +115,11 @@ mod tests {
         assert_eq!(SourceKind::given("x.zst"), Zstd);
         assert_eq!(SourceKind::given("x.tgz"), TarGz);
     }
-}
 
-#[cfg(test)]
-mod record_endings_tests {
     #[test]
     fn every_format_is_taken_plain_or_compressed() {
-        use super::MemberKind::{self, Raw, Zstd};
-        for e in super::RECORD_ENDINGS {
+        use MemberKind::{Raw, Zstd};
+        for e in RECORD_ENDINGS {
             assert_eq!(MemberKind::of(&format!("x{e}")), Some(Raw), "{e}");
             assert_eq!(MemberKind::of(&format!("x{e}.zst")), Some(Zstd), "{e}");
         }

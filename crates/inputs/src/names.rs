@@ -48,7 +48,7 @@ pub(crate) fn escape_bytes(mut bytes: &[u8]) -> String {
     }
 }
 
-/// The path as given, lexically cleaned, with `/` separators (see the module docs).
+/// The path as given, lexically cleaned, with `/` separators (see the crate docs, "Names").
 pub(crate) fn clean_path(path: &Path) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut absolute = false;

@@ -13,6 +13,7 @@ use crate::source::{Record, RecordBytes, Source};
 use crate::stream::{deliver, io_error, open, Counting};
 use crate::zstd_stream::decode_zstd;
 
+/// Delivers a plain file's one record (a kifu-line move file with its index, see `kifu`).
 pub(crate) fn read_plain(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputError> {
     let mut file = open(source)?;
     if source.stream {
@@ -45,7 +46,11 @@ pub(crate) fn read_plain(source: &Source, sink: &mut dyn FnMut(Record)) -> Resul
     Ok(())
 }
 
-pub(crate) fn read_zstd_file(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputError> {
+/// Delivers a zstd-compressed file's one record, decompressed; on damage, what decoded first.
+pub(crate) fn read_zstd_file(
+    source: &Source,
+    sink: &mut dyn FnMut(Record),
+) -> Result<(), InputError> {
     let count = Cell::new(0);
     let file = Counting {
         inner: open(source)?,

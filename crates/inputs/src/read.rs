@@ -11,7 +11,7 @@ use crate::zip_reader::read_zip;
 /// member for an archive, in archive order.
 ///
 /// On damage, the records before it (and the damaged one, flagged) are delivered first and the
-/// error is returned afterwards; see the module docs. Never panics on corrupt input.
+/// error is returned afterwards; see the crate docs. Never panics on corrupt input.
 pub fn read_source(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputError> {
     match source.kind {
         SourceKind::Plain => read_plain(source, sink),

@@ -13,7 +13,7 @@ use crate::kind::SourceKind;
 pub struct Source {
     /// Where the file is (as reached from the INPUT; for opening, not for display).
     pub path: PathBuf,
-    /// Its name for game identity (see the module docs); records are named from it.
+    /// Its name for game identity (see the crate docs); records are named from it.
     pub name: String,
     /// How it is read.
     pub kind: SourceKind,
@@ -21,7 +21,7 @@ pub struct Source {
     /// stream).
     pub len: u64,
     /// Its absolute path with every link resolved: what bookkeeping knows it by (see the
-    /// module docs, "Identity").
+    /// crate docs, "Identity").
     pub canonical: PathBuf,
     /// The canonical path of the INPUT directory it was found in; `None` when given directly.
     pub root: Option<PathBuf>,
@@ -74,7 +74,7 @@ impl AsRef<[u8]> for RecordBytes {
 /// One record file (which may hold many games), as delivered by [`read_source`].
 #[derive(Debug)]
 pub struct Record {
-    /// Its name for game identity (see the module docs).
+    /// Its name for game identity (see the crate docs).
     pub name: String,
     /// Its bytes, decompressed.
     pub bytes: RecordBytes,

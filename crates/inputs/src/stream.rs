@@ -12,10 +12,12 @@ use crate::limits::read_limited;
 use crate::source::{owned, Record, Source};
 use crate::zstd_stream::decode_zstd;
 
+/// Opens the source's file; the error names it.
 pub(crate) fn open(source: &Source) -> Result<File, InputError> {
     File::open(&source.path).map_err(|err| io_error(source, err))
 }
 
+/// An I/O error while reading the source, naming it.
 pub(crate) fn io_error(source: &Source, err: io::Error) -> InputError {
     InputError::Io {
         path: source.path.clone(),

@@ -11,6 +11,7 @@ use crate::names::{clean_member, display_bytes};
 use crate::source::{Record, Source};
 use crate::stream::{deliver, open, read_member, Counting, EndFlag};
 
+/// Delivers the taken members of a tar archive (plain, gzip or zstd), up to the first damage.
 pub(crate) fn read_tar(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputError> {
     let count = Cell::new(0);
     let file = Counting {

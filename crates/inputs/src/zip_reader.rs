@@ -38,6 +38,7 @@ fn take_zip_member<R: Read>(file: &mut zip::read::ZipFile<'_, R>, max: u64) -> Z
     Some((member, bytes, err))
 }
 
+/// Delivers the taken members of a zip archive, skipping broken ones (see the module docs).
 pub(crate) fn read_zip(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputError> {
     let count = Cell::new(0);
     let reader = BufReader::new(Counting {

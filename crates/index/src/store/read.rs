@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use memmap2::Mmap;
 
 use super::format::{
-    decode_entry, decode_ops, GameRec, PosEntry, RecordAt, ENTRY_SIZE, FLAG_PACKED,
-    FLAG_SKELETON, RECORD_INDEX_SIZE,
+    decode_entry, decode_ops, GameRec, PosEntry, RecordAt, ENTRY_SIZE, FLAG_PACKED, FLAG_SKELETON,
+    RECORD_INDEX_SIZE,
 };
 use crate::layout::segment as file;
 use crate::manifest::{FileSum, SegmentInfo};
