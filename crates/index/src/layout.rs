@@ -121,6 +121,11 @@ pub mod op {
     /// Bits of one packed op.
     pub const PACKED_BITS: u32 = 12;
 
+    // Checked when compiling: every kind and slot has a 12-bit code, and a packed board fits
+    // the point stride.
+    const _: () = assert!(KINDS * PACKED_SLOTS <= 1 << PACKED_BITS);
+    const _: () = assert!(PACKED_SIDE <= POINT_STRIDE);
+
     /// The index of point `(x, y)`.
     #[inline]
     pub fn point_index(x: u8, y: u8) -> u16 {
@@ -149,9 +154,7 @@ mod tests {
     }
 
     #[test]
-    fn the_12_bit_code_holds_every_kind_and_slot() {
-        assert!(op::KINDS * op::PACKED_SLOTS <= 1 << op::PACKED_BITS);
-        assert!(op::PACKED_SIDE <= op::POINT_STRIDE);
+    fn point_indices_stay_below_no_point() {
         assert_eq!(op::point_index(51, 51), 51 * 52 + 51);
         assert!(op::point_index(51, 51) < op::NO_POINT);
     }

@@ -10,7 +10,7 @@ use crate::names::escape_bytes;
 
 /// The key a path is known by in bookkeeping: its bytes, with invalid UTF-8 written `\xHH` and
 /// `\` always doubled, so that distinct paths always get distinct keys and
-/// [`path_of_key`] gives the path back.
+/// [`path_of_key`](crate::path_of_key) gives the path back.
 pub fn path_key(path: &Path) -> String {
     use std::os::unix::ffi::OsStrExt;
     let bytes = path.as_os_str().as_bytes();
@@ -20,7 +20,7 @@ pub fn path_key(path: &Path) -> String {
     }
 }
 
-/// The path a [`path_key`] was made from (`None` if `key` is not one).
+/// The path a [`path_key`](crate::path_key) was made from (`None` if `key` is not one).
 pub fn path_of_key(key: &str) -> Option<PathBuf> {
     use std::os::unix::ffi::OsStringExt;
     let mut out = Vec::with_capacity(key.len());
@@ -57,7 +57,7 @@ pub(crate) fn modified_ns(meta: &fs::Metadata) -> Option<u64> {
     u64::try_from(since.as_nanos()).ok()
 }
 
-/// Bytes taken from each end of a file for its [`fingerprint`].
+/// Bytes taken from each end of a file for its [`fingerprint`](crate::fingerprint).
 const FINGERPRINT_END_BYTES: u64 = 64 * 1024;
 
 /// A cheap fingerprint of a regular file's content: the XXH3 hash of its size, its first and its

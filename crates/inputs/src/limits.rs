@@ -16,7 +16,7 @@ pub(crate) const MMAP_MIN_BYTES: u64 = 256 * 1024;
 /// Buffer between a decompressor and the archive reader (tar reads 512-byte blocks).
 pub(crate) const STREAM_BUFFER_BYTES: usize = 256 * 1024;
 
-/// Reads everything `reader` yields, up to [`MAX_RECORD_BYTES`]: the bytes read and, if reading
+/// Reads everything `reader` yields, up to [`MAX_RECORD_BYTES`](crate::MAX_RECORD_BYTES): the bytes read and, if reading
 /// stopped early, why (the bytes are then a prefix; none if the record was too large).
 pub(crate) fn read_limited<R: Read + ?Sized>(
     reader: &mut R,

@@ -8,7 +8,7 @@ use std::path::{Component, Path};
 /// byte that is not part of valid UTF-8 written `\xHH` (upper-case hex) and each `\` doubled, so
 /// that two names differing only in such bytes stay apart (a lossy conversion would print both
 /// with U+FFFD). A valid name that spells `\xHH` literally can still equal an escaped one;
-/// bookkeeping does not rely on display names (see [`path_key`]).
+/// bookkeeping does not rely on display names (see [`path_key`](crate::path_key)).
 pub fn display_name(name: &std::ffi::OsStr) -> String {
     use std::os::unix::ffi::OsStrExt;
     match name.to_str() {
@@ -17,7 +17,7 @@ pub fn display_name(name: &std::ffi::OsStr) -> String {
     }
 }
 
-/// Bytes of a name as [`display_name`] shows them.
+/// Bytes of a name as [`display_name`](crate::display_name) shows them.
 pub(crate) fn display_bytes(bytes: &[u8]) -> String {
     match std::str::from_utf8(bytes) {
         Ok(text) => text.to_string(),

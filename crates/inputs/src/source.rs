@@ -30,7 +30,7 @@ pub struct Source {
     /// Not a regular file (a pipe, `/dev/stdin`, a device) given directly: read as a stream,
     /// never mapped or sized, and without a stable identity.
     pub stream: bool,
-    /// Largest record read from it once decompressed ([`MAX_RECORD_BYTES`] unless the caller
+    /// Largest record read from it once decompressed ([`MAX_RECORD_BYTES`](crate::MAX_RECORD_BYTES) unless the caller
     /// sets less): bounds what a decompression bomb costs before it is refused.
     pub max_record_bytes: u64,
 }
@@ -71,14 +71,14 @@ impl AsRef<[u8]> for RecordBytes {
     }
 }
 
-/// One record file (which may hold many games), as delivered by [`read_source`].
+/// One record file (which may hold many games), as delivered by [`read_source`](crate::read_source).
 #[derive(Debug)]
 pub struct Record {
     /// Its name for game identity (see the crate docs).
     pub name: String,
     /// Its bytes, decompressed.
     pub bytes: RecordBytes,
-    /// The bytes end early because reading failed (the error is returned by [`read_source`]
+    /// The bytes end early because reading failed (the error is returned by [`read_source`](crate::read_source)
     /// after this record); what is there was read correctly up to the damage, except for a zip
     /// member failing its CRC, whose bytes are complete but not trustworthy.
     pub damaged: bool,

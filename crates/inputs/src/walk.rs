@@ -13,7 +13,7 @@ use crate::limits::MAX_RECORD_BYTES;
 use crate::names::{clean_path, display_name};
 use crate::source::Source;
 
-/// What [`discover_all`] found: the sources, the directories it walked, and what it could not
+/// What [`discover_all`](crate::discover_all) found: the sources, the directories it walked, and what it could not
 /// take.
 #[derive(Debug, Default)]
 pub struct Discovery {
@@ -42,7 +42,7 @@ pub struct Skipped {
 ///
 /// A missing INPUT is an [`InputError::Missing`] naming it; an unreadable directory on the way is
 /// an [`InputError::Io`]. Nothing is opened or read beyond directory listings and file sizes.
-/// For a walk that goes past unreadable parts, see [`discover_all`].
+/// For a walk that goes past unreadable parts, see [`discover_all`](crate::discover_all).
 pub fn discover(inputs: &[PathBuf]) -> Result<Vec<Source>, InputError> {
     let mut found = discover_all(inputs)?;
     match found.unreadable.is_empty() {
@@ -51,7 +51,7 @@ pub fn discover(inputs: &[PathBuf]) -> Result<Vec<Source>, InputError> {
     }
 }
 
-/// Like [`discover`], but an unreadable directory or file below an INPUT is reported in
+/// Like [`discover`](crate::discover), but an unreadable directory or file below an INPUT is reported in
 /// [`Discovery::unreadable`] and the walk goes on. Only an INPUT itself that is missing or
 /// cannot be examined is an error.
 ///
