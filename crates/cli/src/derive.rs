@@ -19,7 +19,7 @@ const PER_FILE: usize = 10_000;
 
 pub fn run(out_dir: &Path, inputs: &[PathBuf], variants: usize) -> Result<ExitCode> {
     std::fs::create_dir_all(out_dir).with_context(|| format!("{}", out_dir.display()))?;
-    let sources = index::inputs::discover(inputs)?;
+    let sources = ::inputs::discover(inputs)?;
     let mut writer = Collections {
         dir: out_dir.to_path_buf(),
         file: None,
@@ -28,7 +28,7 @@ pub fn run(out_dir: &Path, inputs: &[PathBuf], variants: usize) -> Result<ExitCo
     };
     let mut games = 0u64;
     for source in &sources {
-        index::inputs::read_source(source, &mut |rec| {
+        ::inputs::read_source(source, &mut |rec| {
             let records = Records::read(&rec.bytes);
             for i in 0..records.len() {
                 let Ok(tree) = records.game(i) else { continue };

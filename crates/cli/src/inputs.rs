@@ -1,11 +1,12 @@
 //! Record files for the commands that read records directly (`info`, `show`): the same inputs
-//! as `qipu index` — files, directories, zstd files and archives — through `index::inputs`, read
-//! in parallel over inputs, results kept in input order.
+//! as `qipu index` — files, directories, zstd files and archives — through the `inputs` crate
+//! (written `::inputs` here, apart from this module of the same name), read in parallel over
+//! inputs, results kept in input order. No index is needed or opened.
 
 use std::path::PathBuf;
 
+use ::inputs::{discover, read_source};
 use anyhow::Result;
-use index::inputs::{discover, read_source};
 use rayon::prelude::*;
 
 /// One record file: its name (the game identity's file part) and its bytes.

@@ -43,7 +43,7 @@ enum Command {
     /// Convert a record (SGF, Weiqi Text Format or quadrant digits, recognised from its content) to
     /// another format, written to standard output.
     Convert {
-        /// The record file.
+        /// The record file (a `.zst` file or an archive is read as `qipu index` reads it).
         file: PathBuf,
         /// The format to write.
         #[arg(long, value_enum, default_value_t = Target::Sgf)]

@@ -140,6 +140,31 @@ fn convert_between_the_three_formats() {
 }
 
 #[test]
+fn convert_reads_its_input_as_every_command_does() {
+    // A folder is walked like `qipu index` walks it: each record converted, in name order.
+    let dir = std::env::temp_dir().join(format!("qipu-convert-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(samples().join("maruyama-ito.sgf"), dir.join("b.sgf")).unwrap();
+    std::fs::copy(samples().join("sun-ce-lu-fan-200.wtf"), dir.join("a.wtf")).unwrap();
+    std::fs::write(dir.join("notes.txt"), "not a record").unwrap();
+    let out = qipu(&["convert", dir.to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sgf = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(sgf.matches("(;FF[4]").count(), 2, "{sgf}");
+    let (wtf, sgf_game) = (
+        sgf.find("PB[孙策]").unwrap(),
+        sgf.find("PB[Maruyama").unwrap(),
+    );
+    assert!(wtf < sgf_game, "a.wtf before b.sgf");
+}
+
+#[test]
 fn missing_input_is_an_error_with_exit_code_2() {
     let out = qipu(&["info", "/no/such/file.sgf"]);
     assert_eq!(out.status.code(), Some(2));

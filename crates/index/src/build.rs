@@ -31,7 +31,7 @@ use serde::Serialize;
 use sgf::Records;
 
 use crate::game::{analyse, Analysed};
-use crate::inputs::{self, Record, Source};
+use crate::layout;
 use crate::manifest::{self, Manifest, SegmentInfo, SourceInfo, Totals};
 use crate::meta::MetaWriter;
 use crate::store::{
@@ -39,6 +39,7 @@ use crate::store::{
     MAX_SEGMENT_GAMES,
 };
 use crate::IndexError;
+use inputs::{Record, Source};
 
 /// How to build.
 #[derive(Clone, Debug)]
@@ -119,8 +120,7 @@ pub struct Rejection {
     pub reason: String,
 }
 
-/// The name of the machine-readable report of rejected files and games (JSON Lines).
-pub const REPORT: &str = "rejected.jsonl";
+pub use crate::layout::REPORT;
 
 /// Builds or extends the index in `dir` from `inputs`.
 pub fn build(
@@ -450,7 +450,10 @@ fn process(
                 let mut first = games_in.min(total);
                 loop {
                     let end = (first + chunk_games).min(total);
-                    let games = analyse_games(&records, &rec.name, first..end);
+                    let mut games = analyse_games(&records, &rec.name, first..end);
+                    if end == total && rec.bytes.cut_while_read() {
+                        games.push(Err(cut_while_read(&rec.name)));
+                    }
                     let chunk = Processed::File {
                         source: key.clone(),
                         record_no,
@@ -484,6 +487,10 @@ fn process_small(batch: Vec<Item>) -> Vec<Processed> {
             Item::Record(source, record_no, rec, games_in) => {
                 let records = Records::read(&rec.bytes);
                 let first = games_in.min(records.len());
+                let mut games = analyse_games(&records, &rec.name, first..records.len());
+                if rec.bytes.cut_while_read() {
+                    games.push(Err(cut_while_read(&rec.name)));
+                }
                 Processed::File {
                     source,
                     record_no,
@@ -492,7 +499,7 @@ fn process_small(batch: Vec<Item>) -> Vec<Processed> {
                     } else {
                         None
                     },
-                    games: analyse_games(&records, &rec.name, first..records.len()),
+                    games,
                     first,
                     last: true,
                     name: rec.name,
@@ -500,6 +507,20 @@ fn process_small(batch: Vec<Item>) -> Vec<Processed> {
             }
         })
         .collect()
+}
+
+/// A record file cut short by another program while it was mapped and read: its games past the
+/// cut read as zeros (and are rejected or missing); the next run sees its new size and reads it
+/// again.
+fn cut_while_read(name: &str) -> Rejection {
+    Rejection {
+        file: name.to_string(),
+        game: None,
+        offset: 0,
+        reason: "the file was cut short while it was read (by another program?): its games \
+                 past the cut are not indexed; index it again"
+            .to_string(),
+    }
 }
 
 /// Why a record file has no game, if it has none.
@@ -839,10 +860,9 @@ fn remove_index(dir: &Path) -> Result<(), IndexError> {
     {
         let name = entry.file_name().to_string_lossy().into_owned();
         let p = entry.path();
-        let ours = name.starts_with("seg-")
-            || name == "meta"
-            || name.starts_with("meta-")
-            || name.starts_with(crate::manifest::MANIFEST)
+        let ours = layout::is_segment_dir(&name)
+            || layout::is_meta_dir(&name)
+            || name.starts_with(layout::MANIFEST)
             || name == REPORT;
         if !ours {
             continue;
@@ -868,9 +888,9 @@ fn clean_leftovers(dir: &Path, manifest: Option<&Manifest>) -> Result<(), IndexE
         .flatten()
     {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let segment = name.starts_with("seg-")
+        let segment = layout::is_segment_dir(&name)
             && !manifest.is_some_and(|m| m.segments.iter().any(|s| s.dir == name));
-        let meta = (name == "meta" || name.starts_with("meta-")) && name != meta_dir;
+        let meta = layout::is_meta_dir(&name) && name != meta_dir;
         if (segment || meta) && entry.file_type().is_ok_and(|t| t.is_dir()) {
             let p = entry.path();
             std::fs::remove_dir_all(&p).map_err(|e| IndexError::io(&p, e))?;

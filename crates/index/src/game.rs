@@ -5,6 +5,7 @@ use goban::Symmetry;
 use sgf::info::Winner;
 use sgf::{GameInfo, GameTree};
 
+use crate::layout::op::{point_index, POINT_MASK, POINT_STRIDE};
 use crate::ops::{encode_main_line_at, with_removals_into, Op};
 use crate::store::{
     GameRec, Occupancy, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_SKELETON, MAX_INDEXED_STONES,
@@ -172,8 +173,8 @@ fn signatures(ops: &[u16], width: u8, height: u8) -> (u64, u64) {
 /// The image of an op under a symmetry's point map (passes and off-board points unchanged).
 #[inline(always)]
 fn image(v: u16, map: &[u16]) -> u16 {
-    let point = (v & POINT_BITS) as usize;
-    v & !POINT_BITS | map.get(point).copied().unwrap_or(point as u16)
+    let point = (v & POINT_MASK) as usize;
+    v & !POINT_MASK | map.get(point).copied().unwrap_or(point as u16)
 }
 
 /// The index in `maps` of a symmetry whose image of the (non-derived) ops is least.
@@ -225,9 +226,6 @@ fn chain(ops: &[u16], map: &[u16], seed: u64) -> u64 {
     mix(mix(acc ^ word) ^ n)
 }
 
-/// The point bits of an op.
-const POINT_BITS: u16 = (1 << 13) - 1;
-
 /// For each symmetry of a `width`×`height` board (in [`Symmetry::of_board`] order), the image of
 /// every on-board op point index (`y * 52 + x`); other indices (passes, off-board points) are not
 /// in the table and keep their value. Built once for 19×19.
@@ -237,11 +235,11 @@ fn point_maps(width: u8, height: u8) -> std::borrow::Cow<'static, [Vec<u16>]> {
         Symmetry::of_board(width, height)
             .iter()
             .map(|&s| {
-                let mut map: Vec<u16> = (0..height as u16 * 52).collect();
+                let mut map: Vec<u16> = (0..height as u16 * POINT_STRIDE).collect();
                 for y in 0..height {
                     for x in 0..width {
                         let t = s.apply(goban::Point::new(x, y), width, height);
-                        map[y as usize * 52 + x as usize] = t.y as u16 * 52 + t.x as u16;
+                        map[point_index(x, y) as usize] = point_index(t.x, t.y);
                     }
                 }
                 map

@@ -1,7 +1,8 @@
 //! Turns piles of Go game records into an index that answers position, pattern and metadata
 //! queries in milliseconds, and reads it back.
 //!
-//! Layout of an index folder (see `DESIGN-index.md` at the repository root for the reasoning):
+//! Layout of an index folder (every name below is spelled once, in [`layout`]; see
+//! `DESIGN-index.md` at the repository root for the reasoning):
 //! - `qipu-index.json`: the manifest (segments with their files' lengths and checksums, inputs
 //!   read, totals), replaced atomically;
 //! - `seg-NNNNNN/`: immutable segments of games (see [`store`]);
@@ -11,13 +12,15 @@
 //!
 //! A rebuild writes its segments and metadata folder under new names (`seg-G-NNNNNN/`,
 //! `meta-G/`, for its generation G) beside the old index, then replaces the manifest.
+//!
+//! The record files themselves are found and read by the `inputs` crate, before parsing; this
+//! crate re-exports it as [`inputs`] for callers that still name it through here.
 
 pub mod build;
 pub mod game;
-pub mod inputs;
+pub mod layout;
 pub mod lock;
 pub mod manifest;
-pub mod mapped;
 pub mod meta;
 mod occupancy;
 pub mod ops;
@@ -25,6 +28,10 @@ mod pack;
 mod skeleton;
 pub mod store;
 mod verify;
+
+/// Reading the inputs is its own crate, before parsing; re-exported here while callers move to it.
+pub use inputs;
+pub use inputs::mapped;
 
 use std::path::{Path, PathBuf};
 

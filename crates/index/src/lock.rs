@@ -17,8 +17,7 @@ use std::path::Path;
 
 use crate::IndexError;
 
-/// The lock file's name in the index folder.
-pub const LOCK: &str = "qipu-index.lock";
+pub use crate::layout::LOCK;
 
 /// The writer's lock on an index folder, held while this lives.
 #[derive(Debug)]

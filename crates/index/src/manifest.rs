@@ -13,25 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::IndexError;
 
-pub const MANIFEST: &str = "qipu-index.json";
-
-/// The layout of the index files this build reads and writes. Version 2 stores the stones each
-/// move removes in the replay programs; version 3 stores occupancy by point; version 4 keeps
-/// positions of at most 20 stones in the position table (40 before); version 5 indexes the months
-/// of each game's date; version 6 packs replay programs of boards up to 19×19 in 12 bits per op;
-/// version 7 stores records without their main-line coordinates (see `skeleton`); version 8
-/// groups the position table by hash, with 6-byte entries; version 9 lists each segment's copies
-/// and long games in files of their own; version 10 keeps the winners in a file of their own;
-/// version 11 ends the occupancy columns with how many games each holds; version 12 indexes
-/// repeating values (names, events, results, …) as exact terms beside a dictionary of their
-/// tokens (see `meta/values.rs`); version 13 signs a game up to symmetry by the least image of
-/// its main line (copies found by an older build would not match); version 14 records each
-/// segment file's length and checksum, and a generation naming the metadata folder and the
-/// segments of the current build (a rebuild writes beside the old index, see
-/// [`Manifest::meta_dir`]); it also knows inputs by canonical path, size, modification time and
-/// fingerprint, with the games of each, and hides the games of changed and deleted inputs
-/// (`removed`).
-pub const FORMAT_VERSION: u32 = 14;
+pub use crate::layout::{FORMAT_VERSION, MANIFEST};
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Manifest {
@@ -43,7 +25,7 @@ pub struct Manifest {
     /// Games in all segments (ids are 0..games).
     pub games: u32,
     pub segments: Vec<SegmentInfo>,
-    /// Inputs read so far, by canonical path (as [`crate::inputs::path_key`] writes it).
+    /// Inputs read so far, by canonical path (as [`inputs::path_key`] writes it).
     pub sources: BTreeMap<String, SourceInfo>,
     /// Games hidden from every answer, as sorted, disjoint ranges `[first, end)` of ids: those of
     /// inputs that changed (and were read again) or were deleted. Segments are immutable, so a
@@ -85,13 +67,13 @@ pub struct FileSum {
 pub struct SourceInfo {
     /// Its name in game identity (what hits print as their file, or its prefix for archives).
     pub name: String,
-    /// The INPUT directory it was found in ([`crate::inputs::path_key`]); `None`: given directly.
+    /// The INPUT directory it was found in ([`inputs::path_key`]); `None`: given directly.
     pub root: Option<String>,
     /// Size of the input file when it was read.
     pub len: u64,
     /// Its modification time then, in nanoseconds since the epoch.
     pub modified: Option<u64>,
-    /// [`crate::inputs::fingerprint`] of its content then.
+    /// [`inputs::fingerprint`] of its content then.
     pub fingerprint: u64,
     /// Record files of the source already in the index (all of them once `complete`).
     pub records_done: u64,
@@ -162,18 +144,12 @@ impl Totals {
 impl Manifest {
     /// The metadata folder of this generation (`meta` for the first build).
     pub fn meta_dir(&self) -> String {
-        match self.generation {
-            0 => "meta".to_string(),
-            g => format!("meta-{g}"),
-        }
+        crate::layout::meta_dir(self.generation)
     }
 
     /// The folder of this generation's `n`-th segment (`seg-000001` … for the first build).
     pub fn segment_dir(&self, n: usize) -> String {
-        match self.generation {
-            0 => format!("seg-{n:06}"),
-            g => format!("seg-{g}-{n:06}"),
-        }
+        crate::layout::segment_dir(self.generation, n)
     }
 
     /// Takes the source `key` out: its games are hidden and its counts leave the totals.

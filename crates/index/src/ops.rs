@@ -8,15 +8,13 @@
 //! mark instead. After each move come REMOVE ops for the stones it took off (computed once, when
 //! the game is indexed), so that a search can follow the stones without the rules ([`Walker`]).
 //!
-//! Layout of an op: the top 3 bits are the kind, the low 13 bits the point `y * 52 + x`
-//! (8191 for a pass or a malformed point, played as a pass).
+//! Layout of an op (constants in [`crate::layout::op`]): the top 3 bits are the kind, the low
+//! 13 bits the point `y * 52 + x` (8191 for a pass or a malformed point, played as a pass).
 
 use goban::{Bitboard, Board, BoardSizeError, Color, MoveOutcome, Point, Position};
 use sgf::{ids, value, GameTree};
 
-const KIND_SHIFT: u16 = 13;
-const POINT_MASK: u16 = (1 << KIND_SHIFT) - 1;
-const NO_POINT: u16 = POINT_MASK;
+use crate::layout::op::{point_index, KIND_SHIFT, NO_POINT, POINT_MASK, POINT_STRIDE};
 
 /// What an op does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,7 +40,7 @@ impl Op {
             Op::Mark => (5, None),
             Op::Remove(p) => (6, Some(p)),
         };
-        let point = p.map_or(NO_POINT, |p| p.y as u16 * 52 + p.x as u16);
+        let point = p.map_or(NO_POINT, |p| point_index(p.x, p.y));
         (kind << KIND_SHIFT) | point
     }
 
@@ -61,7 +59,8 @@ impl Op {
     #[inline]
     pub fn decode(v: u16) -> Op {
         let raw = v & POINT_MASK;
-        let p = (raw != NO_POINT).then(|| Point::new((raw % 52) as u8, (raw / 52) as u8));
+        let p = (raw != NO_POINT)
+            .then(|| Point::new((raw % POINT_STRIDE) as u8, (raw / POINT_STRIDE) as u8));
         match v >> KIND_SHIFT {
             0 => Op::Move(Color::Black, p),
             1 => Op::Move(Color::White, p),
@@ -114,13 +113,14 @@ impl Raw {
     /// The index of `p` in a table indexed by [`Raw::point`].
     #[inline]
     pub fn index_of(p: Point) -> usize {
-        p.y as usize * 52 + p.x as usize
+        point_index(p.x, p.y) as usize
     }
 
     /// The point at an index (meaningful for indices of points on the board).
     #[inline]
     pub fn point_at(i: usize) -> Point {
-        Point::new((i % 52) as u8, (i / 52) as u8)
+        let stride = POINT_STRIDE as usize;
+        Point::new((i % stride) as u8, (i / stride) as u8)
     }
 }
 

@@ -7,38 +7,45 @@
 
 use std::sync::OnceLock;
 
-/// Points of a 19×19 board, then "no point".
-const SLOTS: u16 = 362;
-const NO_POINT: u16 = (1 << 13) - 1;
+use crate::layout::op::{
+    KINDS, KIND_SHIFT, NO_POINT, PACKED_BITS, PACKED_SIDE as SIDE, PACKED_SLOTS as SLOTS,
+    POINT_STRIDE,
+};
+
+/// The slot of "no point", after the points of the board.
+const NO_SLOT: u16 = SLOTS - 1;
+/// Codes of 12 bits.
+const CODES: usize = 1 << PACKED_BITS;
+const CODE_MASK: u32 = (1 << PACKED_BITS) - 1;
 
 /// The 12-bit code of an op, if it has one.
 fn code(v: u16) -> Option<u16> {
-    let (kind, point) = (v >> 13, v & NO_POINT);
+    let (kind, point) = (v >> KIND_SHIFT, v & NO_POINT);
     let slot = if point == NO_POINT {
-        361
+        NO_SLOT
     } else {
-        let (x, y) = (point % 52, point / 52);
-        if x >= 19 || y >= 19 {
+        let (x, y) = (point % POINT_STRIDE, point / POINT_STRIDE);
+        if x >= SIDE || y >= SIDE {
             return None;
         }
-        y * 19 + x
+        y * SIDE + x
     };
-    (kind < 7).then_some(kind * SLOTS + slot)
+    (kind < KINDS).then_some(kind * SLOTS + slot)
 }
 
 /// The op of each code; codes no op has (only in a damaged file) read as kind 7, a mark.
-fn table() -> &'static [u16; 4096] {
-    static TABLE: OnceLock<[u16; 4096]> = OnceLock::new();
+fn table() -> &'static [u16; CODES] {
+    static TABLE: OnceLock<[u16; CODES]> = OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut t = [7 << 13 | NO_POINT; 4096];
-        for (c, op) in t.iter_mut().enumerate().take(7 * SLOTS as usize) {
+        let mut t = [KINDS << KIND_SHIFT | NO_POINT; CODES];
+        for (c, op) in t.iter_mut().enumerate().take((KINDS * SLOTS) as usize) {
             let (kind, slot) = (c as u16 / SLOTS, c as u16 % SLOTS);
-            let point = if slot == 361 {
+            let point = if slot == NO_SLOT {
                 NO_POINT
             } else {
-                (slot / 19) * 52 + slot % 19
+                (slot / SIDE) * POINT_STRIDE + slot % SIDE
             };
-            *op = kind << 13 | point;
+            *op = kind << KIND_SHIFT | point;
         }
         t
     })
@@ -82,12 +89,12 @@ pub fn unpack(bytes: &[u8], n: usize, out: &mut Vec<u16>) {
     out.resize(start + pairs * 2, 0);
     for (o, b) in out[start..].chunks_exact_mut(2).zip(bytes.chunks_exact(3)) {
         let v = u32::from(b[0]) | u32::from(b[1]) << 8 | u32::from(b[2]) << 16;
-        o[0] = t[(v & 0xfff) as usize];
-        o[1] = t[(v >> 12 & 0xfff) as usize];
+        o[0] = t[(v & CODE_MASK) as usize];
+        o[1] = t[(v >> PACKED_BITS & CODE_MASK) as usize];
     }
     if n % 2 == 1 && pairs == n / 2 {
         if let Some(b) = bytes.get(pairs * 3..pairs * 3 + 2) {
-            out.push(t[(b[0] as usize | (b[1] as usize) << 8) & 0xfff]);
+            out.push(t[(b[0] as usize | (b[1] as usize) << 8) & CODE_MASK as usize]);
         }
     }
 }

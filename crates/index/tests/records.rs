@@ -6,9 +6,9 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use index::inputs::{discover, read_source};
 use index::store::FLAG_SKELETON;
 use index::{build, BuildOptions, Index};
+use inputs::{discover, read_source};
 
 fn inputs() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");

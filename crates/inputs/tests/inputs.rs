@@ -1,11 +1,11 @@
-//! Tests of `index::inputs`: discovery, names and bytes for every source kind, damage handling,
+//! Tests of the `inputs` crate: discovery, names and bytes for every source kind, damage handling,
 //! and (when the shared datasets are present) the real archives.
 
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use index::inputs::{
+use inputs::{
     discover, discover_all, path_key, path_of_key, read_source, InputError, RecordBytes, Source,
     SourceKind,
 };
@@ -773,100 +773,4 @@ fn shared_diverse_sources_match_the_oracle_files() {
     let mut sorted = sources.clone();
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     assert_eq!(sorted, sources, "sources come sorted by name");
-}
-
-#[test]
-fn a_large_record_file_is_indexed_in_chunks_with_every_game_in_place() {
-    // Every record file counts as large (batch_bytes 1), three games a chunk, segments of four:
-    // commits fall inside the file, and the run is stopped after the first to finish it later.
-    let scratch = Scratch::new("chunks");
-    let text: Vec<u8> = (0..10).flat_map(|n| long_game(n, 30)).collect();
-    let file = scratch.write("d/many.sgf", &text);
-    scratch.write("d/one.sgf", &long_game(99, 30));
-    let dir = scratch.0.join("index");
-    let opts = index::BuildOptions {
-        batch_bytes: 1,
-        chunk_games: 3,
-        segment_games: 4,
-        ..index::BuildOptions::default()
-    };
-    let summary = index::build(&dir, &[scratch.0.join("d")], &opts, |_| {}).unwrap();
-    assert_eq!(summary.added.games, 11);
-    assert_eq!(summary.added.files, 2);
-    let idx = index::Index::open(&dir).unwrap();
-    assert!(
-        idx.manifest().segments.len() >= 3,
-        "{:?}",
-        idx.manifest().segments
-    );
-    let mut got: Vec<(String, u32, String)> = idx
-        .search_meta("size:19")
-        .unwrap()
-        .into_iter()
-        .map(|g| {
-            let (file, n) = idx.identity(g);
-            let black = idx
-                .meta()
-                .summary(g)
-                .unwrap()
-                .unwrap()
-                .black
-                .unwrap_or_default();
-            (file.to_string(), n, black)
-        })
-        .collect();
-    got.sort();
-    let mut want: Vec<(String, u32, String)> = (0..10)
-        .map(|n| ("many.sgf".to_string(), n, format!("p{n}")))
-        .collect();
-    want.push(("one.sgf".to_string(), 0, "p99".to_string()));
-    assert_eq!(got, want);
-    assert_eq!(
-        idx.source_path("many.sgf"),
-        Some(fs::canonicalize(&file).unwrap())
-    );
-    drop(idx);
-
-    // A run that dies after a commit inside the file is finished by the next: nothing lost or
-    // doubled, each game under its own index in the file.
-    let dir2 = scratch.0.join("index2");
-    let died = std::panic::catch_unwind(|| {
-        index::build(&dir2, &[scratch.0.join("d")], &opts, |p| {
-            assert!(p.games < 5, "stopped");
-        })
-    });
-    assert!(died.is_err());
-    let partial = index::Index::open(&dir2).unwrap().len();
-    assert!((4..11).contains(&partial), "{partial} games committed");
-    index::build(&dir2, &[scratch.0.join("d")], &opts, |_| {}).unwrap();
-    let idx = index::Index::open(&dir2).unwrap();
-    let mut again: Vec<(String, u32)> = idx
-        .search_meta("size:19")
-        .unwrap()
-        .into_iter()
-        .map(|g| (idx.identity(g).0.to_string(), idx.identity(g).1))
-        .collect();
-    again.sort();
-    let want: Vec<(String, u32)> = want.into_iter().map(|(f, n, _)| (f, n)).collect();
-    assert_eq!(again, want);
-}
-
-#[test]
-fn the_largest_record_is_set_by_configuration() {
-    // 8 MiB of zeros in a few hundred bytes: refused at 1 MiB, as damage, and the rest indexed.
-    let scratch = Scratch::new("bomb");
-    scratch.write("d/bomb.sgf.zst", &zst(&vec![0u8; 8 << 20]));
-    scratch.write("d/a.sgf", &game(1));
-    let dir = scratch.0.join("index");
-    let opts = index::BuildOptions {
-        max_record_bytes: 1 << 20,
-        ..index::BuildOptions::default()
-    };
-    let summary = index::build(&dir, &[scratch.0.join("d")], &opts, |_| {}).unwrap();
-    assert_eq!(summary.added.games, 1);
-    let report = fs::read_to_string(dir.join(index::build::REPORT)).unwrap();
-    assert!(
-        report.contains("bomb.sgf.zst") && report.contains("larger than 1048576 bytes"),
-        "{report}"
-    );
 }

@@ -1,0 +1,161 @@
+//! The on-disk layout of an index, named in one place: the index folder's files and folders, the
+//! files of a segment, the format version, and the bit layout of a replay-program op.
+//!
+//! Every module that reads or writes the index takes its names and constants from here, so a
+//! file can never be written under one spelling and looked for under another, and a change of
+//! layout is seen (and bumps [`FORMAT_VERSION`]) where it is made. What each file holds is
+//! described where it is written: the manifest in `manifest`, a segment's files in `store`.
+
+/// The layout of the index files this build reads and writes. Version 2 stores the stones each
+/// move removes in the replay programs; version 3 stores occupancy by point; version 4 keeps
+/// positions of at most 20 stones in the position table (40 before); version 5 indexes the months
+/// of each game's date; version 6 packs replay programs of boards up to 19×19 in 12 bits per op;
+/// version 7 stores records without their main-line coordinates (see `skeleton`); version 8
+/// groups the position table by hash, with 6-byte entries; version 9 lists each segment's copies
+/// and long games in files of their own; version 10 keeps the winners in a file of their own;
+/// version 11 ends the occupancy columns with how many games each holds; version 12 indexes
+/// repeating values (names, events, results, …) as exact terms beside a dictionary of their
+/// tokens (see `meta/values.rs`); version 13 signs a game up to symmetry by the least image of
+/// its main line (copies found by an older build would not match); version 14 records each
+/// segment file's length and checksum, and a generation naming the metadata folder and the
+/// segments of the current build (a rebuild writes beside the old index, see [`meta_dir`]); it
+/// also knows inputs by canonical path, size, modification time and fingerprint, with the games
+/// of each, and hides the games of changed and deleted inputs (`removed`).
+pub const FORMAT_VERSION: u32 = 14;
+
+/// The manifest in the index folder (replaced atomically through `MANIFEST.tmp`).
+pub const MANIFEST: &str = "qipu-index.json";
+
+/// The writer's lock file in the index folder.
+pub const LOCK: &str = "qipu-index.lock";
+
+/// The machine-readable report of rejected files and games (JSON Lines): one per segment, and
+/// the index folder's, gathered from them at the end of each run.
+pub const REPORT: &str = "rejected.jsonl";
+
+/// The first generation's metadata folder; later generations add `-G`.
+const META_DIR: &str = "meta";
+
+/// What every segment folder's name starts with.
+const SEGMENT_PREFIX: &str = "seg-";
+
+/// The metadata folder of build generation `generation` (`meta`, then `meta-G`).
+pub fn meta_dir(generation: u32) -> String {
+    match generation {
+        0 => META_DIR.to_string(),
+        g => format!("{META_DIR}-{g}"),
+    }
+}
+
+/// The folder of generation `generation`'s `n`-th segment (`seg-000001` …, then
+/// `seg-G-000001` …).
+pub fn segment_dir(generation: u32, n: usize) -> String {
+    match generation {
+        0 => format!("{SEGMENT_PREFIX}{n:06}"),
+        g => format!("{SEGMENT_PREFIX}{g}-{n:06}"),
+    }
+}
+
+/// Whether a name in the index folder is a segment folder of some generation.
+pub fn is_segment_dir(name: &str) -> bool {
+    name.starts_with(SEGMENT_PREFIX)
+}
+
+/// Whether a name in the index folder is a metadata folder of some generation.
+pub fn is_meta_dir(name: &str) -> bool {
+    name == META_DIR
+        || name
+            .strip_prefix(META_DIR)
+            .is_some_and(|rest| rest.starts_with('-'))
+}
+
+/// The files of a segment folder (what each holds: see `store`).
+pub mod segment {
+    /// One fixed game record per game.
+    pub const GAMES: &str = "games.bin";
+    /// Replay programs.
+    pub const OPS: &str = "ops.bin";
+    /// Occupancy columns.
+    pub const OCCUPANCY: &str = "occ.bin";
+    /// The position table's distinct hashes.
+    pub const POSITION_KEYS: &str = "positions.keys";
+    /// The position table's first entry of each hash.
+    pub const POSITION_STARTS: &str = "positions.starts";
+    /// The position table's entries.
+    pub const POSITIONS: &str = "positions.bin";
+    /// The original records, compressed in blocks.
+    pub const RECORDS: &str = "records.zst";
+    /// Where each record is in `records.zst`.
+    pub const RECORDS_INDEX: &str = "records.idx";
+    /// The segment's record file names.
+    pub const FILES: &str = "files.jsonl";
+    /// Each game's main-line signatures.
+    pub const SIGNATURES: &str = "sigs.bin";
+    /// Each game's winner byte.
+    pub const WINNERS: &str = "winners.bin";
+    /// The segment's exact copies.
+    pub const COPIES: &str = "copies.bin";
+    /// The segment's long games.
+    pub const LONG: &str = "long.bin";
+    /// The segment's rejected files and games.
+    pub const REJECTED: &str = super::REPORT;
+}
+
+/// The bit layout of one replay-program op (a `u16`, see `ops`), and of the 12-bit code that
+/// packs the ops of boards up to 19×19 (see `pack`).
+pub mod op {
+    /// The kind is in the bits from here up (3 bits: kinds 0 to 7).
+    pub const KIND_SHIFT: u16 = 13;
+    /// The point index is in the bits below [`KIND_SHIFT`].
+    pub const POINT_MASK: u16 = (1 << KIND_SHIFT) - 1;
+    /// The point index of "no point": a pass, a mark, or a malformed point.
+    pub const NO_POINT: u16 = POINT_MASK;
+    /// Point `(x, y)` has index `y * POINT_STRIDE + x`: boards up to 52×52.
+    pub const POINT_STRIDE: u16 = 52;
+    /// Kinds of op that exist (0 to 6; kind 7 is read as a mark).
+    pub const KINDS: u16 = 7;
+    /// Largest board side whose ops have a 12-bit code.
+    pub const PACKED_SIDE: u16 = 19;
+    /// Codes per kind in the 12-bit code: each point of a 19×19 board, then "no point".
+    pub const PACKED_SLOTS: u16 = PACKED_SIDE * PACKED_SIDE + 1;
+    /// Bits of one packed op.
+    pub const PACKED_BITS: u32 = 12;
+
+    // Checked when compiling: every kind and slot has a 12-bit code, and a packed board fits
+    // the point stride.
+    const _: () = assert!(KINDS * PACKED_SLOTS <= 1 << PACKED_BITS);
+    const _: () = assert!(PACKED_SIDE <= POINT_STRIDE);
+
+    /// The index of point `(x, y)`.
+    #[inline]
+    pub fn point_index(x: u8, y: u8) -> u16 {
+        u16::from(y) * POINT_STRIDE + u16::from(x)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn folder_names_are_recognised_as_they_are_made() {
+        for g in [0, 1, 12] {
+            assert!(is_meta_dir(&meta_dir(g)));
+            assert!(is_segment_dir(&segment_dir(g, 1)));
+            assert!(!is_segment_dir(&meta_dir(g)));
+            assert!(!is_meta_dir(&segment_dir(g, 3)));
+        }
+        assert_eq!(meta_dir(0), "meta");
+        assert_eq!(meta_dir(3), "meta-3");
+        assert_eq!(segment_dir(0, 7), "seg-000007");
+        assert_eq!(segment_dir(2, 7), "seg-2-000007");
+        assert!(!is_meta_dir("metadata"));
+        assert!(!is_meta_dir(MANIFEST));
+    }
+
+    #[test]
+    fn point_indices_stay_below_no_point() {
+        assert_eq!(op::point_index(51, 51), 51 * 52 + 51);
+        assert!(op::point_index(51, 51) < op::NO_POINT);
+    }
+}

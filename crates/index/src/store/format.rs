@@ -1,0 +1,293 @@
+//! The format of a segment's files: the fixed game record, its flags, the position-table entry
+//! and the record-index entry, byte by byte, and the replay program as `ops.bin` holds it. Both
+//! the writer and the reader of a segment take their layout from here, so they cannot disagree.
+
+use std::io::Write;
+
+use crate::layout::op::{KIND_SHIFT, NO_POINT, POINT_MASK};
+
+/// Positions with at most this many stones are in the position table; deeper positions are found
+/// by filtering games on occupancy and following them. Measured with `scripts/bench` on 1.3 M
+/// games (BENCHMARKS.md): 20 instead of 40 halves the table (659 → 334 B/game), and a rare deeper
+/// position still takes 1.7 ms at p50, because thirty stones leave few games past the filter.
+pub const MAX_INDEXED_STONES: u32 = 20;
+
+/// Positions after this move number are not in the position table (11 bits hold k); a game
+/// with such positions is flagged [`FLAG_LONG`] and replayed by searches instead.
+pub const MAX_TABLE_MOVE: u32 = (1 << 11) - 1;
+
+/// Games per segment at most: position-table entries name games in 24 bits.
+pub const MAX_SEGMENT_GAMES: u32 = (1 << 24) - 1;
+
+/// Records per compressed block of `records.zst`.
+pub(crate) const RECORDS_PER_BLOCK: usize = 64;
+
+/// Per-game fixed record.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct GameRec {
+    /// Offset of the game's ops in `ops.bin`, in bytes.
+    pub ops_start: u64,
+    pub ops_len: u32,
+    /// Main-line moves (passes included).
+    pub moves: u32,
+    pub width: u8,
+    pub height: u8,
+    /// 0 none, 1 Black won, 2 White won (as the oracle reads `RE`).
+    pub winner: u8,
+    pub flags: u8,
+    /// The game this one is an exact copy of (`u32::MAX` when none); copies have no ops.
+    pub duplicate_of: u32,
+    /// Index into the segment's files.
+    pub file: u32,
+    /// Index of the game inside its file.
+    pub game_in_file: u32,
+}
+
+/// `GameRec::flags`: the game's replay met irregular moves (occupied point, …).
+pub const FLAG_IRREGULAR: u8 = 1;
+/// `GameRec::flags`: a copy of another game up to symmetry (not necessarily exact).
+pub const FLAG_SYMMETRIC_COPY: u8 = 2;
+/// `GameRec::flags`: positions past move [`MAX_TABLE_MOVE`] are not in the position table:
+/// replay the game.
+pub const FLAG_LONG: u8 = 4;
+/// `GameRec::flags`: the replay program is packed in 12 bits per op (see [`crate::pack`]).
+pub const FLAG_PACKED: u8 = 8;
+/// `GameRec::flags`: the stored record is a skeleton, restored with the program when read (see
+/// [`crate::skeleton`]).
+pub const FLAG_SKELETON: u8 = 16;
+
+/// `PosEntry::next` of a final position.
+pub const NO_NEXT: u16 = u16::MAX;
+
+impl GameRec {
+    /// Bytes of one record in `games.bin`.
+    pub(crate) const SIZE: usize = 32;
+
+    pub(crate) fn write(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let mut b = [0u8; Self::SIZE];
+        b[0..8].copy_from_slice(&self.ops_start.to_le_bytes());
+        b[8..12].copy_from_slice(&self.ops_len.to_le_bytes());
+        b[12..16].copy_from_slice(&self.moves.to_le_bytes());
+        b[16] = self.width;
+        b[17] = self.height;
+        b[18] = self.winner;
+        b[19] = self.flags;
+        b[20..24].copy_from_slice(&self.duplicate_of.to_le_bytes());
+        b[24..28].copy_from_slice(&self.file.to_le_bytes());
+        b[28..32].copy_from_slice(&self.game_in_file.to_le_bytes());
+        out.write_all(&b)
+    }
+
+    pub(crate) fn read(b: &[u8]) -> GameRec {
+        let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
+        GameRec {
+            ops_start: u64::from_le_bytes(b[0..8].try_into().unwrap()),
+            ops_len: u32_at(8),
+            moves: u32_at(12),
+            width: b[16],
+            height: b[17],
+            winner: b[18],
+            flags: b[19],
+            duplicate_of: u32_at(20),
+            file: u32_at(24),
+            game_in_file: u32_at(28),
+        }
+    }
+
+    pub fn is_copy(&self) -> bool {
+        self.duplicate_of != u32::MAX
+    }
+}
+
+/// One entry of the position table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct PosEntry {
+    pub hash: u64,
+    pub game: u32,
+    pub k: u16,
+    /// The move played from this position, as an op ([`crate::ops::Op`]), or [`NO_NEXT`].
+    pub next: u16,
+}
+
+/// Bytes of a position-table entry in `positions.bin`.
+pub(crate) const ENTRY_SIZE: usize = 6;
+
+/// Bits of an entry's last three bytes that hold the next move ([`pack_next`]); the move number
+/// k ([`MAX_TABLE_MOVE`]) is in the 11 bits above them.
+const NEXT_BITS: u32 = 13;
+/// The next move's colour bit, above its point.
+const NEXT_COLOUR_BIT: u32 = NEXT_BITS - 1;
+/// The next move's point bits.
+const NEXT_POINT_MASK: u32 = (1 << NEXT_COLOUR_BIT) - 1;
+/// The point of a pass (or a malformed point) in a packed next move.
+const NEXT_PASS: u32 = NEXT_POINT_MASK - 1;
+/// The point of "no next move" in a packed next move.
+const NEXT_NONE: u32 = NEXT_POINT_MASK;
+
+/// The 13 bits a table entry keeps of a next-move op (a move of either colour, a pass, or
+/// [`NO_NEXT`]): the colour bit, then the point index (below 2,704 on boards up to 52×52),
+/// 4094 for a pass (or malformed point) and 4095 for no next move.
+pub fn pack_next(next: u16) -> u32 {
+    if next == NO_NEXT {
+        return 1 << NEXT_COLOUR_BIT | NEXT_NONE;
+    }
+    let colour = (next >> KIND_SHIFT) as u32 & 1;
+    let point = (next & POINT_MASK) as u32;
+    colour << NEXT_COLOUR_BIT | point.min(NEXT_PASS)
+}
+
+/// The op [`pack_next`] kept.
+pub fn unpack_next(v: u32) -> u16 {
+    let colour = ((v >> NEXT_COLOUR_BIT) & 1) as u16;
+    match v & NEXT_POINT_MASK {
+        NEXT_NONE => NO_NEXT,
+        NEXT_PASS => colour << KIND_SHIFT | NO_POINT,
+        point => colour << KIND_SHIFT | point as u16,
+    }
+}
+
+/// The bytes of a position-table entry: the game within the segment (24 bits), then the move
+/// number k (11 bits) and the move that followed ([`pack_next`], 13 bits), little-endian.
+pub(crate) fn encode_entry(game: u32, k: u16, next: u16) -> [u8; ENTRY_SIZE] {
+    let g = game.to_le_bytes();
+    let tail = (u32::from(k) << NEXT_BITS | pack_next(next)).to_le_bytes();
+    [g[0], g[1], g[2], tail[0], tail[1], tail[2]]
+}
+
+/// `(game within the segment, k, next)` of an entry's bytes (`b` holds at least
+/// [`ENTRY_SIZE`]).
+pub(crate) fn decode_entry(b: &[u8]) -> (u32, u16, u16) {
+    let game = u32::from_le_bytes([b[0], b[1], b[2], 0]);
+    let tail = u32::from_le_bytes([b[3], b[4], b[5], 0]);
+    let next = unpack_next(tail & ((1 << NEXT_BITS) - 1));
+    (game, (tail >> NEXT_BITS) as u16, next)
+}
+
+/// Bytes of a game's entry in `records.idx`.
+pub(crate) const RECORD_INDEX_SIZE: usize = 20;
+
+/// Where one game's record is: its compressed block in `records.zst`, and its span in the block
+/// once decompressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct RecordAt {
+    pub block_start: u64,
+    pub block_len: u32,
+    pub offset: u32,
+    pub len: u32,
+}
+
+impl RecordAt {
+    /// Its bytes in `records.idx`.
+    pub(crate) fn encode(&self) -> [u8; RECORD_INDEX_SIZE] {
+        let mut b = [0u8; RECORD_INDEX_SIZE];
+        b[0..8].copy_from_slice(&self.block_start.to_le_bytes());
+        b[8..12].copy_from_slice(&self.block_len.to_le_bytes());
+        b[12..16].copy_from_slice(&self.offset.to_le_bytes());
+        b[16..20].copy_from_slice(&self.len.to_le_bytes());
+        b
+    }
+
+    /// Read from its bytes (`b` holds at least [`RECORD_INDEX_SIZE`]).
+    pub(crate) fn decode(b: &[u8]) -> RecordAt {
+        let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
+        RecordAt {
+            block_start: u64::from_le_bytes(b[0..8].try_into().unwrap()),
+            block_len: u32_at(8),
+            offset: u32_at(12),
+            len: u32_at(16),
+        }
+    }
+}
+
+/// A replay program as `ops.bin` holds it: packed in 12 bits per op where it fits (see
+/// [`crate::pack`]), else as `u16`s. Built where games are analysed, on all cores, so that the one
+/// writer thread only copies bytes.
+#[derive(Clone, Debug, Default)]
+pub struct StoredOps {
+    pub bytes: Vec<u8>,
+    pub count: u32,
+    pub packed: bool,
+}
+
+impl StoredOps {
+    pub fn new(ops: &[u16]) -> StoredOps {
+        let mut bytes = Vec::with_capacity(ops.len() * 2);
+        let packed = crate::pack::pack(ops, &mut bytes);
+        if !packed {
+            bytes.clear();
+            bytes.extend(ops.iter().flat_map(|op| op.to_le_bytes()));
+        }
+        StoredOps {
+            bytes,
+            count: ops.len() as u32,
+            packed,
+        }
+    }
+
+    /// The ops back.
+    pub fn decode(&self) -> Vec<u16> {
+        let mut out = Vec::new();
+        decode_ops(&self.bytes, self.count as usize, self.packed, &mut out);
+        out
+    }
+}
+
+/// Reads `n` ops from the bytes of a program, packed or not; a program cut short reads as
+/// empty.
+pub(crate) fn decode_ops(bytes: &[u8], n: usize, packed: bool, out: &mut Vec<u16>) {
+    out.clear();
+    let len = if packed {
+        crate::pack::packed_len(n)
+    } else {
+        n * 2
+    };
+    let Some(bytes) = bytes.get(..len) else {
+        return;
+    };
+    if packed {
+        crate::pack::unpack(bytes, n, out);
+    } else {
+        out.extend(
+            bytes
+                .chunks_exact(2)
+                .map(|c| u16::from_le_bytes([c[0], c[1]])),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ops::Op;
+    use goban::{Color, Point};
+
+    #[test]
+    fn next_moves_survive_the_13_bit_packing() {
+        let mut ops = vec![NO_NEXT];
+        for c in [Color::Black, Color::White] {
+            ops.push(Op::Move(c, None).encode());
+            for (x, y) in [(0, 0), (18, 18), (3, 15), (51, 51), (51, 0), (0, 51)] {
+                ops.push(Op::Move(c, Some(Point::new(x, y))).encode());
+            }
+        }
+        for op in ops {
+            let packed = pack_next(op);
+            assert!(packed < 1 << 13);
+            assert_eq!(unpack_next(packed), op, "{:?}", Op::decode(op));
+            for (game, k) in [(0, 0), ((1 << 24) - 1, MAX_TABLE_MOVE as u16), (4242, 17)] {
+                assert_eq!(decode_entry(&encode_entry(game, k, op)), (game, k, op));
+            }
+        }
+    }
+
+    #[test]
+    fn a_record_index_entry_reads_back() {
+        let at = RecordAt {
+            block_start: u64::MAX - 5,
+            block_len: 77,
+            offset: u32::MAX,
+            len: 3,
+        };
+        assert_eq!(RecordAt::decode(&at.encode()), at);
+    }
+}

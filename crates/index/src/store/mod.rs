@@ -1,0 +1,118 @@
+//! The game store: per game a fixed record, its replay program, its occupancy bitmaps, its
+//! position-table entries and its original record bytes, in segments of memory-mapped files.
+//!
+//! A segment is written whole by one indexing run (or one part of a long run) and never changed
+//! afterwards; it becomes part of the index only when the manifest that names it is replaced
+//! atomically. A crash therefore leaves at worst an unreferenced segment folder, removed by the next
+//! run, and the last committed index stays searchable.
+//!
+//! Files of a segment (all little-endian):
+//! - `games.bin`: one [`GameRec`] (32 bytes) per game;
+//! - `ops.bin`: replay programs (`u16` ops, see [`crate::ops`]; 12 bits per op where they fit, see
+//!   [`crate::pack`]);
+//! - `occ.bin`: the points ever held by Black and by White, by point: 2 × 361 columns of one bit
+//!   per game, then the number of games in each column (see [`crate::occupancy`]; 19×19 games
+//!   only);
+//! - the position table, every position with at most [`MAX_INDEXED_STONES`] stones of every
+//!   stored (non-copy) game, grouped by hash (only about 2 in 5 entries have a hash of their own):
+//!   - `positions.keys`: the distinct hashes, ascending (`u64` each);
+//!   - `positions.starts`: for each key the index of its first entry, then the entry count
+//!     (`u32` each);
+//!   - `positions.bin`: 6-byte entries, by key then game: the game within the segment (24 bits),
+//!     then the move number k (11 bits) and the move that followed (13 bits, see [`pack_next`]),
+//!     so that continuation tables need no replay;
+//! - `records.zst` and `records.idx`: the original records, zstd-compressed in blocks;
+//! - `winners.bin`: each game's [`GameRec::winner`] byte again, packed together: continuation
+//!   tables read it for every game holding a position (1.2 M games for the empty board of the
+//!   derived corpus), and a byte apart they touch 32 times fewer pages than in `games.bin`;
+//! - `copies.bin`: `(copy, original)` game-id pairs (`u32` each) of the segment's exact copies,
+//!   and `long.bin`: the ids of its games flagged [`FLAG_LONG`], so that opening an index need
+//!   not read every game's record;
+//! - `files.jsonl`: the record files of the segment, one JSON string per line (read the first
+//!   time a game's identity is asked for);
+//! - `rejected.jsonl`: files and games of the segment's inputs that could not be read (gathered
+//!   into the index folder's `rejected.jsonl` at the end of each run).
+//!
+//! The names of these files are in [`crate::layout::segment`]. The format of their contents is
+//! in `format` (record sizes, flags, bit layouts); `write` makes a segment and `read` maps one,
+//! both through `format` and never through each other.
+
+mod format;
+mod read;
+mod write;
+
+pub use crate::occupancy::Occupancy;
+pub use format::{
+    pack_next, unpack_next, GameRec, PosEntry, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_PACKED,
+    FLAG_SKELETON, FLAG_SYMMETRIC_COPY, MAX_INDEXED_STONES, MAX_SEGMENT_GAMES, MAX_TABLE_MOVE,
+    NO_NEXT,
+};
+pub(crate) use read::file_crc;
+pub use read::Segment;
+pub use write::{GameData, SegmentWriter};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::SegmentInfo;
+    use crate::ops::Op;
+    use goban::{Color, Point};
+
+    #[test]
+    fn the_position_table_reads_back_by_hash() {
+        let dir = std::env::temp_dir().join(format!("qipu-table-{}", std::process::id()));
+        let mut w = SegmentWriter::create(&dir, 1000).unwrap();
+        let black = |x, y| Op::Move(Color::Black, Some(Point::new(x, y))).encode();
+        let games: [&[(u64, u16, u16)]; 3] = [
+            &[(0, 0, black(3, 3)), (7, 1, NO_NEXT)],
+            &[(7, 2047, black(18, 0)), (u64::MAX, 5, NO_NEXT)],
+            &[
+                (0, 0, Op::Move(Color::White, None).encode()),
+                (7, 9, NO_NEXT),
+            ],
+        ];
+        for positions in games {
+            w.add_game(GameData {
+                rec: GameRec::default(),
+                ops: StoredOps::default(),
+                occupancy: Occupancy::default(),
+                positions: positions.to_vec(),
+                record: Vec::new(),
+                signatures: (0, 0),
+            })
+            .unwrap();
+        }
+        let files = w.finish().unwrap();
+        let info = SegmentInfo {
+            dir: String::new(),
+            first_game: 1000,
+            games: 3,
+            files,
+        };
+        let seg = Segment::open(&dir, &info).unwrap();
+        let got = |h| -> Vec<(u32, u16, u16)> {
+            let v: Vec<_> = seg.positions(h).map(|e| (e.game, e.k, e.next)).collect();
+            assert_eq!(v.len(), seg.count_positions(h));
+            v
+        };
+        assert_eq!(
+            got(0),
+            [
+                (1000, 0, black(3, 3)),
+                (1002, 0, Op::Move(Color::White, None).encode())
+            ]
+        );
+        assert_eq!(
+            got(7),
+            [
+                (1000, 1, NO_NEXT),
+                (1001, 2047, black(18, 0)),
+                (1002, 9, NO_NEXT)
+            ]
+        );
+        assert_eq!(got(u64::MAX), [(1001, 5, NO_NEXT)]);
+        assert_eq!(got(3), []);
+        assert_eq!(got(8), []);
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}

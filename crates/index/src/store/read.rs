@@ -1,0 +1,430 @@
+//! Reading a segment: its files mapped (or, for the small ones, read whole) after their lengths
+//! are checked against the manifest, and every lookup of a damaged file answered without panic.
+
+use std::fs::File;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+
+use crate::mapped::Mapped;
+
+use super::format::{
+    decode_entry, decode_ops, GameRec, PosEntry, RecordAt, ENTRY_SIZE, FLAG_PACKED, FLAG_SKELETON,
+    RECORD_INDEX_SIZE,
+};
+use crate::layout::segment as file;
+use crate::manifest::{FileSum, SegmentInfo};
+use crate::occupancy::Occupancy;
+use crate::IndexError;
+
+/// A read-only, memory-mapped segment.
+pub struct Segment {
+    pub first_game: u32,
+    games: Map,
+    ops: Map,
+    occ: Map,
+    keys: Map,
+    starts: Map,
+    positions: Map,
+    records: Map,
+    records_idx: Map,
+    sigs: Map,
+    winners: Map,
+    copies: Map,
+    long: Map,
+    dir: PathBuf,
+    /// Parsed from `files.jsonl` when first needed: most searches name few games.
+    files: std::sync::OnceLock<Vec<String>>,
+}
+
+/// A segment file's bytes: mapped, or read whole (see [`read`]).
+enum Map {
+    Mapped(Mapped),
+    Read(Vec<u8>),
+}
+
+impl std::ops::Deref for Map {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        match self {
+            Map::Mapped(m) => m,
+            Map::Read(v) => v,
+        }
+    }
+}
+
+/// Maps a segment file (an empty one is read: empty files cannot be mapped).
+fn map(path: &Path) -> Result<Map, IndexError> {
+    let f = File::open(path).map_err(|e| IndexError::io(path, e))?;
+    let len = f.metadata().map_err(|e| IndexError::io(path, e))?.len();
+    if len == 0 {
+        return Ok(Map::Read(Vec::new()));
+    }
+    // qipu never changes a segment file after closing it (a rebuild writes new ones and deletes
+    // the old, which leaves their mappings valid). Another program truncating the file in place
+    // is caught by the guard (`mapped`): the search that read it reports the file as damaged.
+    let m = Mapped::map(&f, path).map_err(|e| IndexError::io(path, e))?;
+    Ok(Map::Mapped(m))
+}
+
+/// Reads a small segment file whole: at most a byte per game, and read entirely by every open
+/// anyway, so a copy costs nothing and no later truncation of the file can touch the process.
+fn read(path: &Path) -> Result<Map, IndexError> {
+    std::fs::read(path)
+        .map(Map::Read)
+        .map_err(|e| IndexError::io(path, e))
+}
+
+/// Compares the segment's files with the lengths the manifest recorded when it was closed: a
+/// file cut short (or grown) is refused, naming it, before anything reads it.
+fn check_sizes(dir: &Path, files: &[FileSum]) -> Result<(), IndexError> {
+    for f in files {
+        let p = dir.join(&f.name);
+        let len = std::fs::metadata(&p)
+            .map_err(|e| IndexError::io(&p, e))?
+            .len();
+        if len != f.len {
+            return Err(IndexError::Corrupt(format!(
+                "{} has {len} bytes, the manifest says {} (`qipu verify` checks every file; \
+                 `qipu index --rebuild` makes the index anew)",
+                p.display(),
+                f.len
+            )));
+        }
+    }
+    Ok(())
+}
+
+impl Segment {
+    /// Opens the segment the manifest describes in `info`, in the folder `dir`.
+    pub fn open(dir: &Path, info: &SegmentInfo) -> Result<Segment, IndexError> {
+        check_sizes(dir, &info.files)?;
+        let fp = dir.join(file::FILES);
+        std::fs::metadata(&fp).map_err(|e| IndexError::io(&fp, e))?;
+        Ok(Segment {
+            first_game: info.first_game,
+            games: map(&dir.join(file::GAMES))?,
+            ops: map(&dir.join(file::OPS))?,
+            occ: map(&dir.join(file::OCCUPANCY))?,
+            keys: map(&dir.join(file::POSITION_KEYS))?,
+            starts: map(&dir.join(file::POSITION_STARTS))?,
+            positions: map(&dir.join(file::POSITIONS))?,
+            records: map(&dir.join(file::RECORDS))?,
+            records_idx: map(&dir.join(file::RECORDS_INDEX))?,
+            sigs: map(&dir.join(file::SIGNATURES))?,
+            winners: read(&dir.join(file::WINNERS))?,
+            copies: read(&dir.join(file::COPIES))?,
+            long: read(&dir.join(file::LONG))?,
+            dir: dir.to_path_buf(),
+            files: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// Games in the segment.
+    pub fn len(&self) -> u32 {
+        (self.games.len() / GameRec::SIZE) as u32
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The record of game `i` of this segment (0-based within the segment).
+    pub fn game(&self, i: u32) -> GameRec {
+        let at = i as usize * GameRec::SIZE;
+        // Only a damaged table can name a game past the end: it reads as an empty game.
+        match self.games.get(at..at + GameRec::SIZE) {
+            Some(b) => GameRec::read(b),
+            None => GameRec {
+                duplicate_of: u32::MAX,
+                ..GameRec::default()
+            },
+        }
+    }
+
+    /// The ops of a game record of this segment.
+    pub fn ops_into(&self, rec: &GameRec, out: &mut Vec<u16>) {
+        // A damaged record pointing past the file reads as an empty program.
+        let bytes = self.ops.get(rec.ops_start as usize..).unwrap_or_default();
+        decode_ops(
+            bytes,
+            rec.ops_len as usize,
+            rec.flags & FLAG_PACKED != 0,
+            out,
+        );
+    }
+
+    /// Games of the segment (as a bitmap over 0-based ids) whose occupancy covers one of `needs`.
+    pub fn covering(&self, needs: &[Occupancy]) -> Vec<u64> {
+        crate::occupancy::covering(&self.occ, self.len() as usize, needs)
+    }
+
+    /// The bytes of the position-table entries with this hash.
+    fn entries(&self, hash: u64) -> &[u8] {
+        let n = self.keys.len() / 8;
+        let key_at = |i: usize| u64::from_le_bytes(self.keys[i * 8..i * 8 + 8].try_into().unwrap());
+        let start_at = |i: usize| {
+            self.starts
+                .get(i * 4..i * 4 + 4)
+                .map_or(0, |b| u32::from_le_bytes(b.try_into().unwrap()) as usize)
+        };
+        let lo = lower_bound(n, key_at, hash);
+        if lo == n || key_at(lo) != hash {
+            return &[];
+        }
+        // Damaged starts read as no entries.
+        let (from, to) = (start_at(lo), start_at(lo + 1));
+        self.positions
+            .get(from.saturating_mul(ENTRY_SIZE)..to.saturating_mul(ENTRY_SIZE))
+            .unwrap_or_default()
+    }
+
+    /// How many position-table entries have this hash.
+    pub fn count_positions(&self, hash: u64) -> usize {
+        self.entries(hash).len() / ENTRY_SIZE
+    }
+
+    /// Position-table entries with this hash, by game.
+    pub fn positions(&self, hash: u64) -> impl Iterator<Item = PosEntry> + '_ {
+        let (first_game, games) = (self.first_game, self.len());
+        self.entries(hash)
+            .chunks_exact(ENTRY_SIZE)
+            .filter_map(move |b| {
+                let (game, k, next) = decode_entry(b);
+                // Only a damaged table names a game past the segment's end.
+                (game < games).then(|| PosEntry {
+                    hash,
+                    game: first_game + game,
+                    k,
+                    next,
+                })
+            })
+    }
+
+    /// The winner byte of game `i` (see [`GameRec::winner`]), read alone.
+    pub fn winner(&self, i: u32) -> u8 {
+        self.winners.get(i as usize).copied().unwrap_or(0)
+    }
+
+    /// The original record bytes of game `i` (0-based within the segment).
+    pub fn record(&self, i: u32) -> Result<Vec<u8>, IndexError> {
+        let stored = self.stored_record(i)?;
+        let rec = self.game(i);
+        if rec.flags & FLAG_SKELETON == 0 {
+            return Ok(stored);
+        }
+        let mut ops = Vec::new();
+        self.ops_into(&rec, &mut ops);
+        crate::skeleton::restore(&stored, &ops).ok_or_else(|| {
+            IndexError::Corrupt(format!("record of game {i} disagrees with its moves"))
+        })
+    }
+
+    /// The record bytes of game `i` as stored (a skeleton or the record).
+    fn stored_record(&self, i: u32) -> Result<Vec<u8>, IndexError> {
+        let at = i as usize * RECORD_INDEX_SIZE;
+        let idx = self
+            .records_idx
+            .get(at..at + RECORD_INDEX_SIZE)
+            .ok_or_else(|| IndexError::Corrupt(format!("no record index for game {i}")))?;
+        let RecordAt {
+            block_start,
+            block_len,
+            offset,
+            len,
+        } = RecordAt::decode(idx);
+        let (block_start, block_len) = (block_start as usize, block_len as usize);
+        let (off, len) = (offset as usize, len as usize);
+        let block = self
+            .records
+            .get(block_start..block_start.saturating_add(block_len))
+            .ok_or_else(|| {
+                IndexError::Corrupt(format!("record block of game {i} out of the file"))
+            })?;
+        let block = zstd::stream::decode_all(block)
+            .map_err(|e| IndexError::Corrupt(format!("record block of game {i}: {e}")))?;
+        block
+            .get(off..off + len)
+            .map(<[u8]>::to_vec)
+            .ok_or_else(|| IndexError::Corrupt(format!("record of game {i} out of its block")))
+    }
+
+    /// Exact and canonical signatures of game `i` (0-based within the segment).
+    pub fn signatures(&self, i: u32) -> (u64, u64) {
+        let at = i as usize * 16;
+        let Some(s) = self.sigs.get(at..at + 16) else {
+            return (0, 0);
+        };
+        (
+            u64::from_le_bytes(s[0..8].try_into().unwrap()),
+            u64::from_le_bytes(s[8..16].try_into().unwrap()),
+        )
+    }
+
+    /// File names of the segment (none if `files.jsonl` cannot be read any more).
+    pub fn files(&self) -> &[String] {
+        self.files.get_or_init(|| {
+            let mut text = String::new();
+            let _ = File::open(self.dir.join(file::FILES))
+                .and_then(|mut f| f.read_to_string(&mut text));
+            text.lines()
+                .map(|l| serde_json::from_str(l).unwrap_or_default())
+                .collect()
+        })
+    }
+
+    /// `(copy, original)` ids of the segment's exact copies, in id order.
+    pub fn copies(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.copies.chunks_exact(8).map(|b| {
+            (
+                u32::from_le_bytes(b[0..4].try_into().unwrap()),
+                u32::from_le_bytes(b[4..8].try_into().unwrap()),
+            )
+        })
+    }
+
+    /// Ids of the segment's games flagged [`FLAG_LONG`], in order.
+    pub fn long_games(&self) -> impl Iterator<Item = u32> + '_ {
+        self.long
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+    }
+
+    /// Bytes of each part of the segment (for statistics).
+    pub fn part_sizes(&self) -> [(&'static str, u64); 8] {
+        [
+            ("games", self.games.len() as u64),
+            ("moves", self.ops.len() as u64),
+            ("occupancy", self.occ.len() as u64),
+            (
+                "positions",
+                (self.keys.len() + self.starts.len() + self.positions.len()) as u64,
+            ),
+            ("records", self.records.len() as u64),
+            ("records index", self.records_idx.len() as u64),
+            ("signatures", self.sigs.len() as u64),
+            ("winners", self.winners.len() as u64),
+        ]
+    }
+}
+
+/// The index of the first of `n` ascending keys that is at least `key` (`n` if none).
+///
+/// The keys are Zobrist hashes, spread evenly over the `u64`s, so the answer's place is first
+/// guessed by interpolation, then bracketed by steps doubling away from the guess, then found by
+/// binary search inside the bracket. A search of a memory-mapped table thus touches a few pages
+/// near the answer instead of one page per halving (about 20 for a million-game segment),
+/// and in a fresh process each page touched is a page fault. Any key order is still answered
+/// exactly; only the speed depends on the spread.
+fn lower_bound(n: usize, key_at: impl Fn(usize) -> u64, key: u64) -> usize {
+    if n == 0 || key <= key_at(0) {
+        return 0;
+    }
+    let (first, last) = (key_at(0), key_at(n - 1));
+    if key > last {
+        return n;
+    }
+    // first < key <= last: the guess is in [0, n - 1].
+    let guess = ((key - first) as u128 * (n - 1) as u128 / (last - first) as u128) as usize;
+    // Invariant from here on: keys before `lo` are below `key`; the key at `hi` (if any) is not.
+    let (mut lo, mut hi);
+    let mut step = 1;
+    if key_at(guess) < key {
+        lo = guess + 1;
+        hi = n;
+        while guess + step < n {
+            if key_at(guess + step) >= key {
+                hi = guess + step;
+                break;
+            }
+            lo = guess + step + 1;
+            step *= 2;
+        }
+    } else {
+        lo = 0;
+        hi = guess;
+        while step <= guess {
+            if key_at(guess - step) < key {
+                lo = guess - step + 1;
+                break;
+            }
+            hi = guess - step;
+            step *= 2;
+        }
+    }
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if key_at(mid) < key {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
+/// The CRC-32 of a whole file, read in pieces (for verification).
+pub(crate) fn file_crc(path: &Path) -> std::io::Result<(u64, u32)> {
+    let mut f = File::open(path)?;
+    let mut hasher = crc32fast::Hasher::new();
+    let mut buf = vec![0u8; 1 << 20];
+    let mut len = 0u64;
+    loop {
+        let n = match f.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        hasher.update(&buf[..n]);
+        len += n as u64;
+    }
+    Ok((len, hasher.finalize()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lower_bound_agrees_with_a_plain_search_on_any_spread() {
+        // A small generator, so that the test needs no dependency.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        let mut sets: Vec<Vec<u64>> = vec![
+            Vec::new(),
+            vec![5],
+            vec![0, u64::MAX],
+            (0..1000).map(|_| next()).collect(),
+            // Clustered and repeated keys: interpolation guesses badly, the answer must not care.
+            (0..1000)
+                .map(|i| if i < 990 { i } else { u64::MAX - i })
+                .collect(),
+            (0..500).map(|i| i / 7).collect(),
+        ];
+        for set in &mut sets {
+            set.sort_unstable();
+        }
+        for keys in &sets {
+            let mut probes: Vec<u64> = keys
+                .iter()
+                .flat_map(|&k| [k, k.wrapping_add(1), k.wrapping_sub(1)])
+                .collect();
+            probes.extend([0, 1, u64::MAX, u64::MAX - 1]);
+            probes.extend((0..200).map(|_| next()));
+            for key in probes {
+                assert_eq!(
+                    lower_bound(keys.len(), |i| keys[i], key),
+                    keys.partition_point(|&k| k < key),
+                    "{key} in {} keys",
+                    keys.len()
+                );
+            }
+        }
+    }
+}

@@ -1,0 +1,56 @@
+//! Kifu-line move files travel with their index: the one reading step that looks inside a record
+//! (only to ask whether it is such a move file), so that every caller gets the pair as one
+//! record, with its players, date, komi and result, without knowing about the format.
+
+use std::fs;
+use std::path::PathBuf;
+
+use crate::limits::MAX_RECORD_BYTES;
+use crate::source::{RecordBytes, Source};
+
+/// A kifu-line move file travels with its index: the `*.index` files of its folder and of the
+/// folder above (Tom's dataset keeps `Tom/Kifu.index` beside `Tom/kifu/2003-09`), packed with it
+/// by [`sgf::pack_kifu_pair`] so that its games get their players, date, komi and result. Any
+/// other record, or a move file with no index near it (then read alone, and said so by the
+/// reader), is returned as it is.
+pub(crate) fn with_kifu_index(source: &Source, bytes: RecordBytes) -> RecordBytes {
+    if !sgf::is_kifu_moves(&bytes) {
+        return bytes;
+    }
+    let dir = match source.path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut index = Vec::new();
+    for d in std::iter::once(dir.as_path()).chain(dir.parent()) {
+        let Ok(entries) = fs::read_dir(d) else {
+            continue;
+        };
+        let mut files: Vec<PathBuf> = entries
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| {
+                p.extension()
+                    .is_some_and(|e| e.eq_ignore_ascii_case("index"))
+                    && p.metadata()
+                        .is_ok_and(|m| m.is_file() && m.len() <= MAX_RECORD_BYTES)
+            })
+            .collect();
+        files.sort();
+        for f in files {
+            // All the index files together stay within the record limit.
+            let room = source.max_record_bytes.saturating_sub(index.len() as u64);
+            if f.metadata().is_ok_and(|m| m.len() > room) {
+                continue;
+            }
+            if let Ok(b) = fs::read(&f) {
+                index.extend_from_slice(&b);
+                index.push(b'\n');
+            }
+        }
+    }
+    if index.is_empty() {
+        return bytes;
+    }
+    RecordBytes::Owned(sgf::pack_kifu_pair(&index, &bytes))
+}
