@@ -32,6 +32,15 @@ pub fn map_records<T: Send>(
                     name: &rec.name,
                     bytes: &rec.bytes,
                 }));
+                if rec.bytes.cut_while_read() {
+                    // What was said of its games past the cut came from zeros, not the file.
+                    out.push(failed(
+                        &rec.name,
+                        "the file was cut short while it was read (by another program?): \
+                         what was said of its games past the cut is not the file's"
+                            .to_string(),
+                    ));
+                }
             });
             if let Err(e) = res {
                 out.push(failed(&source.name, e.to_string()));

@@ -774,3 +774,40 @@ fn shared_diverse_sources_match_the_oracle_files() {
     sorted.sort_by(|a, b| a.name.cmp(&b.name));
     assert_eq!(sorted, sources, "sources come sorted by name");
 }
+
+#[test]
+fn a_large_file_cut_while_mapped_reads_zeros_past_the_cut_and_says_so() {
+    let scratch = Scratch::new("cut");
+    let mut bytes = Vec::new();
+    let mut n = 0;
+    while bytes.len() < 1 << 20 {
+        bytes.extend(game(n));
+        n += 1;
+    }
+    let path = scratch.write("big.sgf", &bytes);
+    let source = only_source(&path);
+    let mut got = Vec::new();
+    read_source(&source, &mut |rec| {
+        assert!(
+            matches!(rec.bytes, RecordBytes::Mapped(_)),
+            "a large file is mapped"
+        );
+        assert!(!rec.bytes.cut_while_read());
+        // Another program cuts the file to a quarter while its record is being read.
+        fs::OpenOptions::new()
+            .write(true)
+            .open(&path)
+            .unwrap()
+            .set_len(bytes.len() as u64 / 4)
+            .unwrap();
+        // Without the guard, this read kills the process with SIGBUS.
+        let zeros = rec.bytes[bytes.len() / 2..].iter().all(|&b| b == 0);
+        got.push((
+            zeros,
+            rec.bytes[..100] == bytes[..100],
+            rec.bytes.cut_while_read(),
+        ));
+    })
+    .unwrap();
+    assert_eq!(got, [(true, true, true)]);
+}

@@ -5,7 +5,6 @@ use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-
 use crate::mapped::Mapped;
 
 use super::format::{
