@@ -4,11 +4,17 @@
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
+/// Where the sample index is built.
+fn sample_dir() -> PathBuf {
+    std::env::temp_dir().join(format!("qipu-fuzz-index-{}", std::process::id()))
+}
+
+#[allow(dead_code)]
 pub fn sample_index() -> &'static index::Index {
     static INDEX: OnceLock<index::Index> = OnceLock::new();
     INDEX.get_or_init(|| {
         let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("..");
-        let dir = std::env::temp_dir().join(format!("qipu-fuzz-index-{}", std::process::id()));
+        let dir = sample_dir();
         let _ = std::fs::remove_dir_all(&dir);
         let opts = index::BuildOptions {
             rebuild: true,
@@ -16,5 +22,15 @@ pub fn sample_index() -> &'static index::Index {
         };
         index::build(&dir, &[root.join("samples/games")], &opts, |_| {}).expect("sample index");
         index::Index::open(&dir).expect("sample index opens")
+    })
+}
+
+/// The same index opened through the library's face (`qipu`), as a client searches it.
+#[allow(dead_code)]
+pub fn sample_face() -> &'static qipu::Index {
+    static FACE: OnceLock<qipu::Index> = OnceLock::new();
+    FACE.get_or_init(|| {
+        sample_index();
+        qipu::Index::open(sample_dir()).expect("sample index opens")
     })
 }

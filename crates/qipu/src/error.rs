@@ -127,14 +127,10 @@ impl From<QueryError> for Error {
 
 impl From<search::SearchError> for Error {
     fn from(e: search::SearchError) -> Error {
-        match e {
-            // The query parsers in the search crate say what and where; the part is filled in
-            // by the caller that knows which part it parsed (see `QueryError::in_part`).
-            search::SearchError::BadQuery(message) => {
-                QueryError::new(QueryPart::Nothing, message).into()
-            }
-            search::SearchError::Index(e) => e.into(),
-        }
+        // The query parsers in the search crate say what and where; the part is filled in by
+        // the caller that knows which part it parsed (see `QueryError::in_part`).
+        let search::SearchError::BadQuery(message) = e;
+        QueryError::new(QueryPart::Nothing, message).into()
     }
 }
 

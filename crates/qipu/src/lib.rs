@@ -215,6 +215,7 @@ mod build;
 mod error;
 mod query;
 mod reader;
+mod store;
 
 pub use answer::{Answer, Continuation, GameId, GameInfo, Hit, MainLine, Move, Summary, Timings};
 pub use build::{build, BuildOptions, BuildSummary, Progress, Totals};

@@ -62,6 +62,7 @@ pub enum Sort {
 pub struct Query {
     kind: Kind,
     filter: Option<String>,
+    within: Option<Vec<u32>>,
     board: u8,
     place: (u8, u8),
     anywhere: bool,
@@ -79,6 +80,7 @@ impl Query {
         Query {
             kind,
             filter: None,
+            within: None,
             board: 19,
             place: (0, 0),
             anywhere: false,
@@ -197,6 +199,21 @@ impl Query {
     pub fn filter(mut self, query: impl Into<String>) -> Query {
         self.filter = Some(query.into());
         self
+    }
+
+    /// Only these games (by number; a collection a user keeps, say), as well as any
+    /// [`Query::filter`]. Game numbers the index does not hold are ignored.
+    pub fn within(mut self, games: impl IntoIterator<Item = u32>) -> Query {
+        let mut games: Vec<u32> = games.into_iter().collect();
+        games.sort_unstable();
+        games.dedup();
+        self.within = Some(games);
+        self
+    }
+
+    /// The games [`Query::within`] allows, sorted, if it was given.
+    pub(crate) fn allowed(&self) -> Option<&[u32]> {
+        self.within.as_deref()
     }
 
     /// The board a pattern belongs to, `size`×`size` (default 19); a diagram larger than that

@@ -11,6 +11,7 @@ use crate::answer::{
 };
 use crate::error::{Error, QueryError, QueryPart};
 use crate::query::{Plan, Query, Sort};
+use crate::store::Games;
 
 /// An index of game records, opened for searching. Opening reads only what every search needs
 /// (the manifest, the small per-game tables; the rest is memory-mapped), creates and locks
@@ -118,14 +119,30 @@ impl Index {
     pub fn search(&self, query: &Query) -> Result<Answer, Error> {
         let plan = query.plan()?;
         let started = Instant::now();
-        let filter = match query.metadata_query() {
+        let mut filter = match query.metadata_query() {
             Some(q) => Some(self.inner.search_meta(q)?),
             None => None,
         };
+        if let Some(allowed) = query.allowed() {
+            let len = self.len();
+            filter = Some(match filter {
+                Some(mut ids) => {
+                    ids.retain(|g| allowed.binary_search(g).is_ok());
+                    ids
+                }
+                // Hidden games are never answered; the metadata search leaves them out itself.
+                None => allowed
+                    .iter()
+                    .copied()
+                    .filter(|&g| g < len && !self.inner.is_removed(g))
+                    .collect(),
+            });
+        }
+        let games = Games(&self.inner);
         let found = match &plan {
-            Plan::Position(q) => find_position(&self.inner, q, filter.as_deref()),
-            Plan::Pattern(q) => find_pattern(&self.inner, q, filter.as_deref()),
-            Plan::Sequence(q) => find_sequence(&self.inner, q, filter.as_deref()),
+            Plan::Position(q) => find_position(&games, q, filter.as_deref()),
+            Plan::Pattern(q) => find_pattern(&games, q, filter.as_deref()),
+            Plan::Sequence(q) => find_sequence(&games, q, filter.as_deref()),
             // The games the metadata query selected are the whole answer.
             Plan::Metadata => search::Answer::default(),
         };
