@@ -23,7 +23,8 @@ pub const MAX_BOARD: u8 = 52;
 /// What to look for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Kind {
-    Position(Position),
+    /// Boxed: a position is large (a bitboard per colour), the other kinds small.
+    Position(Box<Position>),
     Pattern {
         width: u8,
         height: u8,
@@ -96,7 +97,7 @@ impl Query {
 
     /// A whole-board position to find: games that reached exactly these stones.
     pub fn position(position: Position) -> Query {
-        Query::of(Kind::Position(position))
+        Query::of(Kind::Position(Box::new(position)))
     }
 
     /// The position after move `at` (default: the last) of the main line of the first game in
@@ -302,7 +303,7 @@ impl Query {
         let pattern_error = |m: String| Error::from(QueryError::new(QueryPart::Pattern, m));
         Ok(match &self.kind {
             Kind::Position(position) => Plan::Position(Box::new(PositionQuery {
-                position: position.clone(),
+                position: (**position).clone(),
                 symmetry: self.symmetry,
                 swap_colors: self.swap_colors,
                 to_move: self.to_move,

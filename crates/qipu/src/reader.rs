@@ -298,7 +298,7 @@ impl Index {
         })
     }
 
-    /// The hit games as one SGF collection: each game's original record written as FF[4] UTF-8
+    /// The hit games as one SGF collection: each game's original record written as `FF[4]` UTF-8
     /// SGF, with a custom root property `QH[k,…]` naming the positions that hit. A record that
     /// no longer reads as a game is left out.
     pub fn export_sgf(&self, hits: &[Hit]) -> Result<Vec<u8>, Error> {

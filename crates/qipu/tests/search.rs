@@ -273,7 +273,7 @@ fn positions_past_the_table_and_copies_are_found() {
         rebuild: true,
         ..BuildOptions::default()
     };
-    build(&dir.join("index"), &[inputs], &opts, |_| {}).unwrap();
+    build(dir.join("index"), &[inputs], &opts, |_| {}).unwrap();
     let index = Index::open(dir.join("index")).unwrap();
     assert!(!index.game(0).unwrap().copy);
     assert!(index.game(1).unwrap().copy);
