@@ -18,7 +18,7 @@ fn main() -> Result<(), qipu::Error> {
             let summary = qipu::build(&dir, &[samples], &BuildOptions::default(), |p| {
                 eprint!("\rindexing: {} games", p.games);
             })?;
-            eprintln!("\rindexed {} games", summary.added.games);
+            eprintln!("\rindexed {} games  ", summary.added.games);
             (dir, true)
         }
     };
