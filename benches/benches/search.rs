@@ -6,16 +6,8 @@
 //! `cargo bench -p qipu-benches --bench search`
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use goban::{Color, Point};
 use index::{build, BuildOptions, Index};
-use search::query::{parse_pattern, position_from_points};
-use search::{
-    find_pattern, find_position, find_sequence, PatternQuery, PositionQuery, SequenceQuery,
-};
-
-fn pt(s: &str) -> Point {
-    Point::parse_sgf(s.as_bytes()).unwrap()
-}
+use qipu::Query;
 
 fn bench(c: &mut Criterion) {
     let (name, input) = qipu_benches::index_corpus();
@@ -26,84 +18,34 @@ fn bench(c: &mut Criterion) {
     };
     build(&dir, &[input], &opts, |_| {}).unwrap();
     let index = Index::open(&dir).unwrap();
+    // Queries go through the library's face, as every client's do; `limit(Some(0))` leaves out
+    // looking up the hit games' information, which is not search work.
+    let face = qipu::Index::open(&dir).unwrap();
     eprintln!("corpus: {name} ({} games)", index.len());
-    let position = |b: &[&str], w: &[&str]| PositionQuery {
-        position: position_from_points(
-            19,
-            19,
-            &b.iter().map(|s| pt(s)).collect::<Vec<_>>(),
-            &w.iter().map(|s| pt(s)).collect::<Vec<_>>(),
-        )
-        .unwrap(),
-        symmetry: true,
-        swap_colors: false,
-        to_move: None,
-    };
-    let empty = position(&[], &[]);
-    let opening = position(&["pd", "dp"], &["dd", "pp"]);
+    let ask = |q: &Query| face.search(q).unwrap().summary.games;
+    let empty = Query::points(19, "", "").unwrap().limit(Some(0));
+    let opening = Query::points(19, "pd dp", "dd pp").unwrap().limit(Some(0));
     // A deep position of a real game: the final position of the first game in the index.
-    let deep = {
-        let ops = index.ops(0);
-        let (w, h) = (index.game(0).width, index.game(0).height);
-        let mut rep = index::ops::Replayer::new(&ops, w, h, false).unwrap();
-        while rep.next_position(|_| {}).is_some() {}
-        PositionQuery {
-            position: rep.board().position().clone(),
-            symmetry: true,
-            swap_colors: false,
-            to_move: None,
-        }
-    };
-    let (pw, ph, cells) =
-        parse_pattern(".......\n.......\n.......\n...X...\n.....O.\n.......\n.......\n").unwrap();
-    let pattern = PatternQuery {
-        width: pw,
-        height: ph,
-        cells,
-        offset: (0, 0),
-        board: (19, 19),
-        symmetry: true,
-        swap_colors: false,
-        anywhere: false,
-    };
-    let sequence = SequenceQuery {
-        board: (19, 19),
-        moves: vec![
-            (Color::Black, pt("pd")),
-            (Color::White, pt("qf")),
-            (Color::Black, pt("nc")),
-        ],
-        in_order: true,
-        symmetry: true,
-        swap_colors: false,
-        anywhere: false,
-    };
+    let deep = Query::from_record(&face.record(0).unwrap(), None)
+        .unwrap()
+        .limit(Some(0));
+    let pattern = Query::pattern(".......\n.......\n.......\n...X...\n.....O.\n.......\n.......\n")
+        .unwrap()
+        .limit(Some(0));
+    let sequence = Query::moves("B[pd] W[qf] B[nc]", 19)
+        .unwrap()
+        .limit(Some(0));
+    let metadata = Query::metadata("winner:W AND date:[2015 TO 2017]").limit(Some(0));
     let mut g = c.benchmark_group("search");
     g.sample_size(10);
-    g.bench_function("empty board + continuations", |b| {
-        b.iter(|| find_position(&index, &empty, None).hits.len())
-    });
+    g.bench_function("empty board + continuations", |b| b.iter(|| ask(&empty)));
     g.bench_function("common opening + continuations", |b| {
-        b.iter(|| find_position(&index, &opening, None).hits.len())
+        b.iter(|| ask(&opening))
     });
-    g.bench_function("deep position (replay)", |b| {
-        b.iter(|| find_position(&index, &deep, None).hits.len())
-    });
-    g.bench_function("corner pattern", |b| {
-        b.iter(|| find_pattern(&index, &pattern, None).hits.len())
-    });
-    g.bench_function("move sequence", |b| {
-        b.iter(|| find_sequence(&index, &sequence, None).hits.len())
-    });
-    g.bench_function("metadata", |b| {
-        b.iter(|| {
-            index
-                .meta()
-                .search("winner:W AND date:[2015 TO 2017]")
-                .unwrap()
-                .len()
-        })
-    });
+    g.bench_function("deep position (replay)", |b| b.iter(|| ask(&deep)));
+    g.bench_function("corner pattern", |b| b.iter(|| ask(&pattern)));
+    g.bench_function("move sequence", |b| b.iter(|| ask(&sequence)));
+    g.bench_function("metadata", |b| b.iter(|| ask(&metadata)));
     g.finish();
     // What a pattern or deep-position scan pays per game: following every stored program.
     let mut g = c.benchmark_group("follow every game");
@@ -134,7 +76,7 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("rules engine (Replayer)", |b| b.iter(|| positions(false)));
     g.finish();
-    drop(index);
+    drop((index, face));
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -5,7 +5,6 @@
 
 use libfuzzer_sys::fuzz_target;
 use search::query::parse_pattern;
-use search::{find_pattern, PatternQuery};
 
 mod common;
 
@@ -21,19 +20,11 @@ fuzz_target!(|data: &[u8]| {
     if width > 19 || height > 19 {
         return;
     }
-    let index = common::sample_index();
+    let index = common::sample_face();
+    let query = qipu::Query::pattern(text).expect("a diagram that parses is a query");
     for anywhere in [false, true] {
-        let q = PatternQuery {
-            width,
-            height,
-            cells: cells.clone(),
-            offset: (0, 0),
-            board: (19, 19),
-            symmetry: true,
-            swap_colors: anywhere,
-            anywhere,
-        };
-        let answer = find_pattern(index, &q, None);
+        let q = query.clone().anywhere(anywhere).swap_colors(anywhere);
+        let answer = index.search(&q).expect("a pattern that fits is answered");
         assert!(answer.hits.iter().all(|h| h.game < index.len()));
     }
 });

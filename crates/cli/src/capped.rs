@@ -5,8 +5,6 @@
 use std::io::Read;
 use std::path::Path;
 
-use search::SearchError;
-
 /// A diagram: the largest board (52×52) is under 3 KB even with a space between points and a
 /// comment on every line, so 1 MiB is room to spare.
 pub const DIAGRAM: u64 = 1 << 20;
@@ -15,18 +13,19 @@ pub const DIAGRAM: u64 = 1 << 20;
 /// games (a game is 1–3 KB).
 pub const RECORD: u64 = 64 << 20;
 
-/// Reads at most `cap` bytes of `path`; a longer file is refused, naming `what` it was for.
-pub fn read(path: &Path, what: &str, cap: u64) -> Result<Vec<u8>, SearchError> {
-    let io = |e: std::io::Error| SearchError::BadQuery(format!("{what} {}: {e}", path.display()));
+/// Reads at most `cap` bytes of `path`; a longer file is refused, naming `what` it was for. The
+/// error is the user's (a query file that cannot be read), said in one line.
+pub fn read(path: &Path, what: &str, cap: u64) -> Result<Vec<u8>, String> {
+    let io = |e: std::io::Error| format!("{what} {}: {e}", path.display());
     let file = std::fs::File::open(path).map_err(io)?;
     let mut bytes = Vec::new();
     file.take(cap + 1).read_to_end(&mut bytes).map_err(io)?;
     if bytes.len() as u64 > cap {
-        return Err(SearchError::BadQuery(format!(
+        return Err(format!(
             "{what} {}: larger than {} MiB, the limit for this kind of file",
             path.display(),
             cap >> 20
-        )));
+        ));
     }
     Ok(bytes)
 }

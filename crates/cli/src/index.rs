@@ -6,8 +6,8 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use anyhow::Result;
-use index::{build, BuildOptions, Index};
 use indicatif::{ProgressBar, ProgressStyle};
+use qipu::{build, BuildOptions, Index};
 use serde_json::json;
 
 pub fn run(
@@ -20,7 +20,6 @@ pub fn run(
     let opts = BuildOptions {
         rebuild,
         segment_games,
-        ..BuildOptions::default()
     };
     let bar = if quiet {
         ProgressBar::hidden()
@@ -94,7 +93,7 @@ pub fn run(
         "index: {} ({:.1} MB); rejected files and games are listed in {}",
         dir.display(),
         summary.index_bytes as f64 / 1e6,
-        dir.join(index::build::REPORT).display()
+        summary.report.display()
     )?;
     // No input gave a game (nothing taken in the folders, or nothing readable in what was
     // taken): say so, and fail, rather than report an empty success.
@@ -107,7 +106,7 @@ pub fn run(
                 .collect::<Vec<_>>()
                 .join(", "),
             summary.added.files,
-            dir.join(index::build::REPORT).display()
+            summary.report.display()
         );
         return Ok(ExitCode::from(1));
     }
@@ -120,32 +119,25 @@ pub fn run(
 
 pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
     let index = Index::open(dir)?;
-    let m = index.manifest();
-    let bytes = index::build::dir_size(dir);
-    let parts = index.part_sizes();
-    let top_players = index.top("player", 10)?;
-    let top_events = index.top("event", 10)?;
-    let dates = index.date_range()?;
-    let distinct = m.totals.games - m.totals.duplicates;
-    let per_game = bytes.checked_div(m.totals.games).unwrap_or(0);
+    let st = index.stats(10)?;
     // Written with `?`, never `println!`: a closed pipe (`| head -1`) must end the command
     // quietly (see `report.rs`), not panic.
     let mut out = std::io::stdout().lock();
     if as_json {
         let v = json!({
-            "games": m.totals.games,
-            "distinct": distinct,
-            "duplicates": m.totals.duplicates,
-            "symmetric_duplicates": m.totals.symmetric_duplicates,
-            "rejected": m.totals.rejected,
-            "files": m.totals.files,
-            "files_without_games": m.totals.files_without_games,
-            "bytes": bytes,
-            "bytes_per_game": per_game,
-            "parts": parts.iter().map(|(k, v)| (k.to_string(), json!(v))).collect::<serde_json::Map<_, _>>(),
-            "date_range": dates.map(|(a, b)| json!([a.to_string(), b.to_string()])),
-            "top_players": top_players,
-            "top_events": top_events,
+            "games": st.games,
+            "distinct": st.distinct,
+            "duplicates": st.duplicates,
+            "symmetric_duplicates": st.symmetric_duplicates,
+            "rejected": st.rejected,
+            "files": st.files,
+            "files_without_games": st.files_without_games,
+            "bytes": st.bytes,
+            "bytes_per_game": st.bytes_per_game,
+            "parts": st.parts.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
+            "date_range": st.date_range.as_ref().map(|(a, b)| json!([a, b])),
+            "top_players": st.top_players,
+            "top_events": st.top_events,
         });
         writeln!(out, "{v}")?;
         return Ok(ExitCode::SUCCESS);
@@ -154,26 +146,26 @@ pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
     writeln!(
         out,
         "  games {} ({} distinct, {} exact duplicates, {} up to symmetry), {} rejected, from {} files",
-        m.totals.games, distinct, m.totals.duplicates, m.totals.symmetric_duplicates, m.totals.rejected, m.totals.files
+        st.games, st.distinct, st.duplicates, st.symmetric_duplicates, st.rejected, st.files
     )?;
-    if let Some((a, b)) = dates {
+    if let Some((a, b)) = &st.date_range {
         writeln!(out, "  dates {a} to {b}")?;
     }
     writeln!(
         out,
         "  size {:.1} MB ({} bytes per game)",
-        bytes as f64 / 1e6,
-        per_game
+        st.bytes as f64 / 1e6,
+        st.bytes_per_game
     )?;
-    for (k, v) in &parts {
+    for (k, v) in &st.parts {
         writeln!(out, "    {k:<14} {:>10.1} MB", *v as f64 / 1e6)?;
     }
     writeln!(out, "  top players")?;
-    for (name, n) in &top_players {
+    for (name, n) in &st.top_players {
         writeln!(out, "    {n:>7}  {name}")?;
     }
     writeln!(out, "  top events")?;
-    for (name, n) in &top_events {
+    for (name, n) in &st.top_events {
         writeln!(out, "    {n:>7}  {name}")?;
     }
     Ok(ExitCode::SUCCESS)

@@ -136,9 +136,9 @@ fn main() -> ExitCode {
     let outcome = std::panic::catch_unwind(|| run(cli));
     // A file of the index cut short under this run read as zeros, which may have made anything
     // (a wrong answer, a panic): that is the error to report, whatever else happened.
-    let damaged = ::index::mapped::damaged();
+    let damaged = qipu::damaged_files();
     if !damaged.is_empty() {
-        let e = ::index::IndexError::Changed { files: damaged };
+        let e = qipu::Error::files_cut(damaged);
         eprintln!("qipu: {e}");
         return ExitCode::from(2);
     }

@@ -1,24 +1,16 @@
-//! `qipu search`: positions, patterns and game information, answered from an index.
+//! `qipu search`: positions, patterns and game information, answered from an index through the
+//! library's face (`qipu`): this module only reads the arguments and query files, and prints.
 
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::time::Instant;
 
 use anyhow::{Context, Result};
 use clap::Args;
 use goban::{Board, Color, Point};
-use index::Index;
-use search::query::{
-    parse_moves, parse_pattern, parse_points, position_from_points, position_from_record,
-};
-use search::{
-    find_pattern, find_position, find_sequence, Answer, PatternQuery, PositionQuery, SearchError,
-    SequenceQuery,
-};
+use qipu::{Answer, Index, Query, QueryPart};
 use serde_json::json;
-use sgf::Records;
 
 /// The options of `qipu search`.
 #[derive(Args)]
@@ -97,69 +89,61 @@ fn parse_color(s: &str) -> Result<Color, String> {
     }
 }
 
-enum Kind {
-    Position(Box<PositionQuery>),
-    Pattern(PatternQuery),
-    Sequence(SequenceQuery),
-    Meta,
+/// A query the user must mend, said in one line.
+struct Refusal(String);
+
+impl From<qipu::Error> for Refusal {
+    fn from(e: qipu::Error) -> Refusal {
+        Refusal(e.to_string())
+    }
+}
+
+impl From<String> for Refusal {
+    fn from(s: String) -> Refusal {
+        Refusal(s)
+    }
 }
 
 pub fn run(a: &SearchArgs) -> Result<ExitCode> {
     let index = Index::open(&a.index)?;
-    let kind = match build_query(a) {
-        Ok(k) => k,
-        Err(e) => {
+    let query = match build_query(a) {
+        Ok(q) => q,
+        Err(Refusal(e)) => {
             eprintln!("qipu: {e}");
             return Ok(ExitCode::from(2));
         }
     };
-    let started = Instant::now();
-    let filter = match &a.query {
-        Some(q) => match index.search_meta(q) {
-            Ok(ids) => Some(ids),
-            Err(e) => {
-                eprintln!("qipu: --query: {e}");
+    let limit = a.limit.unwrap_or(if a.json { usize::MAX } else { 20 });
+    // An export takes every hit; otherwise only the hits printed are looked up.
+    let query = query.limit(if a.export.is_some() {
+        None
+    } else {
+        Some(limit)
+    });
+    let answer = match index.search(&query) {
+        Ok(answer) => answer,
+        Err(e) => match e.query() {
+            Some(q) => {
+                let flag = if q.part() == QueryPart::Metadata {
+                    "--query: "
+                } else {
+                    ""
+                };
+                eprintln!("qipu: {flag}{e}");
                 return Ok(ExitCode::from(2));
             }
+            None => return Err(e.into()),
         },
-        None => None,
     };
-    let answer = match &kind {
-        Kind::Position(q) => find_position(&index, q, filter.as_deref()),
-        Kind::Pattern(q) => find_pattern(&index, q, filter.as_deref()),
-        Kind::Sequence(q) => find_sequence(&index, q, filter.as_deref()),
-        // The games the metadata query selected are the whole answer.
-        Kind::Meta => Answer::default(),
-    };
-    // An index file truncated under the search read as zeros: no answer from it.
-    index.check_intact()?;
-    let elapsed_ms = started.elapsed().as_secs_f64() * 1e3;
-    let answer = match kind {
-        // Only now, past the clock, are they dressed as hits for printing.
-        Kind::Meta => Answer {
-            hits: filter
-                .as_deref()
-                .unwrap_or(&[])
-                .iter()
-                .map(|&game| search::Hit {
-                    game,
-                    moves: search::Moves::new(),
-                })
-                .collect(),
-            continuations: Vec::new(),
-        },
-        _ => answer,
-    };
-    let limit = a.limit.unwrap_or(if a.json { usize::MAX } else { 20 });
+    let elapsed_ms = answer.timings.search_ms;
     let mut out = std::io::stdout().lock();
     if a.json {
         for hit in answer.hits.iter().take(limit) {
-            let (file, game) = index.identity(hit.game);
-            let d = describe(&index, hit.game);
+            let d = &hit.info;
             let v = json!({
-                "type": "hit", "file": file, "game": game, "moves": hit.moves.as_slice(),
+                "type": "hit", "file": d.file, "game": d.game_in_file, "moves": hit.moves,
                 "black": d.black, "white": d.white, "date": d.date, "result": d.result,
-                "copy": index.game(hit.game).is_copy(),
+                "copy": d.copy,
             });
             writeln!(out, "{v}")?;
         }
@@ -172,194 +156,82 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
             writeln!(out, "{v}")?;
         }
         let v = json!({
-            "type": "summary", "games": answer.hits.len(),
-            "positions": answer.hits.iter().map(|h| h.moves.len()).sum::<usize>(),
+            "type": "summary", "games": answer.summary.games,
+            "positions": answer.summary.positions,
             "elapsed_ms": (elapsed_ms * 1000.0).round() / 1000.0,
         });
         writeln!(out, "{v}")?;
     } else {
-        write!(out, "{}", human(&index, &kind, &answer, limit, elapsed_ms))?;
+        write!(out, "{}", human(&query, &answer, limit, elapsed_ms))?;
     }
     if let Some(path) = &a.export {
-        export(&index, &answer, path)?;
+        let sgf = index.export_sgf(&answer.hits)?;
+        std::fs::write(path, sgf).with_context(|| format!("{}", path.display()))?;
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn build_query(a: &SearchArgs) -> Result<Kind, SearchError> {
-    if !(1..=52).contains(&a.size) {
-        return Err(SearchError::BadQuery(format!(
-            "--size {}: a board has 1 to 52 lines",
-            a.size
-        )));
-    }
-    let symmetry = !a.no_symmetry;
-    if let Some(path) = &a.position {
+/// The query the arguments ask, from the files they name (each read with a cap) and the text
+/// they give; the library checks the rest.
+fn build_query(a: &SearchArgs) -> Result<Query, Refusal> {
+    qipu::check_board_size(a.size)?;
+    let query = if let Some(path) = &a.position {
         let bytes = crate::capped::read(path, "--position", crate::capped::RECORD)?;
-        let position = position_from_record(&bytes, a.at)?;
-        return Ok(Kind::Position(Box::new(PositionQuery {
-            position,
-            symmetry,
-            swap_colors: a.swap_colors,
-            to_move: a.to_move,
-        })));
-    }
-    if a.black.is_some() || a.white.is_some() {
-        let b = parse_points(a.black.as_deref().unwrap_or(""), a.size, a.size)?;
-        let w = parse_points(a.white.as_deref().unwrap_or(""), a.size, a.size)?;
-        let position = position_from_points(a.size, a.size, &b, &w)?;
-        return Ok(Kind::Position(Box::new(PositionQuery {
-            position,
-            symmetry,
-            swap_colors: a.swap_colors,
-            to_move: a.to_move,
-        })));
-    }
-    if let Some(path) = &a.pattern {
+        Query::from_record(&bytes, a.at)?
+    } else if a.black.is_some() || a.white.is_some() {
+        Query::points(
+            a.size,
+            a.black.as_deref().unwrap_or(""),
+            a.white.as_deref().unwrap_or(""),
+        )?
+    } else if let Some(path) = &a.pattern {
         let bytes = crate::capped::read(path, "--pattern", crate::capped::DIAGRAM)?;
         let text = String::from_utf8(bytes).map_err(|e| {
-            SearchError::BadQuery(format!(
+            format!(
                 "--pattern {}: not UTF-8 text (byte {})",
                 path.display(),
                 e.utf8_error().valid_up_to()
-            ))
+            )
         })?;
-        let (width, height, cells) = parse_pattern(&text)?;
-        // A diagram larger than --size in either direction is a whole board of its own size.
-        let board = (a.size.max(width), a.size.max(height));
-        if board.0 > 52 || board.1 > 52 {
-            return Err(SearchError::BadQuery(format!(
-                "--pattern: the diagram is {width}×{height}; a board has at most 52 lines"
-            )));
-        }
-        let offset = a.place.unwrap_or((0, 0));
-        if !a.anywhere
-            && (offset.0 as u16 + width as u16 > board.0 as u16
-                || offset.1 as u16 + height as u16 > board.1 as u16)
-        {
-            return Err(SearchError::BadQuery(format!(
-                "a {width}×{height} pattern at {},{} does not fit a {}×{} board",
-                offset.0, offset.1, board.0, board.1
-            )));
-        }
-        return Ok(Kind::Pattern(PatternQuery {
-            width,
-            height,
-            cells,
-            offset,
-            board,
-            symmetry,
-            swap_colors: a.swap_colors,
-            anywhere: a.anywhere,
-        }));
-    }
-    if let Some(text) = &a.moves {
-        let (board, moves) = if Path::new(text).is_file() {
-            moves_of_record(Path::new(text))?
+        let (column, row) = a.place.unwrap_or((0, 0));
+        Query::pattern(&text)?.board_size(a.size).place(column, row)
+    } else if let Some(text) = &a.moves {
+        let path = Path::new(text);
+        if path.is_file() {
+            let bytes = crate::capped::read(path, "--moves", crate::capped::RECORD)?;
+            Query::moves_from_record(&bytes, &path.display().to_string())?
         } else {
-            ((a.size, a.size), parse_moves(text, a.size, a.size)?)
-        };
-        return Ok(Kind::Sequence(SequenceQuery {
-            board,
-            moves,
-            in_order: !a.any_order,
-            symmetry,
-            swap_colors: a.swap_colors,
-            anywhere: a.anywhere,
-        }));
-    }
-    if a.query.is_some() {
-        return Ok(Kind::Meta);
-    }
-    Err(SearchError::BadQuery(
-        "nothing to search: give --position, --black/--white, --pattern, --moves or --query".into(),
-    ))
-}
-
-/// A board's size and moves on it.
-type Sequence = ((u8, u8), Vec<(Color, Point)>);
-
-/// The main-line moves of the first game of a record file, and its board.
-fn moves_of_record(path: &Path) -> Result<Sequence, SearchError> {
-    let bytes = crate::capped::read(path, "--moves", crate::capped::RECORD)?;
-    let records = Records::read(&bytes);
-    let tree = records
-        .game(0)
-        .map_err(|d| SearchError::BadQuery(format!("--moves {}: {d}", path.display())))?;
-    let board = tree.board_size();
-    let moves: Vec<(Color, Point)> = tree
-        .main_line_moves()
-        .map_err(|i| SearchError::BadQuery(format!("--moves: move {} is not a point", i + 1)))?
-        .into_iter()
-        .filter_map(|(c, p)| p.map(|p| (c, p)))
-        .collect();
-    if moves.is_empty() {
-        return Err(SearchError::BadQuery(format!(
-            "--moves {}: no moves found",
-            path.display()
-        )));
-    }
-    if let Some((_, p)) = moves.iter().find(|(_, p)| p.x >= board.0 || p.y >= board.1) {
-        return Err(SearchError::BadQuery(format!(
-            "--moves: {} is off a {}×{} board",
-            p.sgf_string(),
-            board.0,
-            board.1
-        )));
-    }
-    Ok((board, moves))
-}
-
-/// What a hit line shows of a game.
-struct Described {
-    black: Option<String>,
-    white: Option<String>,
-    date: Option<String>,
-    result: Option<String>,
-    event: Option<String>,
-}
-
-/// What a hit line shows of a game, from the metadata index's stored fields (no record is
-/// decompressed for it).
-fn describe(index: &Index, game: u32) -> Described {
-    let summary = index.meta().summary(game).ok().flatten();
-    let Some(g) = summary else {
-        return Described {
-            black: None,
-            white: None,
-            date: None,
-            result: None,
-            event: None,
-        };
+            Query::moves(text, a.size)?
+        }
+    } else if let Some(q) = &a.query {
+        Query::metadata(q.as_str())
+    } else {
+        return Err(Refusal(
+            "nothing to search: give --position, --black/--white, --pattern, --moves or --query"
+                .into(),
+        ));
     };
-    let player = |name: Option<String>, rank: Option<String>| {
-        let rank = rank.as_deref().and_then(sgf::info::parse_rank);
-        name.map(|n| match rank {
-            Some(r) => format!("{n} {r}"),
-            None => n,
-        })
-    };
-    Described {
-        black: player(g.black, g.black_rank),
-        white: player(g.white, g.white_rank),
-        date: g.date_range.map(|(start, _)| start.to_string()).or(g.date),
-        result: g.result,
-        event: g.event,
-    }
+    let query = query
+        .symmetry(!a.no_symmetry)
+        .swap_colors(a.swap_colors)
+        .to_move(a.to_move)
+        .any_order(a.any_order)
+        .anywhere(a.anywhere);
+    Ok(match &a.query {
+        Some(q) => query.filter(q.as_str()),
+        None => query,
+    })
 }
 
-fn human(index: &Index, kind: &Kind, answer: &Answer, limit: usize, elapsed_ms: f64) -> String {
+fn human(query: &Query, answer: &Answer, limit: usize, elapsed_ms: f64) -> String {
     let mut s = String::new();
-    let positions: usize = answer.hits.iter().map(|h| h.moves.len()).sum();
     let _ = writeln!(
         s,
         "{} games ({} positions) in {:.1} ms",
-        answer.hits.len(),
-        positions,
-        elapsed_ms
+        answer.summary.games, answer.summary.positions, elapsed_ms
     );
-    if let Kind::Position(q) = kind {
-        let board = Board::from_position(&q.position);
+    if let Some(position) = query.searched_position() {
+        let board = Board::from_position(position);
         // Continuations drawn on the board as letters A, B, C… in order of frequency.
         let mut labels: Vec<(Point, char)> = Vec::new();
         for (i, c) in answer
@@ -400,15 +272,14 @@ fn human(index: &Index, kind: &Kind, answer: &Answer, limit: usize, elapsed_ms: 
             }
         }
     }
-    if !answer.hits.is_empty() {
+    if answer.summary.games > 0 {
         let _ = writeln!(
             s,
             "\n  {:<28} {:<22} {:<22} {:<10} {:<9} moves",
             "game", "black", "white", "date", "result"
         );
         for hit in answer.hits.iter().take(limit) {
-            let (file, game) = index.identity(hit.game);
-            let d = describe(index, hit.game);
+            let d = &hit.info;
             let moves = hit
                 .moves
                 .iter()
@@ -419,22 +290,23 @@ fn human(index: &Index, kind: &Kind, answer: &Answer, limit: usize, elapsed_ms: 
             let _ = writeln!(
                 s,
                 "  {:<28} {:<22} {:<22} {:<10} {:<9} {}{}",
-                clip(&format!("{file}#{game}"), 28),
+                clip(&format!("{}#{}", d.file, d.game_in_file), 28),
                 clip(d.black.as_deref().unwrap_or("?"), 22),
                 clip(d.white.as_deref().unwrap_or("?"), 22),
-                d.date.unwrap_or_default(),
+                d.date.as_deref().unwrap_or_default(),
                 clip(d.result.as_deref().unwrap_or(""), 9),
                 moves,
                 d.event
-                    .map(|e| format!("  {}", clip(&e, 30)))
+                    .as_deref()
+                    .map(|e| format!("  {}", clip(e, 30)))
                     .unwrap_or_default(),
             );
         }
-        if answer.hits.len() > limit {
+        if answer.summary.games > limit {
             let _ = writeln!(
                 s,
                 "  … {} more (--limit N, or --json for all)",
-                answer.hits.len() - limit
+                answer.summary.games - limit
             );
         }
     }
@@ -447,21 +319,4 @@ fn clip(s: &str, n: usize) -> String {
     } else {
         s.chars().take(n - 1).chain(['…']).collect()
     }
-}
-
-/// Writes the hit games as one SGF collection of their original records, each with the hit
-/// moves named in a root comment property `QH` (qipu hits) — a custom property, kept by readers.
-fn export(index: &Index, answer: &Answer, path: &Path) -> Result<()> {
-    let mut out = Vec::new();
-    for hit in &answer.hits {
-        let record = index.record(hit.game)?;
-        let records = Records::read(&record);
-        let Ok(tree) = records.game(0) else { continue };
-        let sgf = sgf::write::to_sgf(&tree);
-        let moves: Vec<String> = hit.moves.iter().map(|m| m.to_string()).collect();
-        // Insert the hit marker right after the root's `(;`.
-        let marked = sgf.replacen("(;", &format!("(;QH[{}]", moves.join(",")), 1);
-        out.extend_from_slice(marked.as_bytes());
-    }
-    std::fs::write(path, out).with_context(|| format!("{}", path.display()))
 }

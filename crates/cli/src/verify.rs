@@ -5,7 +5,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::Result;
-use index::Index;
+use qipu::Index;
 
 /// Prints each damaged file on a line of its own; exit code 1 if any, 0 if the index is sound.
 pub fn run(dir: &Path) -> Result<ExitCode> {

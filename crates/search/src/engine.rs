@@ -1,20 +1,19 @@
 //! Answering queries: which games hit, at which moves, and what was played next.
 //!
-//! Positions with few stones are looked up in the index's position table (every position with at
-//! most [`index::MAX_INDEXED_STONES`] stones of every game is there); deeper positions and
-//! patterns are found by filtering games on their occupancy bitmaps (a game can only contain a
-//! shape if it ever had those stones) and following the survivors' stones with the stored
-//! captures ([`Walker`]: no rules engine needed), on all cores. Every answer follows the
-//! definitions of `shared/oracle/README.md`.
+//! Positions with few stones are looked up in the store's position table (every position with at
+//! most [`Store::table_stones`] stones of every game is there); deeper positions and patterns
+//! are found by asking the store which games ever had those stones ([`Store::covering`]: a game
+//! can only contain a shape if it did) and following the survivors' stones ([`Walk`]: no rules
+//! engine needed), on the threads of the rayon pool the search is called on. Every answer
+//! follows the definitions of `shared/oracle/README.md`.
 
 use std::collections::HashMap;
 
 use goban::{Color, Point, Position, Symmetry};
-use index::ops::{Op, Walker};
-use index::{Index, Occupancy, MAX_INDEXED_STONES, MAX_TABLE_MOVE, NO_NEXT};
 use rayon::prelude::*;
 
 use crate::query::PositionQuery;
+use crate::store::{Store, Walk, NO_NEXT};
 
 /// The position numbers of a hit: nearly always one or two, so they live inline (a million-hit
 /// answer is then one allocation, not a million).
@@ -58,7 +57,7 @@ struct Image {
 }
 
 /// A position where some image of the query stands: game, k, which images (bit i = images[i])
-/// and the move played next (an op, or [`NO_NEXT`]).
+/// and the move played next (a code of the store, or [`NO_NEXT`]).
 #[derive(Clone, Copy)]
 struct Occurrence {
     game: u32,
@@ -67,17 +66,8 @@ struct Occurrence {
     next: u16,
 }
 
-impl Occurrence {
-    fn next_move(&self) -> Option<(Color, Option<Point>)> {
-        match (self.next != NO_NEXT).then(|| Op::decode(self.next)) {
-            Some(Op::Move(c, p)) => Some((c, p)),
-            _ => None,
-        }
-    }
-}
-
 /// Finds a position.
-pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> Answer {
+pub fn find_position<S: Store>(index: &S, q: &PositionQuery, filter: Filter<'_>) -> Answer {
     let (w, h) = (q.position.width(), q.position.height());
     let mut images = Vec::new();
     let syms: &[Symmetry] = if q.symmetry {
@@ -109,17 +99,18 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
     };
     let stones = q.position.stones(Color::Black).len() + q.position.stones(Color::White).len();
     let mut found: Vec<Occurrence> = Vec::new();
-    let scan: Vec<u32> = if stones as u32 <= MAX_INDEXED_STONES {
+    let table_path = stones as u32 <= index.table_stones();
+    let scan: Vec<u32> = if table_path {
         // Every position with this few stones is in the table, with the move that followed it.
         let mut hashes: Vec<u64> = images.iter().map(|i| i.hash).collect();
         hashes.sort_unstable();
         hashes.dedup();
-        found.reserve(hashes.iter().map(|&h| index.count_positions(h)).sum());
+        found.reserve(hashes.iter().map(|&h| index.count_occurrences(h)).sum());
         for hash in hashes {
             let mask = mask_of(hash);
-            found.extend(index.positions(hash).map(|e| Occurrence {
+            found.extend(index.occurrences(hash).map(|e| Occurrence {
                 game: e.game,
-                k: e.k as u32,
+                k: e.k,
                 images: mask,
                 next: e.next,
             }));
@@ -129,36 +120,34 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
             .long_games()
             .iter()
             .copied()
-            .filter(|&g| {
-                let r = index.game(g);
-                (r.width, r.height) == (w, h)
-            })
+            .filter(|&g| index.board(g) == (w, h))
             .collect()
     } else {
         // A game can only reach the position if it ever had its stones.
-        let wanted: Vec<Occupancy> = images
+        let wanted: Vec<Vec<(Color, Point)>> = images
             .iter()
             .map(|im| {
                 let t = q.position.transformed(im.sym);
                 let t = if im.swapped { t.color_swapped() } else { t };
-                occupancy_of(&t)
+                stones_of(&t)
             })
             .collect();
         candidates(index, w, h, filter, &wanted)
     };
     if !scan.is_empty() {
-        let table_path = stones as u32 <= MAX_INDEXED_STONES;
+        let table_moves = index.table_moves();
         let per_game: Vec<Vec<Occurrence>> = scan
             .into_par_iter()
             .map(|g| {
-                let ops = index.ops(g);
-                let Ok(mut walk) = Walker::new(&ops, w, h, true) else {
+                let mut ops = Vec::new();
+                index.load(g, &mut ops);
+                let Some(mut walk) = index.walk(&ops, w, h, true) else {
                     return Vec::new();
                 };
                 let mut out = Vec::new();
                 while let Some(step) = walk.next_position(|_| {}) {
                     // On the table path only what the table could not hold is new.
-                    if table_path && step.k <= MAX_TABLE_MOVE {
+                    if table_path && step.k <= table_moves {
                         continue;
                     }
                     let mask = mask_of(walk.hash());
@@ -167,7 +156,7 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
                             game: g,
                             k: step.k,
                             images: mask,
-                            next: step.next.map_or(NO_NEXT, |(c, p)| Op::Move(c, p).encode()),
+                            next: step.next,
                         });
                     }
                 }
@@ -213,7 +202,7 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
                 .enumerate()
                 .filter(|(i, _)| o.images & (1 << i) != 0)
                 .all(|(_, im)| im.swapped);
-            matches!(o.next_move(), Some((c, _)) if (if swapped { c.opponent() } else { c }) == want)
+            matches!(index.next_move(o.next), Some((c, _)) if (if swapped { c.opponent() } else { c }) == want)
         });
     }
     Answer {
@@ -226,8 +215,8 @@ pub fn find_position(index: &Index, q: &PositionQuery, filter: Filter<'_>) -> An
 /// orientation (the smallest SGF string among all matching images), counted with the wins of
 /// each game. Occurrences are first counted by (images, move as stored) — a few hundred distinct
 /// keys for a million occurrences — and each key is mapped once.
-fn continuations(
-    index: &Index,
+fn continuations<S: Store>(
+    index: &S,
     all: &[Occurrence],
     images: &[Image],
     w: u8,
@@ -269,7 +258,7 @@ fn continuations(
         });
     let mut table: HashMap<(Color, Option<Point>), Continuation> = HashMap::new();
     for ((mask, next), [count, black_wins, white_wins]) in raw {
-        let Op::Move(color, point) = Op::decode(next) else {
+        let Some((color, point)) = index.next_move(next) else {
             continue;
         };
         let mut best: Option<((u8, u8), Color, Option<Point>)> = None;
@@ -344,70 +333,59 @@ fn sgf_order(p: Option<Point>) -> (u8, u8) {
     p.map_or((0, 0), |p| (rank(p.x), rank(p.y)))
 }
 
-/// Stored games of the right board size that ever had every stone of one of `needs` (no
-/// filtering on other board sizes, or with `needs` empty): all, or those behind the filter's
-/// games (copies are answered through their originals). Ascending.
-pub(crate) fn candidates(
-    index: &Index,
+/// Stored games of the right board size that ever had every stone of one of `needs`, as far as
+/// the store can tell ([`Store::covering`]; with `needs` empty, every game of the board): all,
+/// or those behind the filter's games (copies are answered through their originals). Ascending.
+pub(crate) fn candidates<S: Store>(
+    index: &S,
     w: u8,
     h: u8,
     filter: Filter<'_>,
-    needs: &[Occupancy],
+    needs: &[Vec<(Color, Point)>],
 ) -> Vec<u32> {
-    let owner = |g: u32| {
-        if index.is_copy(g) {
-            index.game(g).duplicate_of
-        } else {
-            g
-        }
+    let owner = |g: u32| index.original(g).unwrap_or(g);
+    let right_size = |g: &u32| index.board(*g) == (w, h);
+    // The store's answer holds only games of this board that can have the stones.
+    let pool = if needs.is_empty() {
+        None
+    } else {
+        index.covering(w, h, needs)
     };
-    let right_size = |g: &u32| {
-        let r = index.game(*g);
-        (r.width, r.height) == (w, h)
-    };
-    // Only 19×19 games have occupancy: a need with stones leaves nothing else.
-    let filtered =
-        (w, h) == (19, 19) && !needs.is_empty() && !needs.contains(&Occupancy::default());
-    match (filter, filtered) {
-        (Some(f), _) => {
+    match (filter, pool) {
+        (Some(f), pool) => {
             let mut owners: Vec<u32> = f.par_iter().map(|&g| owner(g)).collect();
             owners.sort_unstable();
             owners.dedup();
-            if filtered {
-                let pool = index.covering(needs);
-                owners.retain(|g| pool.binary_search(g).is_ok());
-                owners
-            } else {
-                owners.into_par_iter().filter(right_size).collect()
+            match pool {
+                Some(pool) => {
+                    owners.retain(|g| pool.binary_search(g).is_ok());
+                    owners
+                }
+                None => owners.into_par_iter().filter(right_size).collect(),
             }
         }
-        (None, true) => index
-            .covering(needs)
+        (None, Some(pool)) => pool
             .into_par_iter()
             .filter(|&g| !index.is_copy(g))
             .collect(),
-        (None, false) => (0..index.len())
+        (None, None) => (0..index.len())
             .into_par_iter()
             .filter(|&g| !index.is_copy(g) && right_size(&g))
             .collect(),
     }
 }
 
-fn occupancy_of(p: &Position) -> Occupancy {
-    let mut o = Occupancy::default();
-    if (p.width(), p.height()) == (19, 19) {
-        for color in [Color::Black, Color::White] {
-            for pt in p.stones(color).iter() {
-                o.insert(color, pt);
-            }
-        }
-    }
-    o
+/// The stones of a position, as a need for [`Store::covering`].
+fn stones_of(p: &Position) -> Vec<(Color, Point)> {
+    [Color::Black, Color::White]
+        .into_iter()
+        .flat_map(|color| p.stones(color).iter().map(move |pt| (color, pt)))
+        .collect()
 }
 
 /// Hits of stored games, plus the same hits for their exact copies (only originals are replayed),
 /// restricted to the filter and without removed games, in game order.
-pub(crate) fn with_copies(index: &Index, found: Vec<Hit>, filter: Filter<'_>) -> Vec<Hit> {
+pub(crate) fn with_copies<S: Store>(index: &S, found: Vec<Hit>, filter: Filter<'_>) -> Vec<Hit> {
     let mut hits = Vec::new();
     for hit in found {
         for &c in index.copies(hit.game) {
@@ -446,7 +424,7 @@ pub struct SequenceQuery {
 /// completes the sequence (in order, or as a set), for some orientation (and translation, with
 /// `anywhere`) of the sequence. A point played twice (after a capture) is two moves, so captures
 /// need nothing special.
-pub fn find_sequence(index: &Index, q: &SequenceQuery, filter: Filter<'_>) -> Answer {
+pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>) -> Answer {
     let (bw, bh) = q.board;
     if q.moves.is_empty() {
         return Answer::default();
@@ -488,30 +466,18 @@ pub fn find_sequence(index: &Index, q: &SequenceQuery, filter: Filter<'_>) -> An
             }
         }
     }
-    let needs: Vec<Occupancy> = variants
-        .iter()
-        .map(|v| {
-            let mut o = Occupancy::default();
-            if (bw, bh) == (19, 19) && !q.anywhere {
-                for &(c, p) in v {
-                    o.insert(c, p);
-                }
-            }
-            o
-        })
-        .collect();
-    let needs = if q.anywhere { Vec::new() } else { needs };
+    // Translated anywhere, the moves' points say nothing of the game's.
+    let needs = if q.anywhere {
+        Vec::new()
+    } else {
+        variants.clone()
+    };
     let found: Vec<Hit> = candidates(index, bw, bh, filter, &needs)
         .into_par_iter()
         .filter_map(|g| {
-            let moves: Vec<(Color, Option<Point>)> = index
-                .ops(g)
-                .iter()
-                .filter_map(|&v| match Op::decode(v) {
-                    Op::Move(c, p) => Some((c, p)),
-                    _ => None,
-                })
-                .collect();
+            let mut ops = Vec::new();
+            index.load(g, &mut ops);
+            let moves: Vec<(Color, Option<Point>)> = index.moves(&ops).collect();
             let mut ks: Vec<u32> = Vec::new();
             for v in &variants {
                 if q.anywhere {

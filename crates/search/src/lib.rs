@@ -1,21 +1,23 @@
-//! Answers queries over a qipu index: positions, patterns and game information, with
-//! continuation tables — exactly as `shared/oracle/README.md` defines them.
+//! Answers queries over a qipu index: positions, patterns and move sequences, with
+//! continuation tables — exactly as `shared/oracle/README.md` defines them. The index is seen
+//! through the [`Store`] trait only (what it holds, not how), which the face crate (`qipu`)
+//! implements for the index on disk.
 
 mod engine;
 mod pattern;
 pub mod query;
+pub mod store;
 
 pub use engine::{
     find_position, find_sequence, Answer, Continuation, Filter, Hit, Moves, SequenceQuery,
 };
 pub use pattern::find_pattern;
 pub use query::{Cell, PatternQuery, PositionQuery};
+pub use store::Store;
 
 /// A query that cannot be answered, said in one line.
 #[derive(Debug, thiserror::Error)]
 pub enum SearchError {
     #[error("{0}")]
     BadQuery(String),
-    #[error(transparent)]
-    Index(#[from] index::IndexError),
 }

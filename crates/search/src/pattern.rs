@@ -2,24 +2,23 @@
 //!
 //! A pattern is tried in each of its placements (orientations, colourings and, with `anywhere`,
 //! translations). A game can only contain a placement if it ever had the placement's stones
-//! (occupancy filter); the survivors are scanned move by move. The scan follows only the points
-//! some placement constrains — the stored captures ([`index::ops::Op::Remove`]) say when a stone
-//! leaves, so no rules engine is needed and every other op costs one table lookup — and tests a
-//! placement again only after one of its points changed.
+//! ([`Store::covering`]); the survivors are scanned move by move. The scan follows only the points
+//! some placement constrains — the store's changes ([`Store::changes`]) include the stones a
+//! move took off, so no rules engine is needed and every other change costs one table lookup —
+//! and tests a placement again only after one of its points changed.
 
 use std::collections::BTreeMap;
 
 use goban::{Bitboard, Color, Point, Symmetry};
-use index::ops::{Raw, RawKind, Walker};
-use index::{Index, Occupancy};
 use rayon::prelude::*;
 
 use crate::engine::{candidates, with_copies, Answer, Filter, Hit, Moves};
 use crate::query::{Cell, PatternQuery};
+use crate::store::{index_point, point_index, Store, Walk};
 
 /// Finds where a pattern appears: game g hits at k when, for some placement, position k
 /// satisfies it and position k−1 does not (or k = 0).
-pub fn find_pattern(index: &Index, q: &PatternQuery, filter: Filter<'_>) -> Answer {
+pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -> Answer {
     let (bw, bh) = q.board;
     if !(1..=52).contains(&bw) || !(1..=52).contains(&bh) {
         return Answer::default();
@@ -28,14 +27,14 @@ pub fn find_pattern(index: &Index, q: &PatternQuery, filter: Filter<'_>) -> Answ
     // A placement reaching off the board can never be seen on it.
     placements.retain(|p| p.cells.iter().all(|(pt, _)| pt.x < bw && pt.y < bh));
     let touch = Touch::new(&placements, bh);
-    let needs: Vec<Occupancy> = placements.iter().map(|p| p.need).collect();
+    let needs: Vec<Vec<(Color, Point)>> = placements.iter().map(|p| p.need.clone()).collect();
     let found: Vec<Hit> = candidates(index, bw, bh, filter, &needs)
         .into_par_iter()
         .map_init(
             || (Vec::new(), Scan::new(placements.len())),
             |(ops, scan), g| {
-                index.ops_into(g, ops);
-                let moves = scan.run(ops, bw, bh, &placements, &touch);
+                index.load(g, ops);
+                let moves = scan.run(index, ops, bw, bh, &placements, &touch);
                 (!moves.is_empty()).then_some(Hit { game: g, moves })
             },
         )
@@ -53,7 +52,7 @@ fn slot(content: Option<Color>) -> usize {
     content.map_or(2, |c| c as usize)
 }
 
-/// For each point (by [`Raw::point`]), the placements that constrain it, by the content that
+/// For each point (by [`point_index`]), the placements that constrain it, by the content that
 /// satisfies their constraint there. A placement that did not match can only come to match
 /// through a change that satisfies one of its constraints; one that matched must be tested
 /// after any change to its points. Everything else keeps its answer untested.
@@ -82,7 +81,7 @@ impl Touch {
             for (i, pl) in placements.iter().enumerate() {
                 for &(p, cell) in &pl.cells {
                     for (slot, ok) in allows(cell).into_iter().enumerate() {
-                        bits[Raw::index_of(p)][slot] |= (ok as u64) << i;
+                        bits[point_index(p)][slot] |= (ok as u64) << i;
                     }
                 }
             }
@@ -91,7 +90,7 @@ impl Touch {
             let mut lists = vec![Vec::new(); n];
             for (i, pl) in placements.iter().enumerate() {
                 for &(p, cell) in &pl.cells {
-                    lists[Raw::index_of(p)].push((i as u32, allows(cell)));
+                    lists[point_index(p)].push((i as u32, allows(cell)));
                 }
             }
             Touch::Lists(lists)
@@ -167,18 +166,45 @@ impl Scan {
         }
     }
 
-    /// The positions of `ops` where some placement appears.
-    fn run(&mut self, ops: &[u16], bw: u8, bh: u8, pls: &[Placement], touch: &Touch) -> Moves {
+    /// The positions of the loaded program `ops` where some placement appears.
+    fn run<S: Store>(
+        &mut self,
+        store: &S,
+        ops: &[u16],
+        bw: u8,
+        bh: u8,
+        pls: &[Placement],
+        touch: &Touch,
+    ) -> Moves {
         self.stones = [Bitboard::EMPTY, Bitboard::EMPTY];
         self.matched_bits = 0;
         self.before.iter_mut().for_each(|b| *b = false);
         self.hits.clear();
         // Position 0 tests every placement.
         touch.mark_all(self);
-        if ops.iter().any(|&v| Raw::split(v).kind == RawKind::Mark) {
-            // Marked nodes (setup beside a move, two moves in a node) are rare: the walker knows
-            // where their positions fall.
-            let Ok(mut walk) = Walker::new(ops, bw, bh, false) else {
+        if let Some(changes) = store.changes(ops) {
+            // Position k falls just before the (k+1)-th move, and after the end.
+            let mut k = 0;
+            for change in changes {
+                if change.mover.is_some() {
+                    self.report(k, pls);
+                    k += 1;
+                }
+                if touch.watched(change.point) {
+                    let p = index_point(change.point);
+                    self.stones[0].remove(p);
+                    self.stones[1].remove(p);
+                    if let Some(c) = change.content {
+                        self.stones[c as usize].insert(p);
+                    }
+                    touch.mark(change.point, change.content, self);
+                }
+            }
+            self.report(k, pls);
+        } else {
+            // Positions elsewhere (setup beside a move, two moves in a node) are rare: the walk
+            // knows where they fall.
+            let Some(mut walk) = store.walk(ops, bw, bh, false) else {
                 return Moves::new();
             };
             loop {
@@ -193,35 +219,10 @@ impl Scan {
                 for p in changed {
                     let content = self.stones.iter().position(|b| b.contains(p));
                     let content = content.map(|c| [Color::Black, Color::White][c]);
-                    touch.mark(Raw::index_of(p), content, self);
+                    touch.mark(point_index(p), content, self);
                 }
                 self.report(step.k, pls);
             }
-        } else {
-            // Position k falls just before the (k+1)-th move, and after the end.
-            let mut k = 0;
-            for &v in ops {
-                let op = Raw::split(v);
-                let content = match op.kind {
-                    RawKind::Move(c) => {
-                        self.report(k, pls);
-                        k += 1;
-                        Some(c)
-                    }
-                    RawKind::Put(content) => content,
-                    RawKind::Mark => unreachable!("checked above"),
-                };
-                if touch.watched(op.point) {
-                    let p = Raw::point_at(op.point);
-                    self.stones[0].remove(p);
-                    self.stones[1].remove(p);
-                    if let Some(c) = content {
-                        self.stones[c as usize].insert(p);
-                    }
-                    touch.mark(op.point, content, self);
-                }
-            }
-            self.report(k, pls);
         }
         Moves::from_slice(&self.hits)
     }
@@ -260,16 +261,17 @@ impl Scan {
 struct Placement {
     /// (row, black, white, empty, not white, not black)
     rows: Vec<(u8, u64, u64, u64, u64, u64)>,
-    need: Occupancy,
+    /// The stones it demands, for [`Store::covering`].
+    need: Vec<(Color, Point)>,
     /// The points it constrains, with their constraint: only a change on one of them can make
     /// it appear.
     cells: Vec<(Point, Cell)>,
 }
 
 impl Placement {
-    fn new(width: u8, height: u8, diagram: impl Iterator<Item = (Point, Cell)>) -> Placement {
+    fn new(diagram: impl Iterator<Item = (Point, Cell)>) -> Placement {
         let mut rows: BTreeMap<u8, [u64; 5]> = BTreeMap::new();
-        let mut need = Occupancy::default();
+        let mut need = Vec::new();
         let mut cells = Vec::new();
         for (p, cell) in diagram {
             let i = match cell {
@@ -282,12 +284,10 @@ impl Placement {
             };
             rows.entry(p.y).or_default()[i] |= 1 << p.x;
             cells.push((p, cell));
-            if (width, height) == (19, 19) {
-                match cell {
-                    Cell::Black => need.insert(Color::Black, p),
-                    Cell::White => need.insert(Color::White, p),
-                    _ => {}
-                }
+            match cell {
+                Cell::Black => need.push((Color::Black, p)),
+                Cell::White => need.push((Color::White, p)),
+                _ => {}
             }
         }
         let mut rows: Vec<_> = rows
@@ -356,8 +356,6 @@ fn placements(q: &PatternQuery) -> Vec<Placement> {
                 for oy in 0..=(bh - th) {
                     for ox in 0..=(bw - tw) {
                         out.push(Placement::new(
-                            bw,
-                            bh,
                             local
                                 .iter()
                                 .map(|&(p, c)| (Point::new(p.x + ox, p.y + oy), c)),
@@ -368,8 +366,6 @@ fn placements(q: &PatternQuery) -> Vec<Placement> {
         } else {
             for &s in syms {
                 out.push(Placement::new(
-                    bw,
-                    bh,
                     (0..q.height)
                         .flat_map(|y| (0..q.width).map(move |x| Point::new(x, y)))
                         .map(|p| {

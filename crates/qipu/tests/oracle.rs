@@ -1,14 +1,13 @@
-//! Every position and pattern probe of the oracle, answered from a freshly built index, must give
-//! exactly the oracle's hits and continuation tables (games the oracle excluded aside).
+//! Every position and pattern probe of the oracle, answered from a freshly built index through
+//! the library's face, must give exactly the oracle's hits and continuation tables (games the
+//! oracle excluded aside).
 //!
 //! The oracle and datasets live outside the repository (`../shared`, found by `testdata::shared`).
 //! Without them these tests say so and pass, unless `QIPU_REQUIRE_DATASETS=1` (as in CI), where their absence is a failure.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
 
-use index::{build, BuildOptions, Index};
-use search::query::{parse_pattern, position_from_record};
-use search::{find_pattern, find_position, PatternQuery, PositionQuery};
+use qipu::{build, BuildOptions, Index, Query};
 use serde_json::Value;
 use testdata::{lines, shared};
 
@@ -108,23 +107,21 @@ fn check(dataset: &str) {
             )
         })
         .collect();
-    let mut by_identity = HashMap::new();
     let mut allowed = Vec::new();
     for g in 0..index.len() {
-        let (file, game) = index.identity(g);
-        by_identity.insert(g, (file.to_string(), game as u64));
-        if universe.contains(&(file.to_string(), game as u64)) {
+        let info = index.game(g).unwrap();
+        if universe.contains(&(info.file, info.game_in_file as u64)) {
             allowed.push(g);
         }
     }
     // Hits by the oracle's game identity.
-    let hits_of = |answer: &search::Answer| -> Hits {
+    let hits_of = |answer: &qipu::Answer| -> Hits {
         answer
             .hits
             .iter()
             .map(|h| {
                 (
-                    by_identity[&h.game].clone(),
+                    (h.info.file.clone(), h.info.game_in_file as u64),
                     h.moves.iter().map(|&m| m as u64).collect(),
                 )
             })
@@ -135,14 +132,16 @@ fn check(dataset: &str) {
     for probe in lines(&oracle.join("positions.jsonl")) {
         let id = probe["id"].as_str().unwrap();
         let bytes = std::fs::read(oracle.join(probe["query"].as_str().unwrap())).unwrap();
-        let position = position_from_record(&bytes, None).unwrap();
-        let q = PositionQuery {
-            position,
-            symmetry: probe["symmetry"].as_bool().unwrap(),
-            swap_colors: false,
-            to_move: None,
-        };
-        let answer = find_position(&index, &q, Some(&allowed));
+        let q = Query::from_record(&bytes, None)
+            .unwrap()
+            .symmetry(probe["symmetry"].as_bool().unwrap())
+            .within(allowed.iter().copied());
+        let answer = index.search(&q).unwrap();
+        assert_eq!(
+            answer.hits.len(),
+            answer.summary.games,
+            "no limit: every hit"
+        );
         let hits = hits_of(&answer);
         let table: Table = answer
             .continuations
@@ -171,18 +170,12 @@ fn check(dataset: &str) {
     for probe in lines(&oracle.join("patterns.jsonl")) {
         let id = probe["id"].as_str().unwrap();
         let text = std::fs::read_to_string(oracle.join(probe["query"].as_str().unwrap())).unwrap();
-        let (width, height, cells) = parse_pattern(&text).unwrap();
-        let q = PatternQuery {
-            width,
-            height,
-            cells,
-            offset: (0, 0),
-            board: (width, height),
-            symmetry: probe["symmetry"].as_bool().unwrap(),
-            swap_colors: false,
-            anywhere: false,
-        };
-        let answer = find_pattern(&index, &q, Some(&allowed));
+        // Every oracle diagram is a whole 19×19 board: the default board, anchored at 0,0.
+        let q = Query::pattern(&text)
+            .unwrap()
+            .symmetry(probe["symmetry"].as_bool().unwrap())
+            .within(allowed.iter().copied());
+        let answer = index.search(&q).unwrap();
         let hits = hits_of(&answer);
         checked += 1;
         compare_hits(id, &hits, &probe, &mut failures);

@@ -1,14 +1,12 @@
 //! Search behaviour beyond the oracle's probes, on an index of the embedded sample corpus:
 //! deep positions (found by replay, not by the position table), typed positions, compact and
-//! free-floating patterns, colour swap, side to move and metadata filters.
+//! free-floating patterns, colour swap, side to move and metadata filters — asked through the
+//! library's face, as a client would.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
 
-use goban::{Color, Point};
-use index::{build, BuildOptions, Index};
-use search::query::{parse_pattern, position_from_points, position_from_record};
-use search::{find_pattern, find_position, PatternQuery, PositionQuery};
+use qipu::{build, Answer, BuildOptions, Color, Index, Position, Query};
 
 fn samples() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/games")
@@ -29,29 +27,33 @@ fn index() -> &'static Index {
 
 fn game_named(name: &str) -> u32 {
     (0..index().len())
-        .find(|&g| index().identity(g).0 == name)
+        .find(|&g| index().game(g).unwrap().file == name)
         .unwrap()
 }
 
-fn position_query(file: &str, at: usize) -> PositionQuery {
+fn position_of(file: &str, at: usize) -> Position {
     let bytes = std::fs::read(samples().join(file)).unwrap();
-    PositionQuery {
-        position: position_from_record(&bytes, Some(at)).unwrap(),
-        symmetry: true,
-        swap_colors: false,
-        to_move: None,
-    }
+    Query::from_record(&bytes, Some(at))
+        .unwrap()
+        .searched_position()
+        .unwrap()
+        .clone()
+}
+
+fn search(q: &Query) -> Answer {
+    index().search(q).unwrap()
 }
 
 #[test]
 fn deep_positions_are_found_by_replay() {
     // 150 moves in, far more stones than the position table holds.
-    let q = position_query("maruyama-ito.sgf", 150);
-    assert!(q.position.stones(Color::Black).len() + q.position.stones(Color::White).len() > 40);
-    let a = find_position(index(), &q, None);
+    let position = position_of("maruyama-ito.sgf", 150);
+    assert!(position.stones(Color::Black).len() + position.stones(Color::White).len() > 40);
+    let a = search(&Query::position(position));
     assert_eq!(a.hits.len(), 1);
     assert_eq!(a.hits[0].game, game_named("maruyama-ito.sgf"));
-    assert_eq!(a.hits[0].moves.as_slice(), [150]);
+    assert_eq!(a.hits[0].info.result.as_deref(), Some("W+6.5"));
+    assert_eq!(a.hits[0].moves, [150]);
     assert_eq!(a.continuations.len(), 1);
     assert_eq!(a.continuations[0].count, 1);
     assert_eq!(a.continuations[0].white_wins, 1, "W+6.5");
@@ -59,27 +61,13 @@ fn deep_positions_are_found_by_replay() {
 
 #[test]
 fn rotated_and_colour_swapped_positions() {
-    let q = position_query("maruyama-ito.sgf", 20);
-    let rotated = PositionQuery {
-        position: q.position.transformed(goban::Symmetry::Rotate90),
-        ..q.clone()
-    };
-    assert_eq!(find_position(index(), &rotated, None).hits.len(), 1);
-    let strict = PositionQuery {
-        symmetry: false,
-        ..rotated.clone()
-    };
-    assert!(find_position(index(), &strict, None).hits.is_empty());
-    let swapped = PositionQuery {
-        position: q.position.color_swapped(),
-        ..q.clone()
-    };
-    assert!(find_position(index(), &swapped, None).hits.is_empty());
-    let swap = PositionQuery {
-        swap_colors: true,
-        ..swapped
-    };
-    let a = find_position(index(), &swap, None);
+    let position = position_of("maruyama-ito.sgf", 20);
+    let rotated = Query::position(position.transformed(goban::Symmetry::Rotate90));
+    assert_eq!(search(&rotated).hits.len(), 1);
+    assert!(search(&rotated.symmetry(false)).hits.is_empty());
+    let swapped = Query::position(position.color_swapped());
+    assert!(search(&swapped).hits.is_empty());
+    let a = search(&swapped.swap_colors(true));
     assert_eq!(a.hits.len(), 1);
     // The next move was Black's in the game, so White's in the query's (swapped) colours.
     assert_eq!(a.continuations[0].color, Color::White);
@@ -87,32 +75,19 @@ fn rotated_and_colour_swapped_positions() {
 
 #[test]
 fn side_to_move_filters_hits() {
-    let q = position_query("maruyama-ito.sgf", 20);
-    let black = PositionQuery {
-        to_move: Some(Color::Black),
-        ..q.clone()
-    };
-    let white = PositionQuery {
-        to_move: Some(Color::White),
-        ..q
-    };
-    assert_eq!(find_position(index(), &black, None).hits.len(), 1);
-    assert!(find_position(index(), &white, None).hits.is_empty());
+    let q = Query::position(position_of("maruyama-ito.sgf", 20));
+    let black = q.clone().to_move(Some(Color::Black));
+    let white = q.to_move(Some(Color::White));
+    assert_eq!(search(&black).hits.len(), 1);
+    assert!(search(&white).hits.is_empty());
 }
 
 #[test]
 fn the_empty_board_hits_every_game_without_setup_at_move_zero() {
-    let empty = position_from_points(19, 19, &[], &[]).unwrap();
-    let q = PositionQuery {
-        position: empty,
-        symmetry: true,
-        swap_colors: false,
-        to_move: None,
-    };
-    let a = find_position(index(), &q, None);
+    let a = search(&Query::points(19, "", "").unwrap());
     // 8 SGF games start from the empty board; the WTF game has four setup stones.
     assert_eq!(a.hits.len(), 8);
-    assert!(a.hits.iter().all(|h| h.moves.as_slice() == [0]));
+    assert!(a.hits.iter().all(|h| h.moves == [0]));
     assert_eq!(a.continuations.iter().map(|c| c.count).sum::<u32>(), 8);
     // Every first move is mapped into one orientation: all on the same side of the diagonal.
     assert!(a.continuations.iter().all(|c| c.color == Color::Black));
@@ -120,43 +95,86 @@ fn the_empty_board_hits_every_game_without_setup_at_move_zero() {
 
 #[test]
 fn metadata_filters_combine_with_positions() {
-    let empty = position_from_points(19, 19, &[], &[]).unwrap();
-    let q = PositionQuery {
-        position: empty,
-        symmetry: true,
-        swap_colors: false,
-        to_move: None,
-    };
-    let ids = index().search_meta(r#"black:"Lee Sedol""#).unwrap();
+    let lee = r#"black:"Lee Sedol""#;
+    let ids: Vec<u32> = search(&Query::metadata(lee))
+        .hits
+        .iter()
+        .map(|h| h.game)
+        .collect();
     assert_eq!(ids.len(), 3);
-    let a = find_position(index(), &q, Some(&ids));
-    assert_eq!(a.hits.len(), 3);
+    let empty = Query::points(19, "", "").unwrap();
+    let a = search(&empty.clone().filter(lee));
+    assert_eq!(a.hits.iter().map(|h| h.game).collect::<Vec<_>>(), ids);
+    // A list of games narrows the same way, and both together meet.
+    assert_eq!(search(&empty.clone().within(ids.clone())).hits.len(), 3);
+    let a = search(&empty.filter(lee).within([ids[0], 999_999]));
+    assert_eq!(a.hits.iter().map(|h| h.game).collect::<Vec<_>>(), [ids[0]]);
 }
 
-fn pattern(text: &str, anywhere: bool) -> PatternQuery {
-    let (width, height, cells) = parse_pattern(text).unwrap();
-    PatternQuery {
-        width,
-        height,
-        cells,
-        offset: (0, 0),
-        board: (19, 19),
-        symmetry: true,
-        swap_colors: false,
-        anywhere,
-    }
+#[test]
+fn pages_sort_and_count_every_hit() {
+    let empty = Query::points(19, "", "").unwrap();
+    let all = search(&empty);
+    let page = search(&empty.clone().offset(2).limit(Some(3)));
+    assert_eq!((page.summary.games, page.summary.skipped), (8, 2));
+    assert_eq!(page.hits, all.hits[2..5]);
+    assert_eq!(page.continuations, all.continuations);
+    let past = search(&empty.clone().offset(100));
+    assert!(past.hits.is_empty());
+    assert_eq!(past.summary.skipped, 8);
+    // Newest first: dated games in descending order, undated ones last.
+    let newest = search(&empty.clone().sort(qipu::Sort::Newest));
+    let dates: Vec<Option<String>> = newest.hits.iter().map(|h| h.info.date.clone()).collect();
+    let dated: Vec<&String> = dates.iter().flatten().collect();
+    assert!(dated.windows(2).all(|w| w[0] >= w[1]), "{dates:?}");
+    assert!(dates
+        .iter()
+        .skip_while(|d| d.is_some())
+        .all(Option::is_none));
+    let oldest = search(&empty.sort(qipu::Sort::Oldest));
+    assert_eq!(
+        oldest.hits.first().and_then(|h| h.info.date.clone()),
+        dated.last().map(|d| d.to_string())
+    );
+}
+
+#[test]
+fn an_index_is_shared_by_threads_and_bounded_by_a_pool() {
+    let pool = qipu::rayon::ThreadPoolBuilder::new()
+        .num_threads(2)
+        .build()
+        .unwrap();
+    let q =
+        Query::pattern(".......\n.......\n.......\n...X...\n.......\n.......\n.......\n").unwrap();
+    let alone = search(&q);
+    std::thread::scope(|s| {
+        for _ in 0..3 {
+            s.spawn(|| {
+                let a = index().search_in(&q, &pool).unwrap();
+                // The same answer, whatever the thread and pool (timings aside).
+                assert_eq!(
+                    (&a.hits, &a.continuations, a.summary),
+                    (&alone.hits, &alone.continuations, alone.summary)
+                );
+            });
+        }
+    });
+}
+
+fn pattern(text: &str, anywhere: bool) -> Query {
+    Query::pattern(text).unwrap().anywhere(anywhere)
 }
 
 #[test]
 fn compact_corner_patterns_and_free_floating_shapes() {
     // A black stone on a 4-4 point with its 7x7 corner otherwise empty.
     let corner = ".......\n.......\n.......\n...X...\n.......\n.......\n.......\n";
-    let a = find_pattern(index(), &pattern(corner, false), None);
+    let a = search(&pattern(corner, false));
     assert!(a.hits.len() >= 5, "{:?}", a.hits);
     // An empty triangle of black stones anywhere on the board: translation as well as symmetry.
     let triangle = "XX\nX.\n";
-    let anchored = find_pattern(index(), &pattern(triangle, false), None);
-    let anywhere = find_pattern(index(), &pattern(triangle, true), None);
+    let anchored = search(&pattern(triangle, false));
+    let anywhere = search(&pattern(triangle, true));
     assert!(
         anchored.hits.is_empty(),
         "only the corner 2x2 is looked at when anchored"
@@ -169,45 +187,31 @@ fn compact_corner_patterns_and_free_floating_shapes() {
 
 #[test]
 fn typed_points_make_the_same_query_as_a_record() {
-    let q = position_query("maruyama-ito.sgf", 3);
-    let typed = position_from_points(
-        19,
-        19,
-        &[Point::new(3, 15), Point::new(3, 3)],
-        &[Point::new(16, 2)],
-    )
-    .unwrap();
-    assert_eq!(typed, q.position);
+    let position = position_of("maruyama-ito.sgf", 3);
+    let typed = Query::points(19, "dp D16", "qc").unwrap();
+    assert_eq!(typed.searched_position(), Some(&position));
 }
 
-fn sequence(
-    moves: &[(Color, &str)],
-    in_order: bool,
-    anywhere: bool,
-    symmetry: bool,
-) -> search::SequenceQuery {
-    search::SequenceQuery {
-        board: (19, 19),
-        moves: moves
-            .iter()
-            .map(|&(c, p)| (c, Point::parse_sgf(p.as_bytes()).unwrap()))
-            .collect(),
-        in_order,
-        symmetry,
-        swap_colors: false,
-        anywhere,
-    }
+fn sequence(moves: &[(Color, &str)], in_order: bool, anywhere: bool, symmetry: bool) -> Query {
+    let text: Vec<String> = moves
+        .iter()
+        .map(|(c, p)| format!("{}[{p}]", c.letter()))
+        .collect();
+    Query::moves(&text.join(" "), 19)
+        .unwrap()
+        .any_order(!in_order)
+        .anywhere(anywhere)
+        .symmetry(symmetry)
 }
 
 #[test]
 fn move_sequences_in_order_as_a_set_and_anywhere() {
-    use search::find_sequence;
     let maruyama = game_named("maruyama-ito.sgf");
-    let hits_of = |q: &search::SequenceQuery| -> Vec<(u32, Vec<u32>)> {
-        find_sequence(index(), q, None)
+    let hits_of = |q: &Query| -> Vec<(u32, Vec<u32>)> {
+        search(q)
             .hits
             .into_iter()
-            .map(|h| (h.game, h.moves.to_vec()))
+            .map(|h| (h.game, h.moves))
             .collect()
     };
     // The game opens B[dp] W[qc] B[dd] W[pq].
@@ -269,23 +273,19 @@ fn positions_past_the_table_and_copies_are_found() {
         rebuild: true,
         ..BuildOptions::default()
     };
-    build(&dir.join("index"), &[inputs], &opts, |_| {}).unwrap();
-    let index = Index::open(&dir.join("index")).unwrap();
-    assert_eq!(index.long_games(), [0]);
-    assert_eq!(index.copies(0), [1]);
-    assert!(index.is_copy(1));
-    let q = PositionQuery {
-        position: position_from_points(19, 19, &[Point::new(0, 0)], &[Point::new(1, 1)]).unwrap(),
-        symmetry: false,
-        swap_colors: false,
-        to_move: None,
-    };
-    let hits: Vec<(u32, Vec<u32>)> = find_position(&index, &q, None)
+    build(dir.join("index"), &[inputs], &opts, |_| {}).unwrap();
+    let index = Index::open(dir.join("index")).unwrap();
+    assert!(!index.game(0).unwrap().copy);
+    assert!(index.game(1).unwrap().copy);
+    let q = Query::points(19, "aa", "bb").unwrap().symmetry(false);
+    let answer = index.search(&q).unwrap();
+    let hits: Vec<(u32, Vec<u32>)> = answer
         .hits
         .iter()
-        .map(|h| (h.game, h.moves.to_vec()))
+        .map(|h| (h.game, h.moves.clone()))
         .collect();
     assert_eq!(hits, [(0, vec![2202]), (1, vec![2202]), (2, vec![2])]);
+    assert_eq!(index.main_line(1).unwrap().moves.len(), 2203);
     drop(index);
 
     // Damaged lists and table: ids of games that do not exist are ignored, nothing panics.
@@ -302,13 +302,13 @@ fn positions_past_the_table_and_copies_are_found() {
     ] {
         let before = std::fs::read(seg.join(name)).unwrap();
         append(name, extra);
-        let err = Index::open(&dir.join("index")).err().unwrap().to_string();
-        assert!(err.contains(name), "{err}");
+        let err = Index::open(dir.join("index")).err().unwrap();
+        assert_eq!(err.kind(), qipu::ErrorKind::DamagedIndex, "{err}");
+        assert!(err.to_string().contains(name), "{err}");
         std::fs::write(seg.join(name), before).unwrap();
     }
-    let index = Index::open(&dir.join("index")).unwrap();
-    assert_eq!(index.long_games(), [0]);
-    assert_eq!(index.copies(0), [1]);
+    let index = Index::open(dir.join("index")).unwrap();
+    assert_eq!(index.search(&q).unwrap().hits.len(), 3);
     drop(index);
     // Every table entry names a game that does not exist.
     let mut table = std::fs::read(seg.join("positions.bin")).unwrap();
@@ -316,22 +316,19 @@ fn positions_past_the_table_and_copies_are_found() {
         entry[..3].copy_from_slice(&[0xff; 3]);
     }
     std::fs::write(seg.join("positions.bin"), table).unwrap();
-    let index = Index::open(&dir.join("index")).unwrap();
-    let a = find_position(&index, &q, None);
-    assert!(a
-        .hits
-        .iter()
-        .any(|h| h.game == 0 && h.moves.as_slice() == [2202]));
-    let empty = PositionQuery {
-        position: position_from_points(19, 19, &[], &[]).unwrap(),
-        ..q
-    };
-    let a = find_position(&index, &empty, None);
+    let index = Index::open(dir.join("index")).unwrap();
+    let a = index.search(&q).unwrap();
+    assert!(a.hits.iter().any(|h| h.game == 0 && h.moves == [2202]));
+    let empty = Query::points(19, "", "").unwrap().symmetry(false);
+    let a = index.search(&empty).unwrap();
     assert!(a.hits.iter().all(|h| h.game < index.len()));
     for h in &a.hits {
-        let _ = index.identity(h.game);
+        let _ = index.game(h.game);
         let _ = index.record(h.game);
     }
+    // A game the index does not hold is the caller's mistake.
+    let e = index.record(index.len()).unwrap_err();
+    assert_eq!(e.query().unwrap().part(), qipu::QueryPart::Game);
     drop(index);
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,0 +1,125 @@
+//! Answers as plain data: every type here derives `serde::Serialize`, so a server can send an
+//! answer as it is, and holds owned values only (no borrow of the index).
+
+use goban::{Color, Point};
+use serde::{Serialize, Serializer};
+
+/// A game's number in an index: 0, 1, 2… in the order the games were indexed. Stable while the
+/// index is only added to; a rebuild numbers the games anew.
+pub type GameId = u32;
+
+/// The answer to a [`crate::Query`].
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Answer {
+    /// The hit games asked for (after the query's sort, offset and limit), each with its
+    /// information.
+    pub hits: Vec<Hit>,
+    /// Position queries: what was played next from the position, over all hits (not only the
+    /// returned ones), most frequent first. Empty for other queries.
+    pub continuations: Vec<Continuation>,
+    /// Counts over all hits.
+    pub summary: Summary,
+    /// Where the time went.
+    pub timings: Timings,
+}
+
+/// A game that hits.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Hit {
+    /// The game's number in the index.
+    pub game: GameId,
+    /// The positions where it hits, ascending: k is the position after k moves of the main line
+    /// (0 the start). A move sequence hits at the move that completes it; a metadata query
+    /// names no positions.
+    pub moves: Vec<u32>,
+    /// Who played, when, the result: what a hit list shows.
+    pub info: GameInfo,
+}
+
+/// What an index knows of a game without reading its record.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct GameInfo {
+    /// The record file it was read from, as named when indexed (an archive member as
+    /// `archive/member`).
+    pub file: String,
+    /// Its place in that file (0 the first game).
+    pub game_in_file: u32,
+    /// Black's name, with the rank when known (`Lee Sedol 9p`).
+    pub black: Option<String>,
+    /// White's name, with the rank when known.
+    pub white: Option<String>,
+    /// The first day of its date (`2016-03-13`), or the date as written when it is not one.
+    pub date: Option<String>,
+    /// The result as written (`W+R`).
+    pub result: Option<String>,
+    /// The event.
+    pub event: Option<String>,
+    /// Whether it is an exact copy of an earlier game (same main line), answered through it.
+    pub copy: bool,
+}
+
+/// One row of a continuation table: a next move and how the games that played it ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Continuation {
+    /// Who played it, in the query's colours; serialised as `"B"` or `"W"`.
+    #[serde(serialize_with = "color_letter")]
+    pub color: Color,
+    /// Where, in the query's orientation; `None` for a pass. Serialised as an SGF point
+    /// (`"pd"`), a pass as `""`.
+    #[serde(serialize_with = "sgf_point")]
+    pub point: Option<Point>,
+    /// Positions (not games) where it followed.
+    pub count: u32,
+    /// Of those, in games Black won.
+    pub black_wins: u32,
+    /// Of those, in games White won.
+    pub white_wins: u32,
+}
+
+/// Counts over the whole answer, whatever part of it was returned.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Summary {
+    /// Hit games.
+    pub games: usize,
+    /// Hit positions, summed over the hit games.
+    pub positions: usize,
+    /// Hit games left out before the returned ones (the query's offset, or fewer).
+    pub skipped: usize,
+}
+
+/// Where an answer's time went, in milliseconds.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct Timings {
+    /// Finding the hits and continuations, the metadata query included.
+    pub search_ms: f64,
+    /// Sorting the hits and looking up the returned games' information.
+    pub describe_ms: f64,
+}
+
+/// A game's main line as read from its original record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct MainLine {
+    /// Columns and rows of its board.
+    pub board: (u8, u8),
+    /// The moves, in order; a pass has no point.
+    pub moves: Vec<Move>,
+}
+
+/// One move of a main line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Move {
+    /// Who played; serialised as `"B"` or `"W"`.
+    #[serde(serialize_with = "color_letter")]
+    pub color: Color,
+    /// Where; `None` for a pass (serialised as an SGF point, a pass as `""`).
+    #[serde(serialize_with = "sgf_point")]
+    pub point: Option<Point>,
+}
+
+fn color_letter<S: Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_char(c.letter())
+}
+
+fn sgf_point<S: Serializer>(p: &Option<Point>, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&p.map_or(String::new(), |p| p.sgf_string()))
+}

@@ -1,0 +1,348 @@
+//! An index opened for searching: queries in, plain answers out; the games behind the answers.
+
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use search::{find_pattern, find_position, find_sequence};
+use sgf::Records;
+
+use crate::answer::{
+    Answer, Continuation, GameId, GameInfo, Hit, MainLine, Move, Summary, Timings,
+};
+use crate::error::{Error, QueryError, QueryPart};
+use crate::query::{Plan, Query, Sort};
+use crate::store::Games;
+
+/// An index of game records, opened for searching. Opening reads only what every search needs
+/// (the manifest, the small per-game tables; the rest is memory-mapped), creates and locks
+/// nothing, so an index can be searched while a writer adds to it (a search sees the state when
+/// it was opened) and by users who cannot write to it.
+///
+/// `Index` is `Send + Sync`: open it once and share it (`Arc<Index>`) among the threads of a
+/// server. A search runs on the rayon thread pool it is called on: [`Index::search_in`] takes
+/// one explicitly; [`Index::search`] uses the caller's (the pool whose
+/// [`rayon::ThreadPool::install`] it runs in, else rayon's global pool).
+pub struct Index {
+    inner: index::Index,
+    dir: PathBuf,
+}
+
+// What the documentation above promises, checked at compile time.
+const _: () = {
+    const fn shared<T: Send + Sync>() {}
+    shared::<Index>();
+};
+
+/// One damaged file of an index, as [`Index::verify`] finds it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Damage {
+    /// The file (or folder).
+    pub path: PathBuf,
+    /// What is wrong with it.
+    pub problem: String,
+}
+
+/// Counts and sizes of an index (what `qipu stats` prints).
+#[derive(Clone, Debug, PartialEq, serde::Serialize)]
+pub struct Stats {
+    /// Games, exact copies included.
+    pub games: u64,
+    /// Games that are not an exact copy of an earlier one.
+    pub distinct: u64,
+    /// Exact copies of an earlier game (same main line).
+    pub duplicates: u64,
+    /// Copies of an earlier game up to rotation and reflection, exact copies included.
+    pub symmetric_duplicates: u64,
+    /// Games that could not be read and were left out.
+    pub rejected: u64,
+    /// Record files read.
+    pub files: u64,
+    /// Of those, files in which no game was found.
+    pub files_without_games: u64,
+    /// Bytes of the whole index folder.
+    pub bytes: u64,
+    /// `bytes` per game.
+    pub bytes_per_game: u64,
+    /// Bytes of each part of the game store, by part name.
+    pub parts: Vec<(String, u64)>,
+    /// The first and last day of the games' dates (`YYYY-MM-DD`), if any is dated.
+    pub date_range: Option<(String, String)>,
+    /// The most frequent players, with their game counts.
+    pub top_players: Vec<(String, u64)>,
+    /// The most frequent events, with their game counts.
+    pub top_events: Vec<(String, u64)>,
+}
+
+impl Index {
+    /// Opens the index in `dir`. A missing index is [`crate::ErrorKind::NoIndex`], one of another
+    /// format version [`crate::ErrorKind::OldIndex`], a file cut short
+    /// [`crate::ErrorKind::DamagedIndex`] (checked by length here; by checksum with
+    /// [`Index::verify`]).
+    pub fn open(dir: impl AsRef<Path>) -> Result<Index, Error> {
+        let dir = dir.as_ref();
+        Ok(Index {
+            inner: index::Index::open(dir)?,
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    /// Checks every file of the index in `dir` against the checksum taken when it was written.
+    /// Returns the damaged files, none when the index is sound; an error when there is no index
+    /// to check.
+    pub fn verify(dir: impl AsRef<Path>) -> Result<Vec<Damage>, Error> {
+        Ok(index::Index::verify(dir.as_ref())?
+            .into_iter()
+            .map(|d| Damage {
+                path: d.path,
+                problem: d.problem,
+            })
+            .collect())
+    }
+
+    /// The folder the index was opened from.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Number of games, exact copies included (ids are `0..len`).
+    pub fn len(&self) -> u32 {
+        self.inner.len()
+    }
+
+    /// Whether the index holds no game.
+    pub fn is_empty(&self) -> bool {
+        self.inner.is_empty()
+    }
+
+    /// Answers `query` on the caller's rayon pool (see [`Index`]). The query's combination of
+    /// options is checked first: a mistake is [`crate::ErrorKind::BadQuery`] before any work.
+    pub fn search(&self, query: &Query) -> Result<Answer, Error> {
+        let plan = query.plan()?;
+        let started = Instant::now();
+        let mut filter = match query.metadata_query() {
+            Some(q) => Some(self.inner.search_meta(q)?),
+            None => None,
+        };
+        if let Some(allowed) = query.allowed() {
+            let len = self.len();
+            filter = Some(match filter {
+                Some(mut ids) => {
+                    ids.retain(|g| allowed.binary_search(g).is_ok());
+                    ids
+                }
+                // Hidden games are never answered; the metadata search leaves them out itself.
+                None => allowed
+                    .iter()
+                    .copied()
+                    .filter(|&g| g < len && !self.inner.is_removed(g))
+                    .collect(),
+            });
+        }
+        let games = Games(&self.inner);
+        let found = match &plan {
+            Plan::Position(q) => find_position(&games, q, filter.as_deref()),
+            Plan::Pattern(q) => find_pattern(&games, q, filter.as_deref()),
+            Plan::Sequence(q) => find_sequence(&games, q, filter.as_deref()),
+            // The games the metadata query selected are the whole answer.
+            Plan::Metadata => search::Answer::default(),
+        };
+        // An index file cut short under the search read as zeros: no answer from it.
+        self.inner.check_intact()?;
+        let search_ms = started.elapsed().as_secs_f64() * 1e3;
+        let started = Instant::now();
+        let mut hits = match plan {
+            Plan::Metadata => filter
+                .unwrap_or_default()
+                .into_iter()
+                .map(|game| search::Hit {
+                    game,
+                    moves: search::Moves::new(),
+                })
+                .collect(),
+            _ => found.hits,
+        };
+        self.sort(&mut hits, query.sort);
+        let summary = Summary {
+            games: hits.len(),
+            positions: hits.iter().map(|h| h.moves.len()).sum(),
+            skipped: query.offset.min(hits.len()),
+        };
+        let hits = hits
+            .into_iter()
+            .skip(query.offset)
+            .take(query.limit.unwrap_or(usize::MAX))
+            .map(|h| Hit {
+                info: self.info(h.game),
+                game: h.game,
+                moves: h.moves.to_vec(),
+            })
+            .collect();
+        let continuations = found
+            .continuations
+            .into_iter()
+            .map(|c| Continuation {
+                color: c.color,
+                point: c.point,
+                count: c.count,
+                black_wins: c.black_wins,
+                white_wins: c.white_wins,
+            })
+            .collect();
+        // Describing the hits read the metadata and the game table again.
+        self.inner.check_intact()?;
+        Ok(Answer {
+            hits,
+            continuations,
+            summary,
+            timings: Timings {
+                search_ms,
+                describe_ms: started.elapsed().as_secs_f64() * 1e3,
+            },
+        })
+    }
+
+    /// Answers `query` on `pool`: the search's parallel work runs on its threads only.
+    pub fn search_in(&self, query: &Query, pool: &rayon::ThreadPool) -> Result<Answer, Error> {
+        pool.install(|| self.search(query))
+    }
+
+    fn sort(&self, hits: &mut [search::Hit], sort: Sort) {
+        match sort {
+            Sort::Indexed => {}
+            Sort::MostPositions => hits.sort_by_key(|h| std::cmp::Reverse(h.moves.len())),
+            Sort::Oldest | Sort::Newest => {
+                let day = |g: GameId| {
+                    let s = self.inner.meta().summary(g).ok().flatten()?;
+                    s.date_range.map(|(start, _)| start)
+                };
+                let mut keyed: Vec<(Option<sgf::info::Date>, search::Hit)> =
+                    hits.iter().map(|h| (day(h.game), h.clone())).collect();
+                // Stable: equal dates stay in indexed order. Undated games last either way.
+                keyed.sort_by(|(a, _), (b, _)| match (a, b) {
+                    (Some(a), Some(b)) if sort == Sort::Oldest => a.cmp(b),
+                    (Some(a), Some(b)) => b.cmp(a),
+                    (Some(_), None) => std::cmp::Ordering::Less,
+                    (None, Some(_)) => std::cmp::Ordering::Greater,
+                    (None, None) => std::cmp::Ordering::Equal,
+                });
+                for (slot, (_, h)) in hits.iter_mut().zip(keyed) {
+                    *slot = h;
+                }
+            }
+        }
+    }
+
+    /// What the index knows of game `id` without reading its record.
+    pub fn game(&self, id: GameId) -> Result<GameInfo, Error> {
+        self.check(id)?;
+        Ok(self.info(id))
+    }
+
+    fn check(&self, id: GameId) -> Result<(), Error> {
+        if id < self.len() {
+            return Ok(());
+        }
+        Err(QueryError::new(
+            QueryPart::Game,
+            format!("game {id}: the index holds {} games", self.len()),
+        )
+        .into())
+    }
+
+    /// The game's information from the metadata index's stored fields (no record is
+    /// decompressed for it). `id` is in range.
+    fn info(&self, id: GameId) -> GameInfo {
+        let (file, game_in_file) = self.inner.identity(id);
+        let mut info = GameInfo {
+            file: file.to_string(),
+            game_in_file,
+            copy: self.inner.game(id).is_copy(),
+            ..GameInfo::default()
+        };
+        let Some(g) = self.inner.meta().summary(id).ok().flatten() else {
+            return info;
+        };
+        let player = |name: Option<String>, rank: Option<String>| {
+            let rank = rank.as_deref().and_then(sgf::info::parse_rank);
+            name.map(|n| match rank {
+                Some(r) => format!("{n} {r}"),
+                None => n,
+            })
+        };
+        info.black = player(g.black, g.black_rank);
+        info.white = player(g.white, g.white_rank);
+        info.date = g.date_range.map(|(start, _)| start.to_string()).or(g.date);
+        info.result = g.result;
+        info.event = g.event;
+        info
+    }
+
+    /// The original record text of game `id`, as it was read (its bytes, in its own charset).
+    pub fn record(&self, id: GameId) -> Result<Vec<u8>, Error> {
+        self.check(id)?;
+        Ok(self.inner.record(id)?)
+    }
+
+    /// The main line of game `id`, read from its original record.
+    pub fn main_line(&self, id: GameId) -> Result<MainLine, Error> {
+        let record = self.record(id)?;
+        let damaged =
+            |why: String| Error::from(index::IndexError::Corrupt(format!("game {id}: {why}")));
+        let records = Records::read(&record);
+        let tree = records.game(0).map_err(|d| damaged(d.to_string()))?;
+        let moves = tree
+            .main_line_moves()
+            .map_err(|i| damaged(format!("move {} is not a point", i + 1)))?;
+        Ok(MainLine {
+            board: tree.board_size(),
+            moves: moves
+                .into_iter()
+                .map(|(color, point)| Move { color, point })
+                .collect(),
+        })
+    }
+
+    /// The hit games as one SGF collection: each game's original record written as `FF[4]` UTF-8
+    /// SGF, with a custom root property `QH[k,…]` naming the positions that hit. A record that
+    /// no longer reads as a game is left out.
+    pub fn export_sgf(&self, hits: &[Hit]) -> Result<Vec<u8>, Error> {
+        let mut out = Vec::new();
+        for hit in hits {
+            let record = self.record(hit.game)?;
+            let records = Records::read(&record);
+            let Ok(tree) = records.game(0) else { continue };
+            let sgf = sgf::write::to_sgf(&tree);
+            let moves: Vec<String> = hit.moves.iter().map(|m| m.to_string()).collect();
+            // The hit marker goes right after the root's `(;`.
+            let marked = sgf.replacen("(;", &format!("(;QH[{}]", moves.join(",")), 1);
+            out.extend_from_slice(marked.as_bytes());
+        }
+        Ok(out)
+    }
+
+    /// Counts, sizes, the date range and the `top` most frequent players and events.
+    pub fn stats(&self, top: usize) -> Result<Stats, Error> {
+        let m = self.inner.manifest();
+        let bytes = index::build::dir_size(&self.dir);
+        let t = &m.totals;
+        let parts = self.inner.part_sizes();
+        let top_players = self.inner.top("player", top)?;
+        let top_events = self.inner.top("event", top)?;
+        let date_range = self.inner.date_range()?;
+        Ok(Stats {
+            games: t.games,
+            distinct: t.games.saturating_sub(t.duplicates),
+            duplicates: t.duplicates,
+            symmetric_duplicates: t.symmetric_duplicates,
+            rejected: t.rejected,
+            files: t.files,
+            files_without_games: t.files_without_games,
+            bytes,
+            bytes_per_game: bytes.checked_div(t.games).unwrap_or(0),
+            parts: parts.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
+            date_range: date_range.map(|(a, b)| (a.to_string(), b.to_string())),
+            top_players,
+            top_events,
+        })
+    }
+}

@@ -1,0 +1,136 @@
+//! What the search asks of an index, and nothing more: the games and their boards, copies and
+//! removals, the position table's occurrences of a hash, the games that could hold some stones,
+//! and each game's stored moves replayed. How the index stores these (its encodings, its limits,
+//! which boards it keeps occupancy for) stays behind this trait; the face crate implements it
+//! for the index on disk. The search is generic over it, so each call is monomorphised and
+//! inlined: no dynamic dispatch in the loops over games and moves.
+
+use goban::{Bitboard, Color, Point};
+
+/// The "no move followed" value of a next-move code ([`Occurrence::next`], [`Step::next`]).
+pub const NO_NEXT: u16 = u16::MAX;
+
+/// A position of a game where a hash stands, from the position table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Occurrence {
+    /// The game.
+    pub game: u32,
+    /// The position: after `k` moves of its main line.
+    pub k: u32,
+    /// The move played from it, as a code of the store ([`Store::next_move`] reads it), or
+    /// [`NO_NEXT`].
+    pub next: u16,
+}
+
+/// A position reached while replaying a game ([`Walk::next_position`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    /// The position: after `k` moves.
+    pub k: u32,
+    /// The move played from it, as a code of the store, or [`NO_NEXT`].
+    pub next: u16,
+}
+
+/// One change a stored game makes to the board, in order ([`Store::changes`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Change {
+    /// `Some(colour)` for a move (position k is the one just before the k+1-th move), `None`
+    /// for setup and the stones a move took off.
+    pub mover: Option<Color>,
+    /// What the point holds afterwards.
+    pub content: Option<Color>,
+    /// The point as [`point_index`] numbers it, or a number past every board point for a pass
+    /// (or a malformed point).
+    pub point: usize,
+}
+
+/// The number of `p` in tables indexed by [`Change::point`]: `y * 52 + x`.
+#[inline(always)]
+pub fn point_index(p: Point) -> usize {
+    p.y as usize * 52 + p.x as usize
+}
+
+/// The point numbered `i` by [`point_index`].
+#[inline(always)]
+pub fn index_point(i: usize) -> Point {
+    Point::new((i % 52) as u8, (i / 52) as u8)
+}
+
+/// A game's stones followed through its positions, without a rules engine.
+pub trait Walk {
+    /// Advances to the next position; `on_change` sees every point whose content changed on the
+    /// way (a point may be seen more than once). `None` after the last position.
+    fn next_position(&mut self, on_change: impl FnMut(Point)) -> Option<Step>;
+    /// The position's hash ([`goban::Position::hash`]), when the walk was made with hashing.
+    fn hash(&self) -> u64;
+    /// The stones of `color` at the position last returned.
+    fn stones(&self, color: Color) -> &Bitboard;
+}
+
+/// An index as the search sees it. Games are numbered `0..len()`; an exact copy of an earlier
+/// game is answered through that game (its original), whose stored moves it shares.
+pub trait Store: Sync {
+    /// A replay of one game's stored moves, borrowing the buffer they were loaded into.
+    type Walk<'a>: Walk;
+
+    /// Number of games.
+    fn len(&self) -> u32;
+    /// Whether there is no game.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// Columns and rows of game `g`'s board.
+    fn board(&self, g: u32) -> (u8, u8);
+    /// Who won game `g`: 1 Black, 2 White, 0 neither or unknown.
+    fn winner(&self, g: u32) -> u8;
+    /// The earlier game `g` is an exact copy of, if it is one.
+    fn original(&self, g: u32) -> Option<u32>;
+    /// Whether game `g` is an exact copy of an earlier game.
+    fn is_copy(&self, g: u32) -> bool;
+    /// The exact copies of game `g`, ascending.
+    fn copies(&self, g: u32) -> &[u32];
+    /// Whether game `g` is hidden (its input changed or went away); its moves still serve its
+    /// copies.
+    fn is_removed(&self, g: u32) -> bool;
+    /// Whether any game is hidden.
+    fn has_removed(&self) -> bool;
+
+    /// Every position with at most this many stones of every game is in the position table,
+    /// except those of [`Store::long_games`] past [`Store::table_moves`].
+    fn table_stones(&self) -> u32;
+    /// The last position number the table holds for a game.
+    fn table_moves(&self) -> u32;
+    /// Games (originals only) with positions past [`Store::table_moves`].
+    fn long_games(&self) -> &[u32];
+    /// How many table entries have `hash`.
+    fn count_occurrences(&self, hash: u64) -> usize;
+    /// The table entries with `hash`, in (game, k) order within each part of the store.
+    fn occurrences(&self, hash: u64) -> impl Iterator<Item = Occurrence> + '_;
+    /// The move a next-move code stands for: colour and point (`None` for a pass); `None` for
+    /// [`NO_NEXT`] or a code that is not a move.
+    fn next_move(&self, code: u16) -> Option<(Color, Option<Point>)>;
+
+    /// Games (copies included), ascending, that ever had every stone of at least one of
+    /// `needs` on a `width`×`height` board, or `None` when the store cannot tell for these
+    /// (then any game of that board may).
+    fn covering(&self, width: u8, height: u8, needs: &[Vec<(Color, Point)>]) -> Option<Vec<u32>>;
+
+    /// Loads game `g`'s stored moves (its original's, for a copy) into `program`, replacing
+    /// what was there.
+    fn load(&self, g: u32, program: &mut Vec<u16>);
+    /// A walk over a loaded program on a `width`×`height` board (`None` if that board cannot
+    /// be); with `hashing` it keeps the hash up to date.
+    fn walk<'a>(
+        &self,
+        program: &'a [u16],
+        width: u8,
+        height: u8,
+        hashing: bool,
+    ) -> Option<Self::Walk<'a>>;
+    /// The program's changes, in order, when each position falls just before a move (and after
+    /// the last); `None` when it has positions elsewhere (setup beside a move, two moves in a
+    /// node), which only a [`Walk`] places.
+    fn changes<'a>(&self, program: &'a [u16]) -> Option<impl Iterator<Item = Change> + 'a>;
+    /// The program's moves in order: colour and point (`None` for a pass).
+    fn moves<'a>(&self, program: &'a [u16]) -> impl Iterator<Item = (Color, Option<Point>)> + 'a;
+}
