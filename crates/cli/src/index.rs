@@ -16,10 +16,15 @@ pub fn run(
     rebuild: bool,
     segment_games: u32,
     quiet: bool,
+    aliases: Option<&Path>,
 ) -> Result<ExitCode> {
+    // Read and checked before anything is indexed: a mistake in the list stops the run with
+    // its line number.
+    let aliases = aliases.map(index::meta::Aliases::read).transpose()?;
     let opts = BuildOptions {
         rebuild,
         segment_games,
+        aliases,
         ..BuildOptions::default()
     };
     let bar = if quiet {
@@ -89,6 +94,12 @@ pub fn run(
             n => format!("; {n} files or folders could not be read"),
         },
     )?;
+    if summary.aliases == index::meta::AliasUpdate::Changed {
+        writeln!(
+            out,
+            "aliases: the index's player aliases were replaced; searches use the new list from now on (no rebuild needed)"
+        )?;
+    }
     writeln!(
         out,
         "index: {} ({:.1} MB); rejected files and games are listed in {}",
@@ -146,6 +157,7 @@ pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
             "date_range": dates.map(|(a, b)| json!([a.to_string(), b.to_string()])),
             "top_players": top_players,
             "top_events": top_events,
+            "alias_players": index.meta().aliases().len(),
         });
         writeln!(out, "{v}")?;
         return Ok(ExitCode::SUCCESS);
@@ -168,6 +180,14 @@ pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
     for (k, v) in &parts {
         writeln!(out, "    {k:<14} {:>10.1} MB", *v as f64 / 1e6)?;
     }
+    writeln!(
+        out,
+        "  aliases {} players (see {})",
+        index.meta().aliases().len(),
+        dir.join(m.meta_dir())
+            .join(index::meta::ALIASES_FILE)
+            .display()
+    )?;
     writeln!(out, "  top players")?;
     for (name, n) in &top_players {
         writeln!(out, "    {n:>7}  {name}")?;

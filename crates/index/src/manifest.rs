@@ -30,8 +30,11 @@ pub const MANIFEST: &str = "qipu-index.json";
 /// segments of the current build (a rebuild writes beside the old index, see
 /// [`Manifest::meta_dir`]); it also knows inputs by canonical path, size, modification time and
 /// fingerprint, with the games of each, and hides the games of changed and deleted inputs
-/// (`removed`).
-pub const FORMAT_VERSION: u32 = 14;
+/// (`removed`); version 15 folds Han characters in the tokens of names and text (traditional and
+/// Japanese forms to simplified, see `meta/tokenizer.rs`) and records the player alias list in
+/// the metadata folder (`meta/aliases.rs`): an older dictionary's tokens would miss folded
+/// queries.
+pub const FORMAT_VERSION: u32 = 15;
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Manifest {
