@@ -9,8 +9,8 @@
 //! starts a comment, blank lines are ignored:
 //!
 //! ```text
-//! # Lee Sedol
-//! 李世石	李世乭	이세돌	Lee Sedol	Lee Se-dol
+//! # Lee Sedol (→ is a tab)
+//! 李世石→李世乭→이세돌→Lee Sedol→Lee Se-dol
 //! ```
 //!
 //! Each line needs two names or more; a name is known by its [`name_key`] (case, accents,
@@ -143,7 +143,9 @@ impl Aliases {
         let mut by_key: HashMap<String, usize> = HashMap::new();
         // The line each player was given on, for messages.
         let mut lines: Vec<usize> = Vec::new();
-        for (i, raw) in text.lines().enumerate() {
+        // A byte-order mark some editors write is not part of the first name.
+        let body = text.strip_prefix('\u{feff}').unwrap_or(text);
+        for (i, raw) in body.lines().enumerate() {
             let line = i + 1;
             let content = raw.split('#').next().unwrap_or("").trim_end();
             if content.trim().is_empty() {
@@ -386,6 +388,10 @@ mod tests {
             "a.tsv:3: \"LEE SEDOL\" is already a name of the player on line 1; one name \
              cannot stand for two players"
         );
+        // A byte-order mark and CRLF line ends are not part of names.
+        let a = parse("\u{feff}Alice\tアリス\r\nBob\tボブ\r\n").unwrap();
+        assert_eq!(a.names_of("alice").unwrap(), ["Alice", "アリス"]);
+        assert_eq!(a.names_of("ボブ").unwrap(), ["Bob", "ボブ"]);
         // Two spellings of one key on one line are one name.
         assert!(message("一力遼\t一力辽\n").contains("two names or more"));
     }
