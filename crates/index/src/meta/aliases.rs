@@ -28,8 +28,8 @@
 //! set of exact names it matches, so it is exact and costs a few lookups in that small index.
 //!
 //! **With the index.** `qipu index` reads and checks the list (the built-in one, or
-//! `--aliases FILE`) and writes it, as given, into the metadata folder ([`FILE`]); searches use
-//! that copy, so an index answers with the list it was given, whatever file the user has since
+//! `--aliases FILE`) and writes it, as given under a first line holding its checksum, into the
+//! metadata folder ([`FILE`]; `qipu verify` checks it); searches use that copy, so an index answers with the list it was given, whatever file the user has since
 //! edited. Because the games' documents hold names as written and the list acts only on queries,
 //! a changed list needs no rebuild: `qipu index --aliases FILE` on an existing index replaces the
 //! copy and says so, and the next search uses it. An index keeps its list until given another
@@ -247,14 +247,25 @@ impl Aliases {
     }
 
     /// The list recorded with the metadata index in `meta_dir`; no aliases when there is none
-    /// (an index given an empty list). A copy that does not parse is an error: the index was
-    /// given a good list, so the file was changed or damaged since.
+    /// (an index from before lists were recorded). A copy whose checksum does not match, or that
+    /// does not parse, is an error: the index was given a good list, so the file was changed or
+    /// damaged since (`qipu verify` names it).
     pub fn recorded(meta_dir: &Path) -> Result<Aliases, AliasError> {
         let path = meta_dir.join(FILE);
-        match std::fs::metadata(&path) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(Aliases::none()),
-            _ => Aliases::read(&path),
+        match recorded_text(&path)? {
+            None => Ok(Aliases::none()),
+            Some(text) => Aliases::parse(&text, &path),
         }
+    }
+
+    /// The copy written with an index: a first comment line holding the CRC-32 of the list's
+    /// text, then the text as given.
+    fn recorded_bytes(&self) -> Vec<u8> {
+        let crc = crc32fast::hash(self.text.as_bytes());
+        let mut out = format!("{HEADER}{crc:08x} (written by qipu index; give another list with qipu index --aliases FILE)\n")
+            .into_bytes();
+        out.extend_from_slice(self.text.as_bytes());
+        out
     }
 
     /// Records this list with the metadata index in `meta_dir` (written to a temporary file, then
@@ -262,27 +273,67 @@ impl Aliases {
     /// Returns whether it differs from the list recorded there before.
     pub fn record(&self, meta_dir: &Path) -> Result<bool, AliasError> {
         let path = meta_dir.join(FILE);
+        let before = match recorded_text(&path) {
+            Ok(text) => text,
+            // A damaged copy is replaced by the good list given.
+            Err(AliasError::File { .. } | AliasError::Line { .. }) => Some(String::new()),
+            Err(e) => return Err(e),
+        };
+        if before.as_deref() == Some(self.text.as_str()) {
+            return Ok(false);
+        }
         let io = |source| AliasError::Io {
             path: path.clone(),
             source,
         };
-        let before = match std::fs::read(&path) {
-            Ok(bytes) => Some(bytes),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-            Err(e) => return Err(io(e)),
-        };
-        if before.as_deref() == Some(self.text.as_bytes()) {
-            return Ok(false);
-        }
         std::fs::create_dir_all(meta_dir).map_err(io)?;
         let tmp = meta_dir.join(format!("{FILE}.tmp"));
-        std::fs::write(&tmp, &self.text).map_err(|source| AliasError::Io {
+        std::fs::write(&tmp, self.recorded_bytes()).map_err(|source| AliasError::Io {
             path: tmp.clone(),
             source,
         })?;
         std::fs::rename(&tmp, &path).map_err(io)?;
         Ok(before.is_some())
     }
+}
+
+/// The start of a recorded copy's first line, before its checksum.
+const HEADER: &str = "# qipu alias list, crc32 ";
+
+/// The list text of the recorded copy at `path` (`None` when there is none), its checksum
+/// checked.
+fn recorded_text(path: &Path) -> Result<Option<String>, AliasError> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => {
+            return Err(AliasError::Io {
+                path: path.to_path_buf(),
+                source,
+            })
+        }
+    };
+    let damaged = |what: &str| AliasError::File {
+        path: path.to_path_buf(),
+        message: format!("damaged ({what}); qipu index --aliases FILE writes a new copy"),
+    };
+    let split = bytes
+        .iter()
+        .position(|&b| b == b'\n')
+        .ok_or_else(|| damaged("no header line"))?;
+    let (header, body) = (&bytes[..split], &bytes[split + 1..]);
+    let crc = std::str::from_utf8(header)
+        .ok()
+        .and_then(|h| h.strip_prefix(HEADER))
+        .and_then(|h| h.get(..8))
+        .and_then(|h| u32::from_str_radix(h, 16).ok())
+        .ok_or_else(|| damaged("no checksum in its first line"))?;
+    if crc32fast::hash(body) != crc {
+        return Err(damaged("its checksum does not match"));
+    }
+    String::from_utf8(body.to_vec())
+        .map(Some)
+        .map_err(|_| damaged("not UTF-8"))
 }
 
 /// What a build did with the alias list of its index.
@@ -306,34 +357,28 @@ pub fn record_for_build(
     given: Option<&Aliases>,
     previous: Option<&Path>,
 ) -> Result<AliasUpdate, AliasError> {
-    let had = |dir: &Path| -> Result<Option<Vec<u8>>, AliasError> {
-        let path = dir.join(FILE);
-        match std::fs::read(&path) {
-            Ok(bytes) => Ok(Some(bytes)),
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(source) => Err(AliasError::Io { path, source }),
-        }
+    let here = match recorded_text(&meta_dir.join(FILE)) {
+        // A damaged copy is replaced by a list given (and is an error otherwise).
+        Err(AliasError::File { .. }) if given.is_some() => Some(String::new()),
+        other => other?,
     };
-    let before = match had(meta_dir)? {
-        Some(bytes) => Some(bytes),
+    let before = match here {
+        Some(text) => Some(text),
         None => match previous {
-            Some(p) if p != meta_dir => had(p)?,
+            Some(p) if p != meta_dir => recorded_text(&p.join(FILE))?,
             _ => None,
         },
     };
     let list = match (given, &before) {
         (Some(list), _) => list.clone(),
-        (None, Some(bytes)) => {
-            // Carried over as it was, after checking that it still reads.
-            let text = String::from_utf8_lossy(bytes);
-            Aliases::parse(&text, &meta_dir.join(FILE))?
-        }
+        // Carried over as it was, after checking that it still reads.
+        (None, Some(text)) => Aliases::parse(text, &meta_dir.join(FILE))?,
         (None, None) => Aliases::builtin(),
     };
     list.record(meta_dir)?;
     Ok(match before {
         None => AliasUpdate::New,
-        Some(bytes) if bytes == list.text.as_bytes() => AliasUpdate::Kept,
+        Some(text) if text == list.text => AliasUpdate::Kept,
         Some(_) => AliasUpdate::Changed,
     })
 }
@@ -472,10 +517,24 @@ mod tests {
             AliasUpdate::Kept
         );
         assert_eq!(Aliases::recorded(&two).unwrap(), mine);
-        // A damaged copy is an error, not a silent fallback.
-        std::fs::write(one.join(FILE), "only one name\n").unwrap();
+        // A damaged copy is an error, not a silent fallback; a list given replaces it.
+        let mut bytes = std::fs::read(one.join(FILE)).unwrap();
+        let last = bytes.len() - 2;
+        bytes[last] ^= 0x01;
+        std::fs::write(one.join(FILE), &bytes).unwrap();
+        let e = Aliases::recorded(&one).unwrap_err().to_string();
+        assert!(e.contains("checksum does not match"), "{e}");
         assert!(record_for_build(&one, None, Some(&one)).is_err());
-        assert!(Aliases::recorded(&one).is_err());
+        std::fs::write(one.join(FILE), "A\tB\n").unwrap();
+        assert!(Aliases::recorded(&one)
+            .unwrap_err()
+            .to_string()
+            .contains("no checksum"));
+        assert_eq!(
+            record_for_build(&one, Some(&mine), Some(&one)).unwrap(),
+            AliasUpdate::Changed
+        );
+        assert_eq!(Aliases::recorded(&one).unwrap(), mine);
         let _ = std::fs::remove_dir_all(&base);
     }
 
