@@ -16,10 +16,14 @@ pub fn run(
     rebuild: bool,
     segment_games: u32,
     quiet: bool,
+    aliases: Option<&Path>,
 ) -> Result<ExitCode> {
+    // The list is read and checked before anything is indexed: a mistake in it stops the run
+    // with its line number.
     let opts = BuildOptions {
         rebuild,
         segment_games,
+        aliases: aliases.map(Path::to_path_buf),
     };
     let bar = if quiet {
         ProgressBar::hidden()
@@ -88,6 +92,12 @@ pub fn run(
             n => format!("; {n} files or folders could not be read"),
         },
     )?;
+    if summary.aliases_replaced {
+        writeln!(
+            out,
+            "aliases: the index's player aliases were replaced; searches use the new list from now on (no rebuild needed)"
+        )?;
+    }
     writeln!(
         out,
         "index: {} ({:.1} MB); rejected files and games are listed in {}",
@@ -138,6 +148,7 @@ pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
             "date_range": st.date_range.as_ref().map(|(a, b)| json!([a, b])),
             "top_players": st.top_players,
             "top_events": st.top_events,
+            "alias_players": st.alias_players,
         });
         writeln!(out, "{v}")?;
         return Ok(ExitCode::SUCCESS);
@@ -160,6 +171,12 @@ pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
     for (k, v) in &st.parts {
         writeln!(out, "    {k:<14} {:>10.1} MB", *v as f64 / 1e6)?;
     }
+    writeln!(
+        out,
+        "  aliases {} players (see {})",
+        st.alias_players,
+        st.aliases_file.display()
+    )?;
     writeln!(out, "  top players")?;
     for (name, n) in &st.top_players {
         writeln!(out, "    {n:>7}  {name}")?;

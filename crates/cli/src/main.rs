@@ -87,6 +87,12 @@ enum Command {
         /// No progress bar.
         #[arg(long, short)]
         quiet: bool,
+        /// Player aliases: a UTF-8 file, one player per line, the player's names separated by
+        /// tabs, `#` comments. Recorded with the index and used by its searches (a query on one
+        /// name finds all); replaces the index's list without a rebuild. Default: the index's
+        /// own list, or the built-in one for a new index.
+        #[arg(long, value_name = "FILE")]
+        aliases: Option<PathBuf>,
     },
     /// Counts, dates, top players and events, and the size of each part of an index.
     Stats {
@@ -165,7 +171,15 @@ fn run(cli: Cli) -> ExitCode {
             rebuild,
             segment_games,
             quiet,
-        } => index::run(&index, &inputs, rebuild, segment_games, quiet),
+            aliases,
+        } => index::run(
+            &index,
+            &inputs,
+            rebuild,
+            segment_games,
+            quiet,
+            aliases.as_deref(),
+        ),
         Command::Stats { index, json } => index::stats(&index, json),
         Command::Search(args) => search::run(&args),
         Command::Verify { index } => verify::run(&index),

@@ -61,6 +61,9 @@ pub struct BuildOptions {
     pub max_record_bytes: u64,
     /// Memory for the metadata writer.
     pub meta_heap: usize,
+    /// The player alias list to record with the index; `None` keeps the index's own (a new
+    /// index gets the built-in list). See `meta/aliases.rs`.
+    pub aliases: Option<crate::meta::Aliases>,
 }
 
 impl Default for BuildOptions {
@@ -72,6 +75,7 @@ impl Default for BuildOptions {
             chunk_games: 16_384,
             max_record_bytes: inputs::MAX_RECORD_BYTES,
             meta_heap: 256 << 20,
+            aliases: None,
         }
     }
 }
@@ -98,6 +102,8 @@ pub struct Summary {
     pub skipped_files: Vec<String>,
     /// What this run added: the manifest's totals after it, less those before.
     pub added: Totals,
+    /// Whether the alias list was kept, new or changed.
+    pub aliases: crate::meta::AliasUpdate,
     pub bytes_read: u64,
     pub seconds: f64,
     pub index_bytes: u64,
@@ -146,6 +152,7 @@ pub fn build(
     // What no manifest names is the remains of a run that died: an unfinished rebuild's
     // segments and metadata folder, or a segment that was never committed.
     clean_leftovers(dir, current.as_ref())?;
+    let previous_meta = current.as_ref().map(|m| dir.join(m.meta_dir()));
     let mut manifest = match current {
         Some(m) if !opts.rebuild => m,
         // A rebuild writes under the names of a new generation, beside the index it replaces,
@@ -159,6 +166,12 @@ pub fn build(
     let mut meta = MetaWriter::open_or_create(&dir.join(manifest.meta_dir()), opts.meta_heap)?;
     // Metadata committed by a run that died before its manifest: drop it, it will be redone.
     meta.truncate(manifest.games)?;
+    let aliases = crate::meta::record_aliases(
+        &dir.join(manifest.meta_dir()),
+        opts.aliases.as_ref(),
+        previous_meta.as_deref(),
+    )
+    .map_err(crate::meta::MetaError::from)?;
 
     let mut found = inputs::discover_all(inputs)?;
     for source in &mut found.sources {
@@ -166,6 +179,7 @@ pub fn build(
     }
     let mut summary = Summary {
         sources: found.sources.len(),
+        aliases,
         ..Summary::default()
     };
     let todo = plan(&mut manifest, found, &mut summary);

@@ -20,8 +20,11 @@
 /// segment file's length and checksum, and a generation naming the metadata folder and the
 /// segments of the current build (a rebuild writes beside the old index, see [`meta_dir`]); it
 /// also knows inputs by canonical path, size, modification time and fingerprint, with the games
-/// of each, and hides the games of changed and deleted inputs (`removed`).
-pub const FORMAT_VERSION: u32 = 14;
+/// of each, and hides the games of changed and deleted inputs (`removed`); version 15 folds Han
+/// characters in the tokens of names and text (traditional and Japanese forms to simplified, see
+/// `meta/tokenizer.rs`) and records the player alias list in the metadata folder
+/// (`meta/aliases.rs`): an older dictionary's tokens would miss folded queries.
+pub const FORMAT_VERSION: u32 = 15;
 
 /// The manifest in the index folder (replaced atomically through `MANIFEST.tmp`).
 pub const MANIFEST: &str = "qipu-index.json";

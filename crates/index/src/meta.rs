@@ -15,7 +15,10 @@
 //!   fields, tokenized; a query on such a field finds the matching values there, then the games
 //!   holding them.
 //! - **Text** (`meta/tokenizer.rs`): CJK n-grams and folded Latin words, so 李世石 finds
-//!   李世石九段 and `"Lee Sedol"` finds `Lee Sedol 9p`.
+//!   李世石九段 and `"Lee Sedol"` finds `Lee Sedol 9p`; Han characters folded to simplified
+//!   forms, so 一力遼 finds 一力辽.
+//! - **Aliases** (`meta/aliases.rs`): a player's names in several scripts, recorded with the
+//!   index; a query on one of them asks for all (`player:이세돌` finds 李世石 and `Lee Sedol`).
 //! - **Queries** (`meta/query.rs`): tantivy's syntax (`AND`, `OR`, `NOT`, `-`, quotes,
 //!   parentheses, `[a TO b]`, `>=n`) over the names in [`field_names`]; words with no field
 //!   search black, white, event, name, place and comment, and words are ANDed by default.
@@ -33,6 +36,7 @@
 //! The index is append-only by design (game ids are assigned by the caller, dense from 0);
 //! [`MetaWriter::truncate`] exists only to roll back games past a crash point.
 
+mod aliases;
 mod directory;
 mod limits;
 mod query;
@@ -60,11 +64,14 @@ use tantivy::{
     SegmentReader, TantivyDocument, Term,
 };
 
+pub use aliases::{
+    record_for_build as record_aliases, AliasError, AliasUpdate, Aliases, FILE as ALIASES_FILE,
+};
 pub use limits::{
     MAX_BYTES as MAX_QUERY_BYTES, MAX_CLAUSES as MAX_QUERY_CLAUSES, MAX_DEPTH as MAX_QUERY_DEPTH,
 };
 pub use query::field_names;
-pub use tokenizer::{is_cjk, NameTokenizer, TOKENIZER};
+pub use tokenizer::{fold_han, is_cjk, name_key, NameTokenizer, TOKENIZER};
 
 use schema::Fields;
 use values::{Values, ValuesWriter};
@@ -88,6 +95,9 @@ pub enum MetaError {
         path: PathBuf,
         source: std::io::Error,
     },
+    /// The alias list given, or the copy recorded with the index, cannot be used.
+    #[error("aliases: {0}")]
+    Aliases(#[from] AliasError),
 }
 
 /// tantivy's message on one line (some hold line breaks, and a damaged file's bytes).
@@ -456,6 +466,8 @@ pub struct MetaIndex {
     parser: QueryParser,
     fields: Fields,
     values: Values,
+    /// The alias list recorded with the index (see [`aliases`]).
+    aliases: Aliases,
     /// How to find a game's document, for the searcher generation it was made for.
     lookup: std::sync::Mutex<Option<std::sync::Arc<Lookup>>>,
 }
@@ -507,8 +519,14 @@ impl MetaIndex {
             parser,
             fields,
             values: Values::open(&dir.join(VALUES_DIR))?,
+            aliases: Aliases::recorded(dir)?,
             lookup: std::sync::Mutex::new(None),
         })
+    }
+
+    /// The alias list this index was given (see [`aliases`]).
+    pub fn aliases(&self) -> &Aliases {
+        &self.aliases
     }
 
     /// Sees the latest commit.
@@ -558,21 +576,52 @@ impl MetaIndex {
                 else {
                     return Ok(UserInputAst::Leaf(leaf));
                 };
-                let on_text = query::with_field(&leaf, values::TEXT);
-                let elements = match matched.get(&(kind, on_text.clone())) {
-                    Some(values) => values.clone(),
-                    None => {
-                        let values = self.values.matching(kind, &on_text)?;
-                        matched.insert((kind, on_text), values.clone());
-                        values
+                let mut elements = Vec::new();
+                for on_text in self.alternatives(kind, &leaf) {
+                    match matched.get(&(kind, on_text.clone())) {
+                        Some(values) => elements.extend_from_slice(values),
+                        None => {
+                            let values = self.values.matching(kind, &on_text)?;
+                            elements.extend_from_slice(&values);
+                            matched.insert((kind, on_text), values);
+                        }
                     }
-                };
+                }
+                elements.sort_unstable();
+                elements.dedup();
                 UserInputAst::Leaf(Box::new(UserInputLeaf::Set {
                     field: Some(field),
                     elements,
                 }))
             }
         })
+    }
+
+    /// What a leaf on a field of `kind` asks the value dictionary: the leaf itself, and when it
+    /// is a player's whole name in the alias list (a word or phrase, not a prefix), each of that
+    /// player's names as a phrase.
+    fn alternatives(&self, kind: &str, leaf: &UserInputLeaf) -> Vec<UserInputLeaf> {
+        let own = query::with_field(leaf, values::TEXT);
+        let names = match leaf {
+            UserInputLeaf::Literal(lit) if kind == "player" && !lit.prefix => {
+                self.aliases.names_of(&lit.phrase)
+            }
+            _ => None,
+        };
+        let mut out = vec![own];
+        for name in names.unwrap_or_default() {
+            let alternative = UserInputLeaf::Literal(tantivy::query_grammar::UserInputLiteral {
+                field_name: Some(values::TEXT.to_string()),
+                phrase: name.clone(),
+                delimiter: tantivy::query_grammar::Delimiter::DoubleQuotes,
+                slop: 0,
+                prefix: false,
+            });
+            if !out.contains(&alternative) {
+                out.push(alternative);
+            }
+        }
+        out
     }
 
     /// Every game matching `query`, by id, ascending.

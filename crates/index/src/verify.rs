@@ -38,9 +38,16 @@ pub(crate) fn verify(dir: &Path) -> Result<Vec<Damage>, IndexError> {
             problem: "its checksum does not match its footer".to_string(),
         })),
         Err(e) => out.push(Damage {
-            path: meta_dir,
+            path: meta_dir.clone(),
             problem: problem_alone(e),
         }),
+    }
+    // The alias list recorded with the index carries its own checksum.
+    if let Err(e) = meta::Aliases::recorded(&meta_dir) {
+        out.push(Damage {
+            path: meta_dir.join(meta::ALIASES_FILE),
+            problem: e.to_string(),
+        });
     }
     Ok(out)
 }

@@ -16,6 +16,11 @@ pub struct BuildOptions {
     /// Games per segment: bounds the memory of a run (about 1 KB per game) and what a crash can
     /// lose.
     pub segment_games: u32,
+    /// A player alias file (one player a line, the names tab-separated, `#` comments) to record
+    /// with the index, read and checked before anything is indexed; searches on a player's name
+    /// then find all of that player's names. `None` keeps the index's list (a new index gets
+    /// the built-in one, `data/aliases.tsv`); an empty file turns aliases off.
+    pub aliases: Option<PathBuf>,
 }
 
 impl Default for BuildOptions {
@@ -24,6 +29,7 @@ impl Default for BuildOptions {
         BuildOptions {
             rebuild: d.rebuild,
             segment_games: d.segment_games,
+            aliases: None,
         }
     }
 }
@@ -84,6 +90,9 @@ pub struct BuildSummary {
     pub seconds: f64,
     /// Bytes of the index folder after it.
     pub index_bytes: u64,
+    /// Whether the alias list given replaced another one the index had (searches use the new
+    /// one from now on; no rebuild is needed).
+    pub aliases_replaced: bool,
     /// The machine-readable list (JSON Lines) of rejected files and games, with reasons.
     pub report: PathBuf,
 }
@@ -102,9 +111,16 @@ pub fn build(
     mut progress: impl FnMut(Progress),
 ) -> Result<BuildSummary, Error> {
     let dir = dir.as_ref();
+    let aliases = match &options.aliases {
+        Some(path) => Some(index::meta::Aliases::read(path).map_err(|e| {
+            Error::bad_input(index::IndexError::Meta(index::meta::MetaError::Aliases(e)))
+        })?),
+        None => None,
+    };
     let opts = index::BuildOptions {
         rebuild: options.rebuild,
         segment_games: options.segment_games,
+        aliases,
         ..index::BuildOptions::default()
     };
     let s = index::build(dir, inputs, &opts, |p| {
@@ -136,5 +152,6 @@ pub fn build(
         seconds: s.seconds,
         index_bytes: s.index_bytes,
         report: dir.join(index::build::REPORT),
+        aliases_replaced: s.aliases == index::meta::AliasUpdate::Changed,
     })
 }

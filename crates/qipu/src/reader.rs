@@ -71,6 +71,10 @@ pub struct Stats {
     pub top_players: Vec<(String, u64)>,
     /// The most frequent events, with their game counts.
     pub top_events: Vec<(String, u64)>,
+    /// Players in the index's alias list (0: aliases off).
+    pub alias_players: usize,
+    /// Where the index keeps its alias list.
+    pub aliases_file: PathBuf,
 }
 
 impl Index {
@@ -343,6 +347,8 @@ impl Index {
             date_range: date_range.map(|(a, b)| (a.to_string(), b.to_string())),
             top_players,
             top_events,
+            alias_players: self.inner.meta().aliases().len(),
+            aliases_file: self.dir.join(m.meta_dir()).join(index::meta::ALIASES_FILE),
         })
     }
 }

@@ -16,7 +16,18 @@
 //!
 //! Positions advance by one per word and one per CJK character, so a phrase query such as
 //! `"Lee Sedol"` matches `Lee Sedol 9p` but not `Sedol Lee`, and mixed text keeps its order.
-//! No transliteration: 이창호 is found only where it is written in Hangul.
+//!
+//! **Folding.** Han characters are folded before they become n-grams: traditional and Japanese
+//! new forms (shinjitai) to simplified ones, one character at a time, by a table generated at
+//! build time from OpenCC's dictionaries (`build.rs`). So 一力遼 (Japanese), 一力辽 (mainland)
+//! and 周俊勳 / 周俊勋 index and query alike, in every tokenized field. Folding character by
+//! character keeps every substring of a name a substring of its folding, which the n-grams need;
+//! its price is that a character with two meanings folds one way (芸 folds to 艺, as Japanese
+//! writes 芸 for 藝), so a few names fold together that are different names. Stored values stay
+//! as written; only the tokens are folded.
+//!
+//! No transliteration: 이창호 is found only where it is written in Hangul. The alias list
+//! (`meta/aliases.rs`) says which spellings in which scripts are one player.
 
 use tantivy::tokenizer::{
     AsciiFoldingFilter, LowerCaser, RawTokenizer, TextAnalyzer, Token, TokenStream, Tokenizer,
@@ -106,7 +117,7 @@ impl NameTokenizer {
             if is_cjk(c) {
                 run.clear();
                 while let Some(&(i, c)) = chars.peek().filter(|(_, c)| is_cjk(*c)) {
-                    run.push((i, c));
+                    run.push((i, fold_han(c)));
                     chars.next();
                 }
                 let end = chars.peek().map_or(text.len(), |&(i, _)| i);
@@ -188,6 +199,58 @@ pub fn is_cjk(c: char) -> bool {
         | 0xFF66..=0xFF9F        // half-width Katakana
         | 0x20000..=0x3134F // CJK extensions B–G
     )
+}
+
+mod table {
+    include!(concat!(env!("OUT_DIR"), "/han_fold.rs"));
+}
+
+/// The folded form of a Han character: simplified for a traditional or Japanese form (遼 → 辽,
+/// 勳 and 勲 → 勋, 沢 → 泽), the character itself for any other (see the module documentation).
+/// Folding a folded character changes nothing.
+pub fn fold_han(c: char) -> char {
+    let u = c as u32;
+    // Latin, kana and Hangul (the bulk of names) skip the search.
+    if u < 0x3400 || (0xA000..0xF900).contains(&u) {
+        return c;
+    }
+    match table::HAN_FOLD.binary_search_by_key(&u, |&(from, _)| from) {
+        Ok(i) => char::from_u32(table::HAN_FOLD[i].1).unwrap_or(c),
+        Err(_) => c,
+    }
+}
+
+/// The form under which two spellings of a name are the same name: its words lower-cased and
+/// folded, its CJK characters folded, in order. Words are separated by one space, except where a
+/// hyphen or an apostrophe joins them; CJK characters by nothing. So `Lee Sedol`, `LEE SEDOL`
+/// and `Lee Se-dol` share `lee sedol`, and 一力遼 and 一力 辽 share `一力辽`; but `Cho U` is not
+/// `Chou`. Empty when the text has no letter, digit or CJK character.
+pub fn name_key(text: &str) -> String {
+    let mut tokenizer = NameTokenizer::for_index();
+    tokenizer.tokenize(text);
+    let mut key = String::new();
+    let mut last: Option<(usize, usize, bool)> = None;
+    // Index mode gives each position its unigram or word first, then a bigram at the same
+    // position: the first token of each position is the character or word there.
+    for t in &tokenizer.tokens[..tokenizer.len] {
+        if last.is_some_and(|(position, _, _)| position == t.position) {
+            continue;
+        }
+        let word = !t.text.chars().next().is_some_and(is_cjk);
+        if let Some((_, end, last_word)) = last {
+            let gap = text.get(end..t.offset_from).unwrap_or(" ");
+            let joined = !gap.is_empty()
+                && gap
+                    .chars()
+                    .all(|c| "-'\u{2010}\u{2011}\u{2019}".contains(c));
+            if word && last_word && !joined {
+                key.push(' ');
+            }
+        }
+        key.push_str(&t.text);
+        last = Some((t.position, t.offset_to, word));
+    }
+    key
 }
 
 /// Folds full-width ASCII forms (`Ｌ`, `９`) and the ideographic space to ASCII.
@@ -301,6 +364,61 @@ mod tests {
                 .process(&mut |t| short.push(t.text.clone()));
             assert_eq!(short, ["x"]);
         }
+    }
+
+    #[test]
+    fn traditional_and_japanese_forms_fold_to_simplified() {
+        for (written, folded) in [
+            ("一力遼", "一力辽"),
+            ("周俊勳", "周俊勋"),
+            ("趙治勲", "赵治勋"),
+            ("李昌鎬", "李昌镐"),
+            ("蕭正浩", "萧正浩"),
+            ("藤沢秀行", "藤泽秀行"),
+            ("張栩", "张栩"),
+        ] {
+            let f: String = written.chars().map(fold_han).collect();
+            assert_eq!(f, folded, "{written}");
+        }
+        // Hangul, kana, Latin and simplified text stay as they are.
+        for same in ["이세돌", "イ・セドル", "Lee", "一力辽", "井山裕太"] {
+            let f: String = same.chars().map(fold_han).collect();
+            assert_eq!(f, same);
+        }
+        // Indexed and queried alike: the tokens of either form are the folded ones.
+        assert_eq!(tokens("一力遼", true), tokens("一力辽", true));
+        assert_eq!(tokens("周俊勳九段", false), tokens("周俊勋九段", false));
+    }
+
+    /// Folding is idempotent, so a folded query matches a folded value, and it keeps every
+    /// folded character in the tokenizer's CJK class (a fold into a separator would split
+    /// names).
+    #[test]
+    fn folding_is_idempotent_and_stays_cjk() {
+        assert!(table::HAN_FOLD.len() > 3000, "{}", table::HAN_FOLD.len());
+        assert!(
+            table::HAN_FOLD.windows(2).all(|w| w[0].0 < w[1].0),
+            "sorted"
+        );
+        for &(from, to) in &table::HAN_FOLD {
+            let (from, to) = (char::from_u32(from).unwrap(), char::from_u32(to).unwrap());
+            assert!(is_cjk(from) && is_cjk(to), "{from} → {to}");
+            assert_eq!(fold_han(to), to, "{from} → {to} → {}", fold_han(to));
+        }
+    }
+
+    #[test]
+    fn name_keys() {
+        assert_eq!(name_key("Lee Sedol"), "lee sedol");
+        assert_eq!(name_key("LEE  Se-dol"), "lee sedol");
+        assert_eq!(name_key("Hon'inbo Shusaku"), "honinbo shusaku");
+        assert_eq!(name_key("Cho U"), "cho u");
+        assert_ne!(name_key("Cho U"), name_key("Chou"));
+        assert_eq!(name_key("一力遼"), "一力辽");
+        assert_eq!(name_key(" 一力 辽 "), "一力辽");
+        assert_eq!(name_key("イ・セドル"), "イセドル");
+        assert_eq!(name_key("Ｌｅｅ 李 Sedol"), "lee李sedol");
+        assert_eq!(name_key("- · -"), "");
     }
 
     #[test]
