@@ -72,8 +72,9 @@ enum Command {
     },
     /// Index record files, directories and archives (.zip, .tar, .tar.gz, .tar.zst, .sgf.zst).
     Index {
-        /// The index folder (created if needed). Running again adds only new inputs.
-        #[arg(long)]
+        /// The index folder (created if needed; default: the folder `QIPU_INDEX` names). Running
+        /// again adds only new inputs.
+        #[arg(long, env = "QIPU_INDEX")]
         index: PathBuf,
         /// Inputs: files, directories (recursive) or archives.
         #[arg(required = true)]
@@ -81,8 +82,10 @@ enum Command {
         /// Start over instead of adding to the existing index.
         #[arg(long)]
         rebuild: bool,
-        /// Games per segment: bounds memory (about 1 KB per game) and what a crash can lose.
-        #[arg(long, default_value_t = 250_000)]
+        /// Games per segment: bounds memory (about 1 KB per game) and what a crash can lose
+        /// (1 to 16,777,215: the position table names a segment's games in 24 bits).
+        #[arg(long, default_value_t = 250_000,
+              value_parser = clap::value_parser!(u32).range(1..=16_777_215))]
         segment_games: u32,
         /// No progress bar.
         #[arg(long, short)]
@@ -96,7 +99,8 @@ enum Command {
     },
     /// Counts, dates, top players and events, and the size of each part of an index.
     Stats {
-        #[arg(long)]
+        /// The index (default: the folder `QIPU_INDEX` names).
+        #[arg(long, env = "QIPU_INDEX")]
         index: PathBuf,
         /// One JSON object.
         #[arg(long)]
@@ -107,7 +111,8 @@ enum Command {
     /// Check every file of an index against its checksum: prints each damaged file; exit code 1
     /// if any is damaged, 0 if the index is sound.
     Verify {
-        #[arg(long)]
+        /// The index (default: the folder `QIPU_INDEX` names).
+        #[arg(long, env = "QIPU_INDEX")]
         index: PathBuf,
     },
     /// Write a larger corpus derived from INPUTs by board symmetries and colour swap (each derived

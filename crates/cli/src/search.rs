@@ -15,8 +15,8 @@ use serde_json::json;
 /// The options of `qipu search`.
 #[derive(Args)]
 pub struct SearchArgs {
-    /// The index to search.
-    #[arg(long)]
+    /// The index to search (default: the folder `QIPU_INDEX` names).
+    #[arg(long, env = "QIPU_INDEX")]
     index: PathBuf,
     /// A position: the first game of this record file, after move --at (default: its end).
     #[arg(long, conflicts_with = "pattern")]
@@ -168,7 +168,12 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
         let sgf = index.export_sgf(&answer.hits)?;
         std::fs::write(path, sgf).with_context(|| format!("{}", path.display()))?;
     }
-    Ok(ExitCode::SUCCESS)
+    // As grep and ripgrep: 0 when something was found, 1 when nothing was (2 is an error), so
+    // that scripts can tell the two apart without reading the output.
+    Ok(match answer.summary.games {
+        0 => ExitCode::from(1),
+        _ => ExitCode::SUCCESS,
+    })
 }
 
 /// The query the arguments ask, from the files they name (each read with a cap) and the text

@@ -311,14 +311,31 @@ fn ok(out: Output) -> String {
     String::from_utf8(out.stdout).unwrap()
 }
 
-/// (file, game, black player) of every hit of a metadata query.
-fn meta_hits(index: &str, query: &str) -> Vec<(String, u64, String)> {
-    let out = ok(qipu(&[
-        "search", "--index", index, "--query", query, "--json",
-    ]));
-    out.lines()
+/// The hit lines of a `search --json`, whose exit code must be 0 if there are any and 1 if
+/// there are none (as grep's).
+fn searched(out: Output) -> Vec<Value> {
+    let code = out.status.code();
+    assert!(
+        code == Some(0) || code == Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let hits: Vec<Value> = text
+        .lines()
         .map(|l| serde_json::from_str::<Value>(l).unwrap())
         .filter(|v| v["type"] == "hit")
+        .collect();
+    assert_eq!(code == Some(0), !hits.is_empty(), "{text}");
+    hits
+}
+
+/// (file, game, black player) of every hit of a metadata query.
+fn meta_hits(index: &str, query: &str) -> Vec<(String, u64, String)> {
+    let hits = searched(qipu(&[
+        "search", "--index", index, "--query", query, "--json",
+    ]));
+    hits.iter()
         .map(|v| {
             (
                 v["file"].as_str().unwrap().to_string(),
@@ -335,7 +352,7 @@ fn every_game(index: &str) -> Vec<(String, u64, String)> {
 
 /// Files of the hits of the position after the first `moves` moves of `game` (as a file).
 fn position_hits(index: &str, game: &Path, moves: usize) -> Vec<String> {
-    let out = ok(qipu(&[
+    searched(qipu(&[
         "search",
         "--index",
         index,
@@ -344,12 +361,10 @@ fn position_hits(index: &str, game: &Path, moves: usize) -> Vec<String> {
         "--at",
         &moves.to_string(),
         "--json",
-    ]));
-    out.lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
-        .filter(|v| v["type"] == "hit")
-        .map(|v| v["file"].as_str().unwrap().to_string())
-        .collect()
+    ]))
+    .iter()
+    .map(|v| v["file"].as_str().unwrap().to_string())
+    .collect()
 }
 
 #[test]

@@ -1,0 +1,130 @@
+//! The command line's conventions, as grep, ripgrep and git users expect them: exit code 0 when
+//! a search found something, 1 when it found nothing, 2 for an error; `QIPU_INDEX` naming the
+//! default index; options out of range refused with one line.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn qipu(args: &[&str], env: &[(&str, &PathBuf)]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_qipu"));
+    c.args(args)
+        .env_remove("QIPU_INDEX")
+        .env("RUST_BACKTRACE", "0");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    c.output().expect("qipu runs")
+}
+
+fn samples() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/games")
+}
+
+struct Temp(PathBuf);
+
+impl Temp {
+    fn new(name: &str) -> Temp {
+        let d = std::env::temp_dir().join(format!("qipu-conv-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        Temp(d)
+    }
+}
+
+impl Drop for Temp {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+#[test]
+fn exit_codes_say_found_not_found_and_error() {
+    let tmp = Temp::new("codes");
+    let index = tmp.0.join("index");
+    let s = samples();
+    let out = qipu(
+        &[
+            "index",
+            "--quiet",
+            "--index",
+            index.to_str().unwrap(),
+            s.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let i = index.to_str().unwrap();
+    let found = qipu(&["search", "--index", i, "--query", "black:AlphaGo"], &[]);
+    assert_eq!(found.status.code(), Some(0));
+    let none = qipu(&["search", "--index", i, "--query", "black:Nobody"], &[]);
+    assert_eq!(
+        none.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&none.stdout)
+    );
+    assert!(none.stderr.is_empty());
+    let json = qipu(
+        &["search", "--index", i, "--json", "--query", "black:Nobody"],
+        &[],
+    );
+    assert_eq!(json.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&json.stdout).contains("\"games\":0"));
+    let bad = qipu(&["search", "--index", i, "--query", "(((("], &[]);
+    assert_eq!(bad.status.code(), Some(2));
+}
+
+#[test]
+fn qipu_index_names_the_default_index() {
+    let tmp = Temp::new("env");
+    let index = tmp.0.join("index");
+    let s = samples();
+    let env = [("QIPU_INDEX", &index)];
+    let out = qipu(&["index", "--quiet", s.to_str().unwrap()], &env);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(index.join("qipu-index.json").is_file());
+    let found = qipu(&["search", "--query", "black:AlphaGo"], &env);
+    assert_eq!(found.status.code(), Some(0));
+    assert!(qipu(&["stats"], &env).status.success());
+    assert!(qipu(&["verify"], &env).status.success());
+    // --index still wins over the variable.
+    let other = tmp.0.join("none");
+    let out = qipu(
+        &["search", "--index", other.to_str().unwrap(), "--query", "x"],
+        &env,
+    );
+    assert_eq!(out.status.code(), Some(2));
+    // Without either, clap says what is missing.
+    let out = qipu(&["stats"], &[]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--index"));
+}
+
+#[test]
+fn zero_games_per_segment_is_refused() {
+    let tmp = Temp::new("seg0");
+    let index = tmp.0.join("index");
+    let s = samples();
+    let out = qipu(
+        &[
+            "index",
+            "--segment-games",
+            "0",
+            "--index",
+            index.to_str().unwrap(),
+            s.to_str().unwrap(),
+        ],
+        &[],
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--segment-games"));
+    assert!(!index.exists(), "nothing is created");
+}
