@@ -128,3 +128,36 @@ fn zero_games_per_segment_is_refused() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("--segment-games"));
     assert!(!index.exists(), "nothing is created");
 }
+
+#[test]
+fn an_option_without_its_main_option_is_refused_not_ignored() {
+    let tmp = Temp::new("requires");
+    let index = tmp.0.join("index");
+    let s = samples();
+    let i = index.to_str().unwrap();
+    assert!(qipu(
+        &["index", "--quiet", "--index", i, s.to_str().unwrap()],
+        &[]
+    )
+    .status
+    .success());
+    for (args, needs) in [
+        (
+            &["--query", "black:AlphaGo", "--at", "10"][..],
+            "--position",
+        ),
+        (&["--query", "black:AlphaGo", "--any-order"][..], "--moves"),
+        (
+            &["--query", "black:AlphaGo", "--place", "3,3"][..],
+            "--pattern",
+        ),
+        (&["--black", "pd", "--anywhere"][..], "--pattern"),
+    ] {
+        let mut all = vec!["search", "--index", i];
+        all.extend_from_slice(args);
+        let out = qipu(&all, &[]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(needs), "{args:?}: {err}");
+    }
+}
