@@ -147,7 +147,7 @@ fn main() -> ExitCode {
     let outcome = std::panic::catch_unwind(|| run(cli));
     // A file of the index cut short under this run read as zeros, which may have made anything
     // (a wrong answer, a panic): that is the error to report, whatever else happened.
-    let damaged = qipu::damaged_files();
+    let damaged = qipu::files_cut_in_this_process();
     if !damaged.is_empty() {
         let e = qipu::Error::files_cut(damaged);
         eprintln!("qipu: {e}");

@@ -110,12 +110,20 @@ unsafe impl stable_deref_trait::StableDeref for Mapped {}
 impl Drop for Mapped {
     fn drop(&mut self) {
         if let Some(i) = self.slot {
+            // Under the names' lock, which `register` holds too: the slot cannot be taken again
+            // before its name has left the list (or the new map's name would go with it).
+            let mut names = names();
+            if TABLE[i].damaged.load(Ordering::Acquire) {
+                if let Some((_, path)) = names.iter().find(|(slot, _)| *slot == i) {
+                    cut().push(path.clone());
+                }
+            }
+            names.retain(|(slot, _)| *slot != i);
             // The range leaves the table before the map is unmapped (when `self.map` drops
             // after this), so the handler never claims a fault in memory that is no longer it.
             TABLE[i].len.store(0, Ordering::Release);
             TABLE[i].start.store(0, Ordering::Release);
             TABLE[i].damaged.store(false, Ordering::Release);
-            names().retain(|(slot, _)| *slot != i);
         }
     }
 }
@@ -129,6 +137,27 @@ pub fn damaged() -> Vec<PathBuf> {
         .filter(|(i, _)| TABLE[*i].damaged.load(Ordering::Acquire))
         .map(|(_, p)| p.clone())
         .collect()
+}
+
+/// Every file found cut in this process: the live damaged maps' and those of damaged maps
+/// dropped since. For a command's last word (an error may have dropped the index that read
+/// them before the command could say why it failed); a long-running process asks [`damaged`],
+/// which forgets a map once it is gone.
+pub fn cut_in_this_process() -> Vec<PathBuf> {
+    let mut all = cut().clone();
+    for p in damaged() {
+        if !all.contains(&p) {
+            all.push(p);
+        }
+    }
+    all
+}
+
+/// Files of damaged maps that were dropped.
+static CUT: Mutex<Vec<PathBuf>> = Mutex::new(Vec::new());
+
+fn cut() -> std::sync::MutexGuard<'static, Vec<PathBuf>> {
+    CUT.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn names() -> std::sync::MutexGuard<'static, Vec<(usize, PathBuf)>> {
@@ -301,6 +330,10 @@ mod tests {
         assert!(damaged().contains(&path));
         drop(map);
         assert!(!damaged().contains(&path), "a dropped map leaves the list");
+        assert!(
+            cut_in_this_process().contains(&path),
+            "but the process remembers it"
+        );
         std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     }
 

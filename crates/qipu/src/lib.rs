@@ -233,3 +233,9 @@ pub use reader::{Damage, Index, Stats};
 pub fn damaged_files() -> Vec<std::path::PathBuf> {
     index::mapped::damaged()
 }
+
+/// [`damaged_files`], and also the files of such maps dropped since (an error may have dropped
+/// the index that read them): a command-line client's last check before it exits.
+pub fn files_cut_in_this_process() -> Vec<std::path::PathBuf> {
+    index::mapped::cut_in_this_process()
+}
