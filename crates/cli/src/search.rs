@@ -22,7 +22,7 @@ pub struct SearchArgs {
     #[arg(long, conflicts_with = "pattern")]
     position: Option<PathBuf>,
     /// With --position: the move number whose position to search.
-    #[arg(long, requires = "position")]
+    #[arg(long)]
     at: Option<usize>,
     /// A position typed as points (pd, Q16 or 0144, comma- or space-separated): black stones.
     #[arg(long, conflicts_with_all = ["position", "pattern"])]
@@ -38,10 +38,10 @@ pub struct SearchArgs {
     pattern: Option<PathBuf>,
     /// Where a pattern smaller than the board lies: COLUMN,ROW of its top-left point, 0-based
     /// (default 0,0: the top-left corner; symmetry covers the other corners).
-    #[arg(long, value_parser = parse_place, requires = "pattern", conflicts_with = "anywhere")]
+    #[arg(long, value_parser = parse_place, conflicts_with = "anywhere")]
     place: Option<(u8, u8)>,
     /// Let the pattern lie anywhere on the board (translations as well as symmetries).
-    #[arg(long, requires = "pattern")]
+    #[arg(long)]
     anywhere: bool,
     /// Match only the orientation given, not its rotations and reflections.
     #[arg(long)]
@@ -57,7 +57,7 @@ pub struct SearchArgs {
     #[arg(long, conflicts_with_all = ["position", "pattern", "black", "white"])]
     moves: Option<String>,
     /// With --moves: the moves as a set, in any order (default: in order, tenuki allowed).
-    #[arg(long, requires = "moves")]
+    #[arg(long)]
     any_order: bool,
     /// A game-information query, e.g. 'black:"Lee Sedol" AND date:[2005 TO 2010] AND winner:B'.
     #[arg(long)]
@@ -105,15 +105,33 @@ impl From<String> for Refusal {
 }
 
 pub fn run(a: &SearchArgs) -> Result<ExitCode> {
-    // clap's `requires` gives way when the required option conflicts with one given (`--black`
-    // conflicts with `--pattern`), so the pattern's options are checked here too: an option
-    // that would have no effect is refused, never ignored.
-    if a.pattern.is_none() {
-        let given = [(a.place.is_some(), "--place"), (a.anywhere, "--anywhere")];
-        if let Some((_, name)) = given.iter().find(|(on, _)| *on) {
-            eprintln!("qipu: {name} applies to a pattern: give --pattern FILE with it");
-            return Ok(ExitCode::from(2));
-        }
+    // Checked here rather than by clap's `requires`, which gives way when the option required
+    // conflicts with one given (`--black pd --at 3` would pass, `--black` conflicting with
+    // `--position`): an option that would have no effect is refused, never ignored.
+    let needs = [
+        (
+            a.at.is_some(),
+            "--at",
+            a.position.is_some(),
+            "--position FILE",
+        ),
+        (a.any_order, "--any-order", a.moves.is_some(), "--moves"),
+        (
+            a.place.is_some(),
+            "--place",
+            a.pattern.is_some(),
+            "--pattern FILE",
+        ),
+        (
+            a.anywhere,
+            "--anywhere",
+            a.pattern.is_some(),
+            "--pattern FILE",
+        ),
+    ];
+    if let Some((_, name, _, main)) = needs.iter().find(|(on, _, has, _)| *on && !*has) {
+        eprintln!("qipu: {name} has no effect without {main}: give {main} with it");
+        return Ok(ExitCode::from(2));
     }
     let index = Index::open(&a.index)?;
     let query = match build_query(a) {

@@ -152,6 +152,9 @@ fn an_option_without_its_main_option_is_refused_not_ignored() {
             "--pattern",
         ),
         (&["--black", "pd", "--anywhere"][..], "--pattern"),
+        // Options that conflict with the main option excuse it in clap: refused all the same.
+        (&["--black", "pd", "--at", "3"][..], "--position"),
+        (&["--black", "pd", "--any-order"][..], "--moves"),
     ] {
         let mut all = vec!["search", "--index", i];
         all.extend_from_slice(args);
