@@ -3,33 +3,7 @@
 //! configuration. The reading itself is tested in the `inputs` crate.
 
 use std::fs;
-use std::path::PathBuf;
-
-/// A scratch directory removed when dropped (no tempfile crate in the dependencies).
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Self {
-        let dir =
-            std::env::temp_dir().join(format!("qipu-build-inputs-{}-{test}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn write(&self, rel: &str, bytes: &[u8]) -> PathBuf {
-        let path = self.0.join(rel);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(&path, bytes).unwrap();
-        path
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
+use testdata::Scratch;
 
 fn game(n: usize) -> Vec<u8> {
     format!("(;GM[1]SZ[19]PB[b{n}];B[pd];W[dp])").into_bytes()
@@ -57,7 +31,7 @@ fn zst(bytes: &[u8]) -> Vec<u8> {
 fn a_large_record_file_is_indexed_in_chunks_with_every_game_in_place() {
     // Every record file counts as large (batch_bytes 1), three games a chunk, segments of four:
     // commits fall inside the file, and the run is stopped after the first to finish it later.
-    let scratch = Scratch::new("chunks");
+    let scratch = Scratch::new("build-inputs-chunks");
     let text: Vec<u8> = (0..10).flat_map(|n| long_game(n, 30)).collect();
     let file = scratch.write("d/many.sgf", &text);
     scratch.write("d/one.sgf", &long_game(99, 30));
@@ -132,7 +106,7 @@ fn a_large_record_file_is_indexed_in_chunks_with_every_game_in_place() {
 #[test]
 fn the_largest_record_is_set_by_configuration() {
     // 8 MiB of zeros in a few hundred bytes: refused at 1 MiB, as damage, and the rest indexed.
-    let scratch = Scratch::new("bomb");
+    let scratch = Scratch::new("build-inputs-bomb");
     scratch.write("d/bomb.sgf.zst", &zst(&vec![0u8; 8 << 20]));
     scratch.write("d/a.sgf", &game(1));
     let dir = scratch.0.join("index");

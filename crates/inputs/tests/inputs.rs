@@ -4,36 +4,12 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use testdata::Scratch;
 
 use inputs::{
     discover, discover_all, path_key, path_of_key, read_source, InputError, RecordBytes, Source,
     SourceKind,
 };
-
-/// A scratch directory removed when dropped (no tempfile crate in the dependencies).
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(test: &str) -> Self {
-        let dir = std::env::temp_dir().join(format!("qipu-inputs-{}-{test}", std::process::id()));
-        let _ = fs::remove_dir_all(&dir);
-        fs::create_dir_all(&dir).unwrap();
-        Scratch(dir)
-    }
-
-    fn write(&self, rel: &str, bytes: &[u8]) -> PathBuf {
-        let path = self.0.join(rel);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(&path, bytes).unwrap();
-        path
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.0);
-    }
-}
 
 fn game(n: usize) -> Vec<u8> {
     format!("(;GM[1]SZ[19]PB[b{n}];B[pd];W[dp])").into_bytes()
@@ -122,7 +98,7 @@ fn only_source(path: &Path) -> Source {
 
 #[test]
 fn directory_walk_takes_the_right_files_in_sorted_order() {
-    let scratch = Scratch::new("walk");
+    let scratch = Scratch::new("inputs-walk");
     for rel in [
         "b.sgf",
         "A.SGF",
@@ -178,7 +154,7 @@ fn directory_walk_takes_the_right_files_in_sorted_order() {
 
 #[test]
 fn files_given_directly_are_always_taken_under_their_cleaned_path() {
-    let scratch = Scratch::new("given");
+    let scratch = Scratch::new("inputs-given");
     let notes = scratch.write("d/notes.txt", &game(1));
     let loose = scratch.write("d/loose.zst", &zst(&game(2)));
     let dotted = scratch.0.join("d/./notes.txt");
@@ -201,7 +177,7 @@ fn files_given_directly_are_always_taken_under_their_cleaned_path() {
 
 #[test]
 fn the_same_folder_twice_or_through_a_link_is_taken_once() {
-    let scratch = Scratch::new("twice");
+    let scratch = Scratch::new("inputs-twice");
     scratch.write("d/a.sgf", &game(1));
     scratch.write("d/sub/b.sgf", &game(2));
     std::os::unix::fs::symlink(scratch.0.join("d"), scratch.0.join("link")).unwrap();
@@ -225,7 +201,7 @@ fn the_same_folder_twice_or_through_a_link_is_taken_once() {
 #[test]
 fn link_diamonds_and_loops_walk_each_folder_once() {
     // Each level links twice to the next: 2^depth paths lead to the bottom, one folder each.
-    let scratch = Scratch::new("diamond");
+    let scratch = Scratch::new("inputs-diamond");
     let depth = 24;
     for level in 0..depth {
         let dir = scratch.0.join(format!("l{level}"));
@@ -250,7 +226,7 @@ fn link_diamonds_and_loops_walk_each_folder_once() {
 
 #[test]
 fn a_fifo_in_a_folder_is_skipped_with_a_reason_and_never_opened() {
-    let scratch = Scratch::new("fifo-walk");
+    let scratch = Scratch::new("inputs-fifo-walk");
     scratch.write("a.sgf", &game(1));
     let fifo = scratch.0.join("pipe.sgf");
     let made = std::process::Command::new("mkfifo")
@@ -290,7 +266,7 @@ fn unreadable_folder(under: &Path) -> PathBuf {
 
 #[test]
 fn an_unreadable_subfolder_is_reported_and_the_walk_goes_on() {
-    let scratch = Scratch::new("unreadable");
+    let scratch = Scratch::new("inputs-unreadable");
     scratch.write("a.sgf", &game(1));
     scratch.write("z/b.sgf", &game(2));
     unreadable_folder(&scratch.0.join("m"));
@@ -310,7 +286,7 @@ fn an_unreadable_subfolder_is_reported_and_the_walk_goes_on() {
 #[test]
 fn names_that_are_not_utf8_stay_apart() {
     use std::os::unix::ffi::OsStrExt;
-    let scratch = Scratch::new("not-utf8");
+    let scratch = Scratch::new("inputs-not-utf8");
     let mut paths = Vec::new();
     for byte in [0xFE, 0xFF] {
         let bytes = [b'a', byte, b'.', b's', b'g', b'f'];
@@ -341,7 +317,7 @@ fn names_that_are_not_utf8_stay_apart() {
 
 #[test]
 fn a_pipe_given_directly_is_read_as_a_stream() {
-    let scratch = Scratch::new("fifo-given");
+    let scratch = Scratch::new("inputs-fifo-given");
     let fifo = scratch.0.join("games");
     let made = std::process::Command::new("mkfifo")
         .arg(&fifo)
@@ -365,7 +341,7 @@ fn a_pipe_given_directly_is_read_as_a_stream() {
 
 #[test]
 fn a_missing_input_is_an_error_naming_it() {
-    let scratch = Scratch::new("missing");
+    let scratch = Scratch::new("inputs-missing");
     scratch.write("a.sgf", &game(1));
     let missing = scratch.0.join("nope.sgf");
     let err = discover(&[scratch.0.clone(), missing.clone()]).unwrap_err();
@@ -375,7 +351,7 @@ fn a_missing_input_is_an_error_naming_it() {
 
 #[test]
 fn plain_and_compressed_files() {
-    let scratch = Scratch::new("plain");
+    let scratch = Scratch::new("inputs-plain");
     scratch.write("small.sgf", &game(1));
     scratch.write("empty.sgf", b"");
     let big: Vec<u8> = (0..10_000).flat_map(game).collect();
@@ -438,7 +414,7 @@ fn sample_expected(archive: &str) -> Vec<Got> {
 
 #[test]
 fn archives_of_every_kind_yield_their_records() {
-    let scratch = Scratch::new("archives");
+    let scratch = Scratch::new("inputs-archives");
     let members = sample_members();
     let tar = tar_of(&members);
     scratch.write("in/x.tar", &tar);
@@ -462,7 +438,7 @@ fn archives_of_every_kind_yield_their_records() {
 
 #[test]
 fn gzip_members_concatenated_are_read_whole() {
-    let scratch = Scratch::new("multigz");
+    let scratch = Scratch::new("inputs-multigz");
     let tar = tar_of(&[("a.sgf", game(1)), ("b.sgf", game(2))]);
     let (head, tail) = tar.split_at(700);
     let mut two = gz(head);
@@ -494,7 +470,7 @@ fn assert_damaged(path: &Path, good: &[&str]) -> (Vec<Got>, InputError) {
 
 #[test]
 fn truncated_archives_deliver_the_members_before_the_damage() {
-    let scratch = Scratch::new("truncated");
+    let scratch = Scratch::new("inputs-truncated");
     let members: Vec<(String, Vec<u8>)> = (0..50)
         .map(|i| (format!("g/{i:02}.sgf"), long_game(i, 4000)))
         .collect();
@@ -563,7 +539,7 @@ fn truncated_archives_deliver_the_members_before_the_damage() {
 
 #[test]
 fn a_broken_zip_member_is_skipped_and_the_rest_are_read() {
-    let scratch = Scratch::new("zipmember");
+    let scratch = Scratch::new("inputs-zipmember");
     let members: Vec<(String, Vec<u8>)> = (0..5)
         .map(|i| (format!("{i}.sgf"), (0..50).flat_map(|_| game(i)).collect()))
         .collect();
@@ -605,7 +581,7 @@ fn a_broken_zip_member_is_skipped_and_the_rest_are_read() {
 
 #[test]
 fn garbage_never_panics() {
-    let scratch = Scratch::new("garbage");
+    let scratch = Scratch::new("inputs-garbage");
     let mut noise = Vec::new();
     let mut x: u32 = 12345;
     for _ in 0..100_000 {
@@ -777,7 +753,7 @@ fn shared_diverse_sources_match_the_oracle_files() {
 
 #[test]
 fn a_large_file_cut_while_mapped_reads_zeros_past_the_cut_and_says_so() {
-    let scratch = Scratch::new("cut");
+    let scratch = Scratch::new("inputs-cut");
     let mut bytes = Vec::new();
     let mut n = 0;
     while bytes.len() < 1 << 20 {

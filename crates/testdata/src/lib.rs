@@ -53,3 +53,31 @@ pub fn dataset(name: &str) -> Option<PathBuf> {
     let present = p.is_dir();
     found(p, present)
 }
+
+/// A fresh folder under the system's temporary folder, unique to this test process and name,
+/// removed when dropped: the scratch space of tests that write files.
+pub struct Scratch(pub PathBuf);
+
+impl Scratch {
+    /// Makes `qipu-NAME-PID` empty under the temporary folder.
+    pub fn new(name: &str) -> Scratch {
+        let dir = std::env::temp_dir().join(format!("qipu-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("a scratch folder");
+        Scratch(dir)
+    }
+
+    /// Writes `bytes` at `rel` inside the folder (making the folders on the way); its path.
+    pub fn write(&self, rel: &str, bytes: &[u8]) -> PathBuf {
+        let path = self.0.join(rel);
+        std::fs::create_dir_all(path.parent().expect("a file inside")).expect("folders");
+        std::fs::write(&path, bytes).expect("a scratch file");
+        path
+    }
+}
+
+impl Drop for Scratch {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
