@@ -67,11 +67,19 @@ fn read_everything(dir: &Path) -> Result<(), index::IndexError> {
         let _ = index.record(g);
         let _ = index.copies(g);
         let _ = index.meta().summary(g);
+        let _ = index.vacated(g);
+        let _ = index.had(g, goban::Color::White, goban::Point::new(3, 3));
     }
     for g in 0..index.len().min(3) {
         // The hashes the index holds are those of positions of its games; any u64 is a key.
         for e in index.positions(u64::from(g).wrapping_mul(0x9e37_79b9_7f4a_7c15)) {
             assert!(e.game < index.len());
+        }
+    }
+    // Any u64 is a corner key too; the lists of a damaged table end, never overrun.
+    for key in [0, 1, u64::MAX, 0x9e37_79b9_7f4a_7c15] {
+        for g in index.corner_games(&[key]) {
+            assert!(g < index.len());
         }
     }
     for g in index.covering(&[index::Occupancy::default()]) {

@@ -21,6 +21,7 @@
 
 mod bitboard;
 mod board;
+pub mod corner;
 mod outcome;
 mod position;
 mod replay;

@@ -44,7 +44,7 @@ const SEED: u64 = 0x7169_7075_676f_6261;
 const MODULUS_LOW: u64 = 0x1b;
 
 /// Output `i` of the splitmix64 stream seeded with [`SEED`] (stateless form, usable in `const fn`).
-const fn splitmix64(i: u64) -> u64 {
+pub(crate) const fn splitmix64(i: u64) -> u64 {
     let mut z = SEED.wrapping_add(i.wrapping_add(1).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
     z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);

@@ -751,7 +751,7 @@ impl Writer<'_> {
             rec.flags |= FLAG_SYMMETRIC_COPY;
         }
         let mut record = a.record;
-        let (ops, positions) = match copy_of {
+        let (ops, positions, corners) = match copy_of {
             Some(original) => {
                 self.tally(source, |t| t.duplicates += 1);
                 rec.duplicate_of = original;
@@ -761,11 +761,11 @@ impl Writer<'_> {
                         .ok_or_else(|| IndexError::Corrupt("a skeleton lost its moves".into()))?;
                     rec.flags &= !FLAG_SKELETON;
                 }
-                (StoredOps::default(), Vec::new())
+                (StoredOps::default(), Vec::new(), Vec::new())
             }
             None => {
                 seen.exact.insert(a.exact_signature, next_id);
-                (a.ops, a.positions)
+                (a.ops, a.positions, a.corners)
             }
         };
         seen.canonical
@@ -778,6 +778,8 @@ impl Writer<'_> {
             ops,
             occupancy: a.occupancy,
             positions,
+            corners,
+            vacated: if copy_of.is_some() { None } else { a.vacated },
             record,
             signatures: (a.exact_signature, a.canonical_signature),
         })?;

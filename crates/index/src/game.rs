@@ -1,12 +1,12 @@
 //! From one parsed game to what the index stores about it: replay program, position hashes,
 //! occupancy, signatures and the winner as continuation tables count it.
 
-use goban::Symmetry;
+use goban::{corner, Color, Symmetry};
 use sgf::info::Winner;
 use sgf::{GameInfo, GameTree};
 
 use crate::layout::op::{point_index, POINT_MASK, POINT_STRIDE};
-use crate::ops::{encode_main_line_at, with_removals_into, Op};
+use crate::ops::{encode_main_line_at, with_removals_into, Op, Raw, RawKind, Walker};
 use crate::store::{
     GameRec, Occupancy, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_SKELETON, MAX_INDEXED_STONES,
     MAX_TABLE_MOVE, NO_NEXT,
@@ -21,6 +21,12 @@ pub struct Analysed {
     pub occupancy: Occupancy,
     /// (hash, k, the move after it as an op or [`NO_NEXT`]) of the positions to index.
     pub positions: Vec<(u64, u16, u16)>,
+    /// The keys of every corner content the game held with few stones ([`goban::corner`]),
+    /// sorted and without repeats.
+    pub corners: Vec<u64>,
+    /// On a 19×19 board, the points whose stone ever left or changed colour
+    /// ([`crate::Vacated`]).
+    pub vacated: Option<crate::Vacated>,
     /// Identical main line (no symmetry): exact copies share it.
     pub exact_signature: u64,
     /// The main line under the best of its symmetries: copies up to rotation/reflection share it.
@@ -107,6 +113,8 @@ fn analyse_with(tree: &GameTree<'_>, record: &[u8], scratch: &mut Scratch) -> An
         Occupancy::default()
     };
     let (exact_signature, canonical_signature) = signatures(ops, width, height);
+    let corners = corners_of(ops, width, height);
+    let vacated = ((width, height) == (19, 19)).then(|| crate::Vacated::of(ops));
     Analysed {
         info,
         rec: GameRec {
@@ -123,9 +131,131 @@ fn analyse_with(tree: &GameTree<'_>, record: &[u8], scratch: &mut Scratch) -> An
         ops: StoredOps::new(ops),
         occupancy,
         positions,
+        corners,
+        vacated,
         exact_signature,
         canonical_signature,
         record: skeleton.unwrap_or_else(|| record.to_vec()),
+    }
+}
+
+/// The keys of the corner contents a program's positions hold with few stones
+/// ([`goban::corner`]), sorted and without repeats. The positions are those the search sees
+/// (its `changes`, or the [`Walker`] where setup stands beside moves), so a corner the search can
+/// find is a corner the index keyed. Each corner's key is kept up to date stone by stone and
+/// read only at a position where one of its points changed.
+fn corners_of(ops: &[u16], width: u8, height: u8) -> Vec<u64> {
+    let mut keys = Vec::new();
+    if !corner::has_corners(width, height) {
+        return keys;
+    }
+    if ops.iter().any(|&v| Raw::split(v).kind == RawKind::Mark) {
+        return corners_walked(ops, width, height);
+    }
+    let mut corners = Corners::default();
+    for &v in ops {
+        let op = Raw::split(v);
+        let content = match op.kind {
+            RawKind::Move(c) => {
+                // Position k ends just before the (k+1)-th move.
+                corners.read(&mut keys);
+                Some(c)
+            }
+            RawKind::Put(content) => content,
+            RawKind::Mark => None,
+        };
+        let p = Raw::point_at(op.point);
+        if p.x < width && p.y < height {
+            corners.put(p, content, width, height);
+        }
+    }
+    corners.read(&mut keys);
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+/// [`corners_of`] for a program with marks, through the [`Walker`].
+fn corners_walked(ops: &[u16], width: u8, height: u8) -> Vec<u64> {
+    let mut keys = Vec::new();
+    let Ok(mut walk) = Walker::new(ops, width, height, false) else {
+        return keys;
+    };
+    loop {
+        let mut dirty = 0u8;
+        let more = walk
+            .next_position(|p| {
+                if let Some((c, _, _)) = corner::locate(p, width, height) {
+                    dirty |= 1 << c;
+                }
+            })
+            .is_some();
+        if !more {
+            break;
+        }
+        while dirty != 0 {
+            let c = dirty.trailing_zeros() as usize;
+            dirty &= dirty - 1;
+            let (black, white) = (walk.stones(Color::Black), walk.stones(Color::White));
+            keys.extend(corner::key(black, white, width, height, c));
+        }
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    keys
+}
+
+/// The four corner squares followed stone by stone.
+struct Corners {
+    /// Each point's content, by corner and `j * SIDE + i`: 0 empty, 1 black, 2 white.
+    content: [[u8; (corner::SIDE * corner::SIDE) as usize]; 4],
+    keys: [corner::KeyBuilder; 4],
+    /// Corners changed since the last position.
+    dirty: u8,
+}
+
+impl Default for Corners {
+    fn default() -> Self {
+        Corners {
+            content: [[0; (corner::SIDE * corner::SIDE) as usize]; 4],
+            keys: [corner::KeyBuilder::default(); 4],
+            dirty: 0,
+        }
+    }
+}
+
+impl Corners {
+    #[inline]
+    fn put(&mut self, p: goban::Point, content: Option<Color>, width: u8, height: u8) {
+        let Some((c, i, j)) = corner::locate(p, width, height) else {
+            return;
+        };
+        let cell = &mut self.content[c][(j * corner::SIDE + i) as usize];
+        let new = content.map_or(0, |c| c as u8 + 1);
+        if *cell == new {
+            return;
+        }
+        let key = &mut self.keys[c];
+        match *cell {
+            1 => key.remove(Color::Black, i, j),
+            2 => key.remove(Color::White, i, j),
+            _ => {}
+        }
+        if let Some(colour) = content {
+            key.add(colour, i, j);
+        }
+        *cell = new;
+        self.dirty |= 1 << c;
+    }
+
+    /// At a position: the keys of the corners changed since the last one.
+    #[inline]
+    fn read(&mut self, out: &mut Vec<u64>) {
+        while self.dirty != 0 {
+            let c = self.dirty.trailing_zeros() as usize;
+            self.dirty &= self.dirty - 1;
+            out.extend(self.keys[c].key());
+        }
     }
 }
 
@@ -375,5 +505,33 @@ mod tests {
         assert_eq!(g.occupancy.0[0][0] & 1, 1);
         assert_eq!(g.occupancy.0[1][0] & 2, 2);
         assert_eq!(g.occupancy.0[0][5] >> (360 - 320), 1);
+    }
+
+    #[test]
+    fn corners_followed_stone_by_stone_agree_with_the_walker() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/games");
+        let mut keyed = 0;
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|e| e != "sgf") {
+                continue;
+            }
+            let bytes = std::fs::read(path).unwrap();
+            let records = Records::read(&bytes);
+            for t in (0..records.len()).filter_map(|i| records.game(i).ok()) {
+                let a = analyse(&t, &bytes[t.span().start..t.span().end]);
+                let ops = a.ops.decode();
+                let (w, h) = (a.rec.width, a.rec.height);
+                assert_eq!(a.corners, corners_walked(&ops, w, h));
+                keyed += a.corners.len();
+            }
+        }
+        assert!(keyed > 20, "{keyed}");
+        // Setup beside a move puts marks in the program: the walked path, which must see the
+        // corner the setup filled at position 1, not 0.
+        let a = analysed("(;SZ[19];B[dd];AW[cc]W[qq];B[cd])");
+        let ops = a.ops.decode();
+        assert_eq!(a.corners, corners_walked(&ops, 19, 19));
+        assert_eq!(a.corners.len(), 4, "dd; dd+cc; qq; dd+cc+cd");
     }
 }

@@ -23,8 +23,10 @@
 /// of each, and hides the games of changed and deleted inputs (`removed`); version 15 folds Han
 /// characters in the tokens of names and text (traditional and Japanese forms to simplified, see
 /// `meta/tokenizer.rs`) and records the player alias list in the metadata folder
-/// (`meta/aliases.rs`): an older dictionary's tokens would miss folded queries.
-pub const FORMAT_VERSION: u32 = 15;
+/// (`meta/aliases.rs`): an older dictionary's tokens would miss folded queries; version 16 adds
+/// the corner table (`corners.*`, see `goban::corner`) and each game's
+/// vacated points (`vacated.bin`).
+pub const FORMAT_VERSION: u32 = 16;
 
 /// The manifest in the index folder (replaced atomically through `MANIFEST.tmp`).
 pub const MANIFEST: &str = "qipu-index.json";
@@ -86,6 +88,14 @@ pub mod segment {
     pub const POSITION_STARTS: &str = "positions.starts";
     /// The position table's entries.
     pub const POSITIONS: &str = "positions.bin";
+    /// The corner table's distinct keys ([`goban::corner`]).
+    pub const CORNER_KEYS: &str = "corners.keys";
+    /// The corner table's first entry of each key.
+    pub const CORNER_STARTS: &str = "corners.starts";
+    /// The corner table's entries: games.
+    pub const CORNERS: &str = "corners.bin";
+    /// Each game's vacated points (`occupancy::Vacated`).
+    pub const VACATED: &str = "vacated.bin";
     /// The original records, compressed in blocks.
     pub const RECORDS: &str = "records.zst";
     /// Where each record is in `records.zst`.

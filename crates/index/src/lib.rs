@@ -38,7 +38,7 @@ use std::path::{Path, PathBuf};
 pub use build::{build, BuildOptions, Progress, Summary};
 pub use manifest::Manifest;
 pub use store::{
-    GameRec, Occupancy, PosEntry, FLAG_LONG, MAX_INDEXED_STONES, MAX_TABLE_MOVE, NO_NEXT,
+    GameRec, Occupancy, PosEntry, Vacated, FLAG_LONG, MAX_INDEXED_STONES, MAX_TABLE_MOVE, NO_NEXT,
 };
 pub use verify::Damage;
 
@@ -277,6 +277,19 @@ impl Index {
         seg.winner(i)
     }
 
+    /// The points of game `id` whose stone ever left ([`Vacated`]; every point for a copy, whose
+    /// moves are its original's, and for a game of a board other than 19×19).
+    pub fn vacated(&self, id: u32) -> Vacated {
+        let (seg, i) = self.locate(id);
+        seg.vacated(i)
+    }
+
+    /// Whether game `id` (of a 19×19 board) ever had a stone of `color` at `p`.
+    pub fn had(&self, id: u32, color: goban::Color, p: goban::Point) -> bool {
+        let (seg, i) = self.locate(id);
+        seg.had(i, color, p)
+    }
+
     /// The replay program of game `id` (a copy's is its original's).
     pub fn ops(&self, id: u32) -> Vec<u16> {
         let mut out = Vec::new();
@@ -354,6 +367,23 @@ impl Index {
     /// Position-table entries with `hash`, over all segments.
     pub fn positions(&self, hash: u64) -> impl Iterator<Item = PosEntry> + '_ {
         self.segments.iter().flat_map(move |s| s.positions(hash))
+    }
+
+    /// Games (ascending, originals only: a copy's corners are its original's) whose corner ever
+    /// held the content of one of `keys` ([`goban::corner`]); only games on boards with corners
+    /// ([`goban::corner::has_corners`]) have any.
+    pub fn corner_games(&self, keys: &[u64]) -> Vec<u32> {
+        let mut out = Vec::new();
+        for seg in &self.segments {
+            let from = out.len();
+            for &key in keys {
+                out.extend(seg.corner_games(key));
+            }
+            // Segments are in id order: sorting each one's part sorts the whole.
+            out[from..].sort_unstable();
+        }
+        out.dedup();
+        out
     }
 
     /// How many position-table entries have `hash`.

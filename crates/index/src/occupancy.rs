@@ -47,9 +47,90 @@ impl Occupancy {
     }
 }
 
+/// The points of a 19×19 game whose stone ever left or changed colour: captured, taken off by
+/// setup, or overwritten. At any other point a stone, once put, stays to the end of the game, so
+/// a search can tell that a shape which needs that point empty (or of the other colour) will
+/// never be seen again after the stone came, and stop following the game (see the search's
+/// pattern scan). Bit `y * 19 + x`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Vacated(pub [u64; 6]);
+
+impl Vacated {
+    /// Bytes of one game's set in `vacated.bin` (361 bits).
+    pub const SIZE: usize = 46;
+
+    /// The set of a replay program with its removals ([`crate::ops::with_removals`]).
+    pub fn of(ops: &[u16]) -> Vacated {
+        use crate::ops::{Raw, RawKind};
+        let mut content = [0u8; POINTS];
+        let mut v = Vacated::default();
+        for &op in ops {
+            let op = Raw::split(op);
+            let new = match op.kind {
+                RawKind::Move(c) | RawKind::Put(Some(c)) => c as u8 + 1,
+                RawKind::Put(None) => 0,
+                RawKind::Mark => continue,
+            };
+            let p = Raw::point_at(op.point);
+            if p.x >= 19 || p.y >= 19 {
+                continue;
+            }
+            let bit = p.y as usize * 19 + p.x as usize;
+            let old = std::mem::replace(&mut content[bit], new);
+            if old != 0 && old != new {
+                v.0[bit / 64] |= 1 << (bit % 64);
+            }
+        }
+        v
+    }
+
+    /// Every point: what a game of another board, or a damaged file, reads as (no point is known
+    /// to keep its stone).
+    pub const ALL: Vacated = Vacated([u64::MAX; 6]);
+
+    /// The bytes of `vacated.bin` for this game.
+    pub fn to_bytes(&self) -> [u8; Self::SIZE] {
+        let mut b = [0u8; Self::SIZE];
+        for (i, byte) in b.iter_mut().enumerate() {
+            *byte = (self.0[i / 8] >> (i % 8 * 8)) as u8;
+        }
+        b
+    }
+
+    /// Read from [`Vacated::to_bytes`]'s bytes; the bits past the 361st are set.
+    pub fn from_bytes(b: &[u8; Self::SIZE]) -> Vacated {
+        let mut v = Vacated([0; 6]);
+        for (i, &byte) in b.iter().enumerate() {
+            v.0[i / 8] |= u64::from(byte) << (i % 8 * 8);
+        }
+        v.0[5] |= !0u64 << (POINTS - 320);
+        v
+    }
+}
+
 /// Words of one column for `games` games.
 fn words(games: usize) -> usize {
     games.div_ceil(64)
+}
+
+/// Whether game `game` of a column layout of `games` games ([`to_columns`]) ever had a stone of
+/// `color` at `p`; `false` off the 19×19 board or past a damaged file's end.
+pub fn had(
+    columns: &[u8],
+    games: usize,
+    game: usize,
+    color: goban::Color,
+    p: goban::Point,
+) -> bool {
+    if p.x >= 19 || p.y >= 19 {
+        return false;
+    }
+    let column =
+        (color == goban::Color::White) as usize * POINTS + p.y as usize * 19 + p.x as usize;
+    let at = (column * words(games) + game / 64) * 8;
+    columns
+        .get(at..at + 8)
+        .is_some_and(|b| u64::from_le_bytes(b.try_into().unwrap()) >> (game % 64) & 1 == 1)
 }
 
 /// The column layout of the occupancy of `games` (in order): 722 columns of
@@ -143,6 +224,38 @@ pub fn covering(columns: &[u8], games: usize, needs: &[Occupancy]) -> Vec<u64> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod vacated_tests {
+    use super::*;
+    use crate::ops::Op;
+    use goban::{Color, Point};
+
+    #[test]
+    fn points_that_lost_a_stone_are_vacated_and_read_back() {
+        let at = |x, y| Some(Point::new(x, y));
+        let ops = [
+            Op::Move(Color::Black, at(3, 3)).encode(),
+            Op::Move(Color::White, at(4, 3)).encode(),
+            Op::Remove(Point::new(3, 3)).encode(),
+            // Overwritten (an irregular move onto a stone) and put again by setup.
+            Op::Move(Color::Black, at(4, 3)).encode(),
+            Op::Setup(Some(Color::Black), Point::new(18, 18)).encode(),
+            Op::Setup(Some(Color::Black), Point::new(18, 18)).encode(),
+            Op::Move(Color::White, None).encode(),
+        ];
+        let v = Vacated::of(&ops);
+        let bit = |x: usize, y: usize| v.0[(y * 19 + x) / 64] >> ((y * 19 + x) % 64) & 1;
+        assert_eq!(bit(3, 3), 1);
+        assert_eq!(bit(4, 3), 1);
+        assert_eq!(bit(18, 18), 0, "the same stone put twice stays");
+        assert_eq!(v.0.iter().map(|w| w.count_ones()).sum::<u32>(), 2);
+        let back = Vacated::from_bytes(&v.to_bytes());
+        assert_eq!(back.0[..5], v.0[..5]);
+        assert_eq!(back.0[5] & ((1 << (361 - 320)) - 1), v.0[5]);
+        assert_eq!(Vacated::from_bytes(&Vacated::ALL.to_bytes()), Vacated::ALL);
+    }
 }
 
 #[cfg(test)]

@@ -23,7 +23,7 @@ use crate::store::Games;
 /// one explicitly; [`Index::search`] uses the caller's (the pool whose
 /// [`rayon::ThreadPool::install`] it runs in, else rayon's global pool).
 pub struct Index {
-    inner: index::Index,
+    pub(crate) inner: index::Index,
     dir: PathBuf,
 }
 
@@ -142,7 +142,7 @@ impl Index {
                     .collect(),
             });
         }
-        let games = Games(&self.inner);
+        let games = Games(&self.inner, true);
         let found = match &plan {
             Plan::Position(q) => find_position(&games, q, filter.as_deref()),
             Plan::Pattern(q) => find_pattern(&games, q, filter.as_deref()),

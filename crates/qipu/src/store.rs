@@ -6,8 +6,10 @@ use index::ops::{Op, Raw, RawKind, Walker};
 use index::Occupancy;
 use search::store::{Change, Occurrence, Step, Walk};
 
-/// An opened index, lent to the search.
-pub(crate) struct Games<'a>(pub(crate) &'a index::Index);
+/// An opened index, lent to the search. The flag says whether the search may take the index's
+/// shortcuts — the corner table and the vacated points, which only narrow or end the scan of
+/// games — so that tests can compare answers with and without them.
+pub(crate) struct Games<'a>(pub(crate) &'a index::Index, pub(crate) bool);
 
 // The search's "no next move" is the table's.
 const _: () = assert!(search::store::NO_NEXT == index::NO_NEXT);
@@ -133,6 +135,29 @@ impl search::Store for Games<'_> {
         Some(self.0.covering(&needs))
     }
 
+    fn corner_games(&self, width: u8, height: u8, keys: &[u64]) -> Option<Vec<u32>> {
+        if !self.1 || !goban::corner::has_corners(width, height) {
+            return None;
+        }
+        let mut games = self.0.corner_games(keys);
+        games.retain(|&g| {
+            let r = self.0.game(g);
+            (r.width, r.height) == (width, height)
+        });
+        Some(games)
+    }
+
+    #[inline]
+    fn vacated(&self, g: u32) -> Option<[u64; 6]> {
+        let v = self.0.vacated(g);
+        (self.1 && v != index::Vacated::ALL).then_some(v.0)
+    }
+
+    #[inline]
+    fn had(&self, g: u32, color: Color, p: Point) -> Option<bool> {
+        self.1.then(|| self.0.had(g, color, p))
+    }
+
     #[inline]
     fn load(&self, g: u32, program: &mut Vec<u16>) {
         self.0.ops_into(g, program)
@@ -178,5 +203,197 @@ impl search::Store for Games<'_> {
             Op::Move(c, p) => Some((c, p)),
             _ => None,
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The shortcuts (corner table, vacated points, occupancy per game) against the plain scan,
+    //! on patterns cut from random positions of real games: corners, sides and the middle,
+    //! with and without wildcards, in every orientation, with colours swapped or not.
+
+    use super::Games;
+    use crate::query::Plan;
+    use crate::{build, BuildOptions, Color, Index, Query};
+
+    /// A small generator, so that the test needs no dependency and repeats exactly.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            self.0
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+    }
+
+    #[test]
+    fn shortcuts_answer_as_the_plain_scan_does() {
+        let samples =
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/games");
+        let mut inputs = vec![samples];
+        // A few hundred professional games when the shared data is here: enough corners for the
+        // table to matter, small enough to index in a second.
+        if let Some(fox) = testdata::dataset("fox-pro") {
+            inputs.push(fox.join("1p"));
+        }
+        // A stone that leaves and comes back: its point is vacated, so the scan must go on after
+        // the shape first appears.
+        let own = testdata::Scratch::new("shortcuts-records");
+        own.write(
+            "again.sgf",
+            b"(;SZ[19];W[cc];B[pp];AE[cc];W[dq];B[qd];W[cc];B[jj])",
+        );
+        inputs.push(own.0.clone());
+        let dir = testdata::Scratch::new("shortcuts");
+        let opts = BuildOptions {
+            rebuild: true,
+            ..BuildOptions::default()
+        };
+        build(&dir.0, &inputs, &opts, |_| {}).unwrap();
+        let index = Index::open(&dir.0).unwrap();
+        let mut lone = vec!["???????".to_string(); 19];
+        lone[2] = "??O????".into();
+        let again = index
+            .search(&Query::pattern(&lone.join("\n")).unwrap())
+            .unwrap();
+        let hit = again
+            .hits
+            .iter()
+            .find(|h| h.info.file == "again.sgf")
+            .unwrap();
+        assert_eq!(hit.moves, [1, 5]);
+        let nineteen: Vec<u32> = (0..index.len())
+            .filter(|&g| {
+                let r = index.inner.game(g);
+                (r.width, r.height) == (19, 19) && r.moves > 20
+            })
+            .collect();
+        assert!(nineteen.len() >= 5, "{}", nineteen.len());
+        let mut rng = Rng(0x5eed_c0de_1234_5678);
+        let (mut with_hits, mut through_corners) = (0, 0);
+        for round in 0..1000 {
+            let g = nineteen[rng.below(nineteen.len() as u64) as usize];
+            let record = index.record(g).unwrap();
+            let moves = index.inner.game(g).moves;
+            // Half the positions from the opening, where corners hold few stones.
+            let span = if rng.below(2) == 0 {
+                moves.min(40)
+            } else {
+                moves
+            };
+            let at = rng.below(u64::from(span) + 1) as usize;
+            let Ok(q) = Query::from_record(&record, Some(at)) else {
+                continue;
+            };
+            let position = q.searched_position().unwrap().clone();
+            let diagram = cut(&position, &mut rng);
+            let mut query = Query::pattern(&diagram).unwrap();
+            query = query
+                .symmetry(rng.below(4) != 0)
+                .swap_colors(rng.below(3) == 0);
+            let Ok(Plan::Pattern(pattern)) = query.plan() else {
+                panic!("round {round}: not a pattern plan");
+            };
+            let fast = search::find_pattern(&Games(&index.inner, true), &pattern, None);
+            let plain = search::find_pattern(&Games(&index.inner, false), &pattern, None);
+            let key = |a: &search::Answer| {
+                a.hits
+                    .iter()
+                    .map(|h| (h.game, h.moves.to_vec()))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(key(&fast), key(&plain), "round {round}:\n{diagram}");
+            with_hits += usize::from(!plain.hits.is_empty());
+            through_corners += usize::from(keys_a_corner(&diagram));
+        }
+        // The rounds must have asked something: most patterns come from a game, so they hit it.
+        assert!(with_hits > 500, "{with_hits}");
+        assert!(through_corners > 60, "{through_corners}");
+    }
+
+    /// Whether a diagram fixes a whole corner square holding a number of stones the corner table
+    /// keys: the rounds where the table is asked.
+    fn keys_a_corner(diagram: &str) -> bool {
+        let rows: Vec<&[u8]> = diagram.lines().map(str::as_bytes).collect();
+        (0..4).any(|c| {
+            let mut stones = 0;
+            let mut fixed = true;
+            for i in 0..goban::corner::SIDE {
+                for j in 0..goban::corner::SIDE {
+                    let p = goban::corner::point(c, i, j, 19, 19);
+                    match rows[p.y as usize][p.x as usize] {
+                        b'X' | b'O' => stones += 1,
+                        b'.' => {}
+                        _ => fixed = false,
+                    }
+                }
+            }
+            fixed && (1..=goban::corner::MAX_STONES).contains(&stones)
+        })
+    }
+
+    /// A 19×19 diagram of a window of the position: at a corner, a side or in the middle, 3 to 9
+    /// points a side, some points wildcards (or black-or-empty, white-or-empty), turned by a
+    /// random symmetry and perhaps with colours swapped.
+    fn cut(position: &goban::Position, rng: &mut Rng) -> String {
+        // Half the windows big enough to fix a corner square whole.
+        let least = if rng.below(2) == 0 {
+            3
+        } else {
+            goban::corner::SIDE
+        };
+        let span = 10 - u64::from(least);
+        let (w, h) = (least + rng.below(span) as u8, least + rng.below(span) as u8);
+        let (x0, y0) = match rng.below(6) {
+            0 => (0, 0),
+            1 => (19 - w, 0),
+            2 => (0, 19 - h),
+            3 => (19 - w, 19 - h),
+            4 => (rng.below(u64::from(20 - w)) as u8, 19 - h),
+            _ => (
+                rng.below(u64::from(20 - w)) as u8,
+                rng.below(u64::from(20 - h)) as u8,
+            ),
+        };
+        let loose = [0, 0, 5, 20][rng.below(4) as usize];
+        let sym = goban::Symmetry::ALL[rng.below(8) as usize];
+        let swap = rng.below(4) == 0;
+        let mut rows = vec![vec![b'?'; 19]; 19];
+        for y in y0..y0 + h {
+            for x in x0..x0 + w {
+                let p = goban::Point::new(x, y);
+                let mut c = if position.stones(Color::Black).contains(p) {
+                    b'X'
+                } else if position.stones(Color::White).contains(p) {
+                    b'O'
+                } else {
+                    b'.'
+                };
+                if swap {
+                    c = match c {
+                        b'X' => b'O',
+                        b'O' => b'X',
+                        c => c,
+                    };
+                }
+                if rng.below(100) < loose {
+                    c = match (c, rng.below(2)) {
+                        (b'X', 0) | (b'.', 0) => b'x',
+                        (b'O', 0) | (b'.', 1) => b'o',
+                        _ => b'?',
+                    };
+                }
+                let q = sym.apply(p, 19, 19);
+                rows[q.y as usize][q.x as usize] = c;
+            }
+        }
+        rows.into_iter()
+            .map(|r| String::from_utf8(r).unwrap() + "\n")
+            .collect()
     }
 }

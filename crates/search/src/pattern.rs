@@ -9,7 +9,7 @@
 
 use std::collections::BTreeMap;
 
-use goban::{Bitboard, Color, Point, Symmetry};
+use goban::{corner, Bitboard, Color, Point, Symmetry};
 use rayon::prelude::*;
 
 use crate::engine::{candidates, with_copies, Answer, Filter, Hit, Moves};
@@ -28,13 +28,19 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
     placements.retain(|p| p.cells.iter().all(|(pt, _)| pt.x < bw && pt.y < bh));
     let touch = Touch::new(&placements, bh);
     let needs: Vec<Vec<(Color, Point)>> = placements.iter().map(|p| p.need.clone()).collect();
-    let found: Vec<Hit> = candidates(index, bw, bh, filter, &needs)
+    let games = match corner_candidates(index, bw, bh, filter, &placements) {
+        Some(games) => games,
+        None => candidates(index, bw, bh, filter, &needs),
+    };
+    let ends = Ends::new(&placements, &touch, bw, bh);
+    let found: Vec<Hit> = games
         .into_par_iter()
         .map_init(
             || (Vec::new(), Scan::new(placements.len())),
             |(ops, scan), g| {
                 index.load(g, ops);
-                let moves = scan.run(index, ops, bw, bh, &placements, &touch);
+                let end = ends.as_ref().and_then(|e| e.of_game(index, g, &placements));
+                let moves = scan.run(index, ops, bw, bh, &placements, &touch, end);
                 (!moves.is_empty()).then_some(Hit { game: g, moves })
             },
         )
@@ -43,6 +49,127 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
     Answer {
         hits: with_copies(index, found, filter),
         continuations: Vec::new(),
+    }
+}
+
+/// The games that can hold some placement, from the store's corner table: when every placement
+/// fixes a whole corner square (every point black, white or empty) holding a keyed number of
+/// stones, a game can only show the placement at a position whose corner holds exactly that
+/// content, so the games that ever held one of these contents are all the candidates (and
+/// usually about as many as the hits). `None` when some placement fixes no such square, or the
+/// store keys no corner of this board: then the occupancy filter decides.
+fn corner_candidates<S: Store>(
+    index: &S,
+    bw: u8,
+    bh: u8,
+    filter: Filter<'_>,
+    placements: &[Placement],
+) -> Option<Vec<u32>> {
+    if !corner::has_corners(bw, bh) || placements.is_empty() {
+        return None;
+    }
+    let mut keys = Vec::with_capacity(placements.len());
+    let mut stones_beyond = false;
+    for pl in placements {
+        let (key, stones) = pl.corner_key(bw, bh)?;
+        keys.push(key);
+        stones_beyond |= pl.need.len() > stones as usize;
+    }
+    keys.sort_unstable();
+    keys.dedup();
+    let mut games = index.corner_games(bw, bh, &keys)?;
+    // Stones outside the squares: a game must also have had them, which the occupancy columns
+    // tell for all games at once (a few rare points cut a common corner's games down).
+    if stones_beyond {
+        let needs: Vec<Vec<(Color, Point)>> = placements.iter().map(|p| p.need.clone()).collect();
+        if let Some(pool) = index.covering(bw, bh, &needs) {
+            games.retain(|g| pool.binary_search(g).is_ok());
+        }
+    }
+    if let Some(f) = filter {
+        let mut owners: Vec<u32> = f.iter().map(|&g| index.original(g).unwrap_or(g)).collect();
+        owners.sort_unstable();
+        owners.dedup();
+        games.retain(|g| owners.binary_search(g).is_ok());
+    }
+    Some(games)
+}
+
+/// What tells a game's scan that it can stop: for each placement, the points it constrains, so
+/// that a game's vacated points (the store's [`Store::vacated`]) say which placements can only
+/// change once per point. On 19×19 boards with up to 64 placements (not `anywhere`).
+struct Ends {
+    /// Per placement, its constrained points (bit `y * 19 + x`).
+    points: Vec<[u64; 6]>,
+}
+
+/// One game's [`Ends`]: the scan stops at a position once every placement is `done` (it can
+/// never be satisfied again) or `settled` and satisfied (it cannot stop being satisfied without
+/// becoming done), since then no placement can appear again.
+#[derive(Clone, Copy)]
+struct End {
+    /// Points whose stone ever left (bit `y * 19 + x`): a stone elsewhere stays to the end.
+    vacated: [u64; 6],
+    /// Placements that can never be satisfied again: one of their points holds, for good, what
+    /// the placement forbids there (or the game never had a stone it needs).
+    done: u64,
+    /// Placements none of whose points is vacated.
+    settled: u64,
+    /// Every placement.
+    all: u64,
+}
+
+impl Ends {
+    fn new(placements: &[Placement], touch: &Touch, bw: u8, bh: u8) -> Option<Ends> {
+        if (bw, bh) != (19, 19) || placements.is_empty() || !matches!(touch, Touch::Bits(_)) {
+            return None;
+        }
+        let points = placements
+            .iter()
+            .map(|pl| {
+                let mut m = [0u64; 6];
+                for &(p, _) in &pl.cells {
+                    let bit = p.y as usize * 19 + p.x as usize;
+                    m[bit / 64] |= 1 << (bit % 64);
+                }
+                m
+            })
+            .collect();
+        Some(Ends { points })
+    }
+
+    /// Game `g`'s, when the store knows its vacated points.
+    fn of_game<S: Store>(&self, index: &S, g: u32, placements: &[Placement]) -> Option<End> {
+        let vacated = index.vacated(g)?;
+        let mut end = End {
+            vacated,
+            done: 0,
+            settled: 0,
+            all: u64::MAX >> (64 - placements.len()),
+        };
+        for (i, (pl, points)) in placements.iter().zip(&self.points).enumerate() {
+            if points.iter().zip(&vacated).all(|(p, v)| p & v == 0) {
+                end.settled |= 1 << i;
+            }
+            if pl
+                .need
+                .iter()
+                .any(|&(c, p)| index.had(g, c, p) == Some(false))
+            {
+                end.done |= 1 << i;
+            }
+        }
+        Some(end)
+    }
+}
+
+impl End {
+    /// Whether point `i` (by [`point_index`]) keeps its stone once put.
+    #[inline(always)]
+    fn keeps(&self, i: usize) -> bool {
+        let p = index_point(i);
+        let bit = p.y as usize * 19 + p.x as usize;
+        p.x < 19 && p.y < 19 && self.vacated[bit / 64] >> (bit % 64) & 1 == 0
     }
 }
 
@@ -127,6 +254,19 @@ impl Touch {
         }
     }
 
+    /// Point `i`, which keeps its stone for good, now holds `content`: the placements that
+    /// forbid it there are done.
+    #[inline(always)]
+    fn forbidding(&self, i: usize, content: Option<Color>) -> u64 {
+        match self {
+            Touch::Bits(bits) => {
+                let b = &bits[i];
+                (b[0] | b[1] | b[2]) & !b[slot(content)]
+            }
+            Touch::Lists(_) => 0,
+        }
+    }
+
     /// Marks every placement to be tested.
     fn mark_all(&self, scan: &mut Scan) {
         let n = scan.pending.len();
@@ -175,6 +315,7 @@ impl Scan {
         bh: u8,
         pls: &[Placement],
         touch: &Touch,
+        mut end: Option<End>,
     ) -> Moves {
         self.stones = [Bitboard::EMPTY, Bitboard::EMPTY];
         self.matched_bits = 0;
@@ -189,8 +330,19 @@ impl Scan {
                 if change.mover.is_some() {
                     self.report(k, pls);
                     k += 1;
+                    if let Some(e) = &end {
+                        if (e.done | self.matched_bits & e.settled) & e.all == e.all {
+                            // No placement can appear again.
+                            return Moves::from_slice(&self.hits);
+                        }
+                    }
                 }
                 if touch.watched(change.point) {
+                    if let Some(e) = &mut end {
+                        if change.content.is_some() && e.keeps(change.point) {
+                            e.done |= touch.forbidding(change.point, change.content);
+                        }
+                    }
                     let p = index_point(change.point);
                     self.stones[0].remove(p);
                     self.stones[1].remove(p);
@@ -297,6 +449,34 @@ impl Placement {
         // Rows that demand stones fail most often: test them first.
         rows.sort_by_key(|r| std::cmp::Reverse((r.1 | r.2).count_ones()));
         Placement { rows, need, cells }
+    }
+
+    /// The key of a corner square this placement fixes whole with a keyed number of stones
+    /// ([`corner::KeyBuilder::key`]), and its stones: of the one with the most stones, the
+    /// likeliest to be rare.
+    fn corner_key(&self, bw: u8, bh: u8) -> Option<(u64, u32)> {
+        let mut squares = [(0usize, corner::KeyBuilder::default()); 4];
+        for &(p, cell) in &self.cells {
+            let Some((c, i, j)) = corner::locate(p, bw, bh) else {
+                continue;
+            };
+            let (fixed, key) = &mut squares[c];
+            match cell {
+                Cell::Black => key.add(Color::Black, i, j),
+                Cell::White => key.add(Color::White, i, j),
+                Cell::Empty => {}
+                // Either of two contents: not one key.
+                _ => continue,
+            }
+            *fixed += 1;
+        }
+        let area = corner::SIDE as usize * corner::SIDE as usize;
+        squares
+            .iter()
+            .filter(|(fixed, _)| *fixed == area)
+            .filter_map(|(_, key)| key.key().map(|k| (key.stones(), k)))
+            .max()
+            .map(|(stones, k)| (k, stones))
     }
 
     fn matches(&self, black: &Bitboard, white: &Bitboard) -> bool {

@@ -115,6 +115,19 @@ pub trait Store: Sync {
     /// (then any game of that board may).
     fn covering(&self, width: u8, height: u8, needs: &[Vec<(Color, Point)>]) -> Option<Vec<u32>>;
 
+    /// Original games (ascending) of a `width`×`height` board whose corner square ever held one
+    /// of the contents these keys name ([`goban::corner`]), or `None` when the store does not
+    /// key the corners of that board (then any game may).
+    fn corner_games(&self, width: u8, height: u8, keys: &[u64]) -> Option<Vec<u32>>;
+
+    /// For a game of a 19×19 board, the points (bit `y * 19 + x`) whose stone ever left or
+    /// changed colour, when the store knows them: at every other point a stone, once put, stays
+    /// to the end. `None` when the store cannot tell (then any point may have).
+    fn vacated(&self, g: u32) -> Option<[u64; 6]>;
+    /// Whether game `g` of a 19×19 board ever had a stone of `color` at `p`, when the store can
+    /// tell (`None`: it may have).
+    fn had(&self, g: u32, color: Color, p: Point) -> Option<bool>;
+
     /// Loads game `g`'s stored moves (its original's, for a copy) into `program`, replacing
     /// what was there.
     fn load(&self, g: u32, program: &mut Vec<u16>);

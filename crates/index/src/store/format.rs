@@ -163,6 +163,57 @@ pub(crate) fn decode_entry(b: &[u8]) -> (u32, u16, u16) {
     (game, (tail >> NEXT_BITS) as u16, next)
 }
 
+/// Appends a corner-table list to `corners.bin`'s bytes: the games (within the segment,
+/// ascending, distinct) as the first game and then the gaps, each in LEB128 (7 bits a byte, low
+/// first, the high bit saying that more follow). The common contents (a 4-4 stone alone) are in
+/// most games, so their gaps take one byte: 3 bytes an entry fixed were 66 B/game of all shared
+/// games (DESIGN-index.md).
+pub(crate) fn encode_corner_games(games: impl Iterator<Item = u32>, out: &mut Vec<u8>) {
+    let mut last = None;
+    for g in games {
+        let mut v = match last {
+            None => g,
+            Some(l) => g - l,
+        };
+        last = Some(g);
+        while v >= 0x80 {
+            out.push(v as u8 | 0x80);
+            v >>= 7;
+        }
+        out.push(v as u8);
+    }
+}
+
+/// The games of a list [`encode_corner_games`] wrote. A damaged list ends at its first
+/// malformed number (one running past the bytes or over 32 bits).
+pub(crate) fn decode_corner_games(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    let mut at = 0;
+    let mut last: Option<u32> = None;
+    std::iter::from_fn(move || {
+        let mut v: u64 = 0;
+        let mut shift = 0;
+        loop {
+            let b = *bytes.get(at)?;
+            at += 1;
+            v |= u64::from(b & 0x7f) << shift;
+            if b & 0x80 == 0 {
+                break;
+            }
+            shift += 7;
+            if shift > 28 {
+                at = bytes.len();
+                return None;
+            }
+        }
+        let g = match last {
+            None => u32::try_from(v).ok()?,
+            Some(l) => l.checked_add(u32::try_from(v).ok()?)?,
+        };
+        last = Some(g);
+        Some(g)
+    })
+}
+
 /// Bytes of a game's entry in `records.idx`.
 pub(crate) const RECORD_INDEX_SIZE: usize = 20;
 
@@ -278,6 +329,31 @@ mod tests {
                 assert_eq!(decode_entry(&encode_entry(game, k, op)), (game, k, op));
             }
         }
+    }
+
+    #[test]
+    fn corner_lists_read_back_and_damage_ends_them() {
+        for games in [
+            vec![],
+            vec![0],
+            vec![0, 1, 2, 200, 16_000, MAX_SEGMENT_GAMES],
+            (0..1000).map(|i| i * 37).collect(),
+        ] {
+            let mut bytes = Vec::new();
+            encode_corner_games(games.iter().copied(), &mut bytes);
+            assert_eq!(decode_corner_games(&bytes).collect::<Vec<_>>(), games);
+            // Cut anywhere: a prefix of the list, never a panic.
+            for cut in 0..bytes.len() {
+                let got: Vec<_> = decode_corner_games(&bytes[..cut]).collect();
+                assert!(games.starts_with(&got));
+            }
+        }
+        // Too many continuation bytes: the list ends.
+        assert_eq!(decode_corner_games(&[0xff; 12]).count(), 0);
+        assert_eq!(
+            decode_corner_games(&[5, 0xff, 0xff, 0xff, 0xff, 0x7f]).count(),
+            1
+        );
     }
 
     #[test]

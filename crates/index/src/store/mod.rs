@@ -41,7 +41,7 @@ mod format;
 mod read;
 mod write;
 
-pub use crate::occupancy::Occupancy;
+pub use crate::occupancy::{Occupancy, Vacated};
 pub use format::{
     pack_next, unpack_next, GameRec, PosEntry, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_PACKED,
     FLAG_SKELETON, FLAG_SYMMETRIC_COPY, MAX_INDEXED_STONES, MAX_SEGMENT_GAMES, MAX_TABLE_MOVE,
@@ -71,12 +71,15 @@ mod tests {
                 (7, 9, NO_NEXT),
             ],
         ];
-        for positions in games {
+        let corners: [&[u64]; 3] = [&[5, 9], &[9], &[1, 5, 9, u64::MAX]];
+        for (positions, corners) in games.into_iter().zip(corners) {
             w.add_game(GameData {
                 rec: GameRec::default(),
                 ops: StoredOps::default(),
                 occupancy: Occupancy::default(),
                 positions: positions.to_vec(),
+                corners: corners.to_vec(),
+                vacated: None,
                 record: Vec::new(),
                 signatures: (0, 0),
             })
@@ -113,6 +116,13 @@ mod tests {
         assert_eq!(got(u64::MAX), [(1001, 5, NO_NEXT)]);
         assert_eq!(got(3), []);
         assert_eq!(got(8), []);
+        let corner = |k| seg.corner_games(k).collect::<Vec<u32>>();
+        assert_eq!(corner(9), [1000, 1001, 1002]);
+        assert_eq!(corner(5), [1000, 1002]);
+        assert_eq!(corner(1), [1002]);
+        assert_eq!(corner(u64::MAX), [1002]);
+        assert!(corner(0).is_empty());
+        assert!(corner(7).is_empty());
         let _ = std::fs::remove_dir_all(&dir);
     }
 }

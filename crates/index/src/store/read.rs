@@ -8,12 +8,12 @@ use std::path::{Path, PathBuf};
 use crate::mapped::Mapped;
 
 use super::format::{
-    decode_entry, decode_ops, GameRec, PosEntry, RecordAt, ENTRY_SIZE, FLAG_PACKED, FLAG_SKELETON,
-    RECORD_INDEX_SIZE,
+    decode_corner_games, decode_entry, decode_ops, GameRec, PosEntry, RecordAt, ENTRY_SIZE,
+    FLAG_PACKED, FLAG_SKELETON, RECORD_INDEX_SIZE,
 };
 use crate::layout::segment as file;
 use crate::manifest::{FileSum, SegmentInfo};
-use crate::occupancy::Occupancy;
+use crate::occupancy::{Occupancy, Vacated};
 use crate::IndexError;
 
 /// A read-only, memory-mapped segment.
@@ -25,9 +25,13 @@ pub struct Segment {
     keys: Map,
     starts: Map,
     positions: Map,
+    corner_keys: Map,
+    corner_starts: Map,
+    corners: Map,
     records: Map,
     records_idx: Map,
     sigs: Map,
+    vacated: Map,
     winners: Map,
     copies: Map,
     long: Map,
@@ -108,9 +112,13 @@ impl Segment {
             keys: map(&dir.join(file::POSITION_KEYS))?,
             starts: map(&dir.join(file::POSITION_STARTS))?,
             positions: map(&dir.join(file::POSITIONS))?,
+            corner_keys: map(&dir.join(file::CORNER_KEYS))?,
+            corner_starts: map(&dir.join(file::CORNER_STARTS))?,
+            corners: map(&dir.join(file::CORNERS))?,
             records: map(&dir.join(file::RECORDS))?,
             records_idx: map(&dir.join(file::RECORDS_INDEX))?,
             sigs: map(&dir.join(file::SIGNATURES))?,
+            vacated: map(&dir.join(file::VACATED))?,
             winners: read(&dir.join(file::WINNERS))?,
             copies: read(&dir.join(file::COPIES))?,
             long: read(&dir.join(file::LONG))?,
@@ -178,6 +186,33 @@ impl Segment {
             .unwrap_or_default()
     }
 
+    /// Games of the segment (global ids, ascending) whose corner ever held the content with this
+    /// key ([`goban::corner`]).
+    pub fn corner_games(&self, key: u64) -> impl Iterator<Item = u32> + '_ {
+        let (first_game, games) = (self.first_game, self.len());
+        let n = self.corner_keys.len() / 8;
+        let key_at =
+            |i: usize| u64::from_le_bytes(self.corner_keys[i * 8..i * 8 + 8].try_into().unwrap());
+        let start_at = |i: usize| {
+            self.corner_starts
+                .get(i * 4..i * 4 + 4)
+                .map_or(0, |b| u32::from_le_bytes(b.try_into().unwrap()) as usize)
+        };
+        let lo = lower_bound(n, key_at, key);
+        // Damaged starts read as an empty list.
+        let bytes = if lo < n && key_at(lo) == key {
+            self.corners
+                .get(start_at(lo)..start_at(lo + 1))
+                .unwrap_or_default()
+        } else {
+            &[]
+        };
+        decode_corner_games(bytes)
+            // Only a damaged table names a game past the segment's end.
+            .take_while(move |&g| g < games)
+            .map(move |g| first_game + g)
+    }
+
     /// How many position-table entries have this hash.
     pub fn count_positions(&self, hash: u64) -> usize {
         self.entries(hash).len() / ENTRY_SIZE
@@ -198,6 +233,21 @@ impl Segment {
                     next,
                 })
             })
+    }
+
+    /// The vacated points of game `i` (see [`Vacated`]); every point for a game of another board
+    /// or past a damaged file's end.
+    pub fn vacated(&self, i: u32) -> Vacated {
+        let at = i as usize * Vacated::SIZE;
+        match self.vacated.get(at..at + Vacated::SIZE) {
+            Some(b) => Vacated::from_bytes(b.try_into().unwrap()),
+            None => Vacated::ALL,
+        }
+    }
+
+    /// Whether game `i` ever had a stone of `color` at `p` (19×19 games; see [`Occupancy`]).
+    pub fn had(&self, i: u32, color: goban::Color, p: goban::Point) -> bool {
+        crate::occupancy::had(&self.occ, self.len() as usize, i as usize, color, p)
     }
 
     /// The winner byte of game `i` (see [`GameRec::winner`]), read alone.
@@ -290,7 +340,7 @@ impl Segment {
     }
 
     /// Bytes of each part of the segment (for statistics).
-    pub fn part_sizes(&self) -> [(&'static str, u64); 8] {
+    pub fn part_sizes(&self) -> [(&'static str, u64); 10] {
         [
             ("games", self.games.len() as u64),
             ("moves", self.ops.len() as u64),
@@ -299,9 +349,14 @@ impl Segment {
                 "positions",
                 (self.keys.len() + self.starts.len() + self.positions.len()) as u64,
             ),
+            (
+                "corners",
+                (self.corner_keys.len() + self.corner_starts.len() + self.corners.len()) as u64,
+            ),
             ("records", self.records.len() as u64),
             ("records index", self.records_idx.len() as u64),
             ("signatures", self.sigs.len() as u64),
+            ("vacated points", self.vacated.len() as u64),
             ("winners", self.winners.len() as u64),
         ]
     }

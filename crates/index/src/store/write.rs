@@ -6,12 +6,12 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::format::{
-    encode_entry, GameRec, PosEntry, RecordAt, StoredOps, FLAG_LONG, FLAG_PACKED, MAX_TABLE_MOVE,
-    RECORDS_PER_BLOCK,
+    encode_corner_games, encode_entry, GameRec, PosEntry, RecordAt, StoredOps, FLAG_LONG,
+    FLAG_PACKED, MAX_TABLE_MOVE, RECORDS_PER_BLOCK,
 };
 use crate::layout::segment as file;
 use crate::manifest::FileSum;
-use crate::occupancy::Occupancy;
+use crate::occupancy::{Occupancy, Vacated};
 use crate::IndexError;
 
 /// Everything the builder knows about one game, ready to be written.
@@ -21,6 +21,11 @@ pub struct GameData {
     pub occupancy: Occupancy,
     /// (hash, k, next) of the positions to index.
     pub positions: Vec<(u64, u16, u16)>,
+    /// Keys of the corner contents the game held (see [`goban::corner`]), without repeats.
+    pub corners: Vec<u64>,
+    /// On 19×19 boards, the points whose stone ever left (see [`Vacated`]); `None` stores
+    /// [`Vacated::ALL`].
+    pub vacated: Option<Vacated>,
     pub record: Vec<u8>,
     /// Exact and canonical main-line signatures (see [`crate::game`]).
     pub signatures: (u64, u64),
@@ -76,6 +81,7 @@ pub struct SegmentWriter {
     records_idx: SegmentFile,
     files: SegmentFile,
     sigs: SegmentFile,
+    vacated: SegmentFile,
     rejected: SegmentFile,
     winners: Vec<u8>,
     /// (copy, original) of the exact copies written so far.
@@ -84,6 +90,8 @@ pub struct SegmentWriter {
     ops_len: u64,
     records_len: u64,
     positions: Vec<PosEntry>,
+    /// (key, game within the segment) of the corner table.
+    corners: Vec<(u64, u32)>,
     block: Vec<u8>,
     block_entries: Vec<(u32, u32)>,
     /// One compression context for every block (making one per block showed in profiles).
@@ -106,6 +114,7 @@ impl SegmentWriter {
             records_idx: open(file::RECORDS_INDEX)?,
             files: open(file::FILES)?,
             sigs: open(file::SIGNATURES)?,
+            vacated: open(file::VACATED)?,
             rejected: open(file::REJECTED)?,
             winners: Vec::new(),
             copies: Vec::new(),
@@ -113,6 +122,7 @@ impl SegmentWriter {
             ops_len: 0,
             records_len: 0,
             positions: Vec::new(),
+            corners: Vec::new(),
             block: Vec::new(),
             block_entries: Vec::new(),
             // Level 1, not 3: skeletons are already small (20.8 → 21.2 MB for all shared games)
@@ -177,6 +187,12 @@ impl SegmentWriter {
                 k,
                 next,
             }));
+        self.vacated
+            .write_all(&g.vacated.unwrap_or(Vacated::ALL).to_bytes())
+            .map_err(err)?;
+        let game = self.count;
+        self.corners
+            .extend(g.corners.iter().map(|&key| (key, game)));
         self.block_entries
             .push((self.block.len() as u32, g.record.len() as u32));
         self.block.extend_from_slice(&g.record);
@@ -249,6 +265,7 @@ impl SegmentWriter {
         starts
             .write_all(&(self.positions.len() as u32).to_le_bytes())
             .map_err(err)?;
+        let corners = self.write_corners(&dir)?;
         let mut sums = Vec::new();
         let mut occ = create(file::OCCUPANCY)?;
         occ.write_all(&crate::occupancy::to_columns(&self.occupancy))
@@ -261,12 +278,16 @@ impl SegmentWriter {
             starts,
             pos,
             occ,
+            corners.0,
+            corners.1,
+            corners.2,
             self.games,
             self.ops,
             self.records,
             self.records_idx,
             self.files,
             self.sigs,
+            self.vacated,
             self.rejected,
         ] {
             let summed = w.into_inner().map_err(|e| err(e.into_error()))?;
@@ -279,5 +300,37 @@ impl SegmentWriter {
         }
         sums.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(sums)
+    }
+
+    /// Writes the corner table, grouped by key as the position table is: the distinct keys, where
+    /// each one's list starts in `corners.bin` (in bytes, 4 each, and last where the last ends), and the
+    /// lists ([`encode_corner_games`]).
+    fn write_corners(
+        &mut self,
+        dir: &Path,
+    ) -> Result<(SegmentFile, SegmentFile, SegmentFile), IndexError> {
+        let err = |e| IndexError::io(dir, e);
+        self.corners.sort_unstable();
+        let create = |name: &'static str| create_file(dir, name);
+        let (mut keys, mut starts, mut games) = (
+            create(file::CORNER_KEYS)?,
+            create(file::CORNER_STARTS)?,
+            create(file::CORNERS)?,
+        );
+        let mut bytes = Vec::new();
+        // A segment's lists stay far below 4 GB (at most 24 games a game, of 1 to 4 bytes).
+        let start = |n: usize| {
+            u32::try_from(n)
+                .map(u32::to_le_bytes)
+                .map_err(|_| IndexError::Corrupt("corner table over 4 GB in one segment".into()))
+        };
+        for group in self.corners.chunk_by(|a, b| a.0 == b.0) {
+            keys.write_all(&group[0].0.to_le_bytes()).map_err(err)?;
+            starts.write_all(&start(bytes.len())?).map_err(err)?;
+            encode_corner_games(group.iter().map(|e| e.1), &mut bytes);
+        }
+        starts.write_all(&start(bytes.len())?).map_err(err)?;
+        games.write_all(&bytes).map_err(err)?;
+        Ok((keys, starts, games))
     }
 }
