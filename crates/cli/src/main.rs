@@ -5,6 +5,7 @@
 //! one game or file is printed as a diagnostic and never stops the others.
 
 mod capped;
+mod color;
 mod convert;
 mod derive;
 mod index;
@@ -13,6 +14,7 @@ mod inputs;
 mod report;
 mod search;
 mod show;
+mod table;
 mod verify;
 
 use std::path::PathBuf;
@@ -36,6 +38,9 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// When to colour the output: auto (on a terminal, unless NO_COLOR is set), always, never.
+    #[arg(long, global = true, value_enum, default_value_t = color::When::Auto, value_name = "WHEN")]
+    color: color::When,
 }
 
 #[derive(Subcommand)]
@@ -143,6 +148,7 @@ pub enum Target {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    color::init(cli.color);
     report::record_panics();
     let outcome = std::panic::catch_unwind(|| run(cli));
     // A file of the index cut short under this run read as zeros, which may have made anything

@@ -10,6 +10,7 @@ use goban::{replay_main_line, Board, Color, Point};
 use serde_json::json;
 use sgf::Records;
 
+use crate::color;
 use crate::inputs::{self, Input};
 
 pub fn run(paths: &[PathBuf], at: Option<usize>, json: bool) -> Result<ExitCode> {
@@ -31,7 +32,14 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
     for d in records.diagnostics() {
         out.push_str(&problem(input.name, None, &d.to_string(), json));
     }
-    for i in 0..records.len() {
+    let range = match inputs::games(input, records.len()) {
+        Ok(r) => r,
+        Err(e) => {
+            out.push_str(&problem(input.name, None, &e, json));
+            return out;
+        }
+    };
+    for i in range {
         let tree = match records.game(i) {
             Ok(t) => t,
             Err(d) => {
@@ -65,7 +73,7 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
         } else {
             let _ = writeln!(
                 out,
-                "{} game {i}: after move {} of {}{}",
+                "{}#{i}: after move {} of {}{}",
                 input.name,
                 replay.moves,
                 replay.total_moves,
@@ -94,7 +102,7 @@ fn problem(name: &str, game: Option<usize>, msg: &str, json: bool) -> String {
         )
     } else {
         match game {
-            Some(g) => format!("{name} game {g}: {msg}\n\n"),
+            Some(g) => format!("{name}#{g}: {msg}\n\n"),
             None => format!("{name}: {msg}\n\n"),
         }
     }
@@ -120,46 +128,77 @@ pub fn diagram(board: &Board, last: Option<Point>) -> String {
     diagram_with_labels(board, last, &[])
 }
 
-/// [`diagram`] with letters written on empty points (continuations).
+/// [`diagram`] with letters written on empty points (continuations). With colour on, stones
+/// and letters are painted; the characters are the same either way.
 pub fn diagram_with_labels(board: &Board, last: Option<Point>, labels: &[(Point, char)]) -> String {
-    let (w, h) = (board.width(), board.height());
-    let mut s = String::from("    ");
-    for x in 0..w {
-        s.push(column_label(x, w));
-        s.push(' ');
-    }
-    s.push('\n');
+    diagram_of(
+        board.width(),
+        board.height(),
+        last,
+        labels,
+        |p| match board.get(p) {
+            Some(Color::Black) => Some('X'),
+            Some(Color::White) => Some('O'),
+            None => None,
+        },
+    )
+}
+
+/// A diagram of a `w`×`h` board whose points show `at(p)` (`None`: empty, drawn `.` or `+`
+/// on a star point, or a label's letter), with coordinates around it.
+pub fn diagram_of(
+    w: u8,
+    h: u8,
+    last: Option<Point>,
+    labels: &[(Point, char)],
+    at: impl Fn(Point) -> Option<char>,
+) -> String {
+    let coordinates = {
+        let mut s = String::new();
+        for x in 0..w {
+            s.push(column_label(x, w));
+            s.push(' ');
+        }
+        format!("    {}\n", color::paint(color::DIM, s.trim_end()))
+    };
+    let mut s = coordinates.clone();
     for y in 0..h {
-        let _ = write!(s, "{:>3} ", h - y);
+        // The last move is drawn in brackets, which take the places of the spaces around it.
+        let before_first = if last == Some(Point::new(0, y)) {
+            '['
+        } else {
+            ' '
+        };
+        let _ = write!(
+            s,
+            "{}{before_first}",
+            color::paint(color::DIM, &format!("{:>3}", h - y))
+        );
         for x in 0..w {
             let p = Point::new(x, y);
-            let c = match board.get(p) {
-                Some(Color::Black) => 'X',
-                Some(Color::White) => 'O',
-                None if labels.iter().any(|l| l.0 == p) => {
-                    labels.iter().find(|l| l.0 == p).map_or('.', |l| l.1)
-                }
-                None if is_star(x, y, w, h) => '+',
-                None => '.',
+            let (c, style) = match at(p) {
+                Some(c @ 'X') => (c, color::BLACK),
+                Some(c @ 'O') => (c, color::WHITE),
+                Some(c) => (c, anstyle::Style::new()),
+                None => match labels.iter().find(|l| l.0 == p) {
+                    Some(l) => (l.1, color::LABEL),
+                    None if is_star(x, y, w, h) => ('+', anstyle::Style::new()),
+                    None => ('.', anstyle::Style::new()),
+                },
             };
+            let c = color::paint(style, &c.to_string());
+            let next_is_last = x + 1 < w && last == Some(Point::new(x + 1, y));
             if last == Some(p) {
-                s.pop();
-                s.push('[');
-                s.push(c);
-                s.push(']');
+                let _ = write!(s, "{c}]");
+            } else if next_is_last {
+                let _ = write!(s, "{c}[");
             } else {
-                s.push(c);
-                s.push(' ');
+                let _ = write!(s, "{c} ");
             }
         }
-        let _ = writeln!(s, " {}", h - y);
+        let _ = writeln!(s, " {}", color::paint(color::DIM, &(h - y).to_string()));
     }
-    s.push_str("    ");
-    for x in 0..w {
-        s.push(column_label(x, w));
-        s.push(' ');
-    }
-    s.push('\n');
+    s.push_str(&coordinates);
     s
 }
 
