@@ -99,7 +99,7 @@ impl Spec {
 
     /// Whether record `name` (as `::inputs` names it) of the source named `source` is the one
     /// this names.
-    fn takes(&self, source: &str, name: &str) -> bool {
+    pub fn takes(&self, source: &str, name: &str) -> bool {
         match &self.member {
             None => true,
             Some(m) => {

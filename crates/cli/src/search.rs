@@ -151,7 +151,10 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
     } else {
         Some(limit)
     });
-    let answer = match index.search(&query) {
+    let spinner = crate::progress::Spinner::start("searching");
+    let searched = index.search(&query);
+    spinner.stop();
+    let answer = match searched {
         Ok(answer) => answer,
         Err(e) => match e.query() {
             Some(q) => {
@@ -173,7 +176,9 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
             let d = &hit.info;
             let v = json!({
                 "type": "hit", "file": d.file, "game": d.game_in_file,
-                "path": index.path(hit.game), "moves": hit.moves,
+                // A path that is not UTF-8 is shown with U+FFFD where its bytes are not text.
+                "path": index.path(hit.game).map(|p| p.display().to_string()),
+                "moves": hit.moves,
                 "black": d.black, "white": d.white, "date": d.date, "result": d.result,
                 "copy": d.copy,
             });
