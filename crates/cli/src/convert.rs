@@ -80,11 +80,7 @@ fn convert_record(
     for d in records.diagnostics() {
         eprintln!("{name}: {d}");
     }
-    let input = crate::inputs::Input {
-        name,
-        bytes,
-        game,
-    };
+    let input = crate::inputs::Input { name, bytes, game };
     let range = crate::inputs::games(&input, records.len()).map_err(|e| anyhow!("{name}: {e}"))?;
     for i in range.clone() {
         let tree = match records.game(i) {
