@@ -63,7 +63,11 @@ pub fn run(paths: &[PathBuf], json: bool) -> Result<ExitCode> {
             "{files} files, {games} games, {problems} with diagnostics"
         )?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if inputs::asked_for_a_missing_game() {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn read_file(input: &Input<'_>) -> Vec<Row> {

@@ -11,6 +11,7 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 
 use ::inputs::{discover, read_source};
 use anyhow::{bail, Result};
@@ -194,16 +195,28 @@ pub fn map_records<T: Send>(
     Ok(out)
 }
 
+/// Set when an argument asked for a game its file does not hold: the command, which reports
+/// it among its other answers, then ends with exit code 2, as for a file that does not exist.
+static MISSING_GAME: AtomicBool = AtomicBool::new(false);
+
+/// Whether some argument asked for a game its file does not hold (see [`games`]).
+pub fn asked_for_a_missing_game() -> bool {
+    MISSING_GAME.load(Ordering::Relaxed)
+}
+
 /// The games of a record file a command goes through: all of them, or the one asked for. A
 /// game asked for that the file does not hold is an error naming how many it holds.
 pub fn games(input: &Input<'_>, count: usize) -> Result<std::ops::Range<usize>, String> {
     match input.game {
         None => Ok(0..count),
         Some(g) if g < count => Ok(g..g + 1),
-        Some(g) => Err(format!(
-            "no game #{g}: the file holds {count} game{} (numbered from 0)",
-            if count == 1 { "" } else { "s" }
-        )),
+        Some(g) => Err({
+            MISSING_GAME.store(true, Ordering::Relaxed);
+            format!(
+                "no game #{g}: the file holds {count} game{} (numbered from 0)",
+                if count == 1 { "" } else { "s" }
+            )
+        }),
     }
 }
 

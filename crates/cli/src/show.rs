@@ -23,7 +23,11 @@ pub fn run(paths: &[PathBuf], at: Option<usize>, json: bool) -> Result<ExitCode>
     for o in outputs {
         out.write_all(o.as_bytes())?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if inputs::asked_for_a_missing_game() {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
@@ -71,8 +75,7 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
             });
             let _ = writeln!(out, "{line}");
         } else {
-            let _ = writeln!(
-                out,
+            let head = format!(
                 "{}#{i}: after move {} of {}{}",
                 input.name,
                 replay.moves,
@@ -84,6 +87,7 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
                     None => String::new(),
                 }
             );
+            let _ = writeln!(out, "{}", color::paint(color::HEADER, &head));
             out.push_str(&diagram(&replay.board, last.and_then(|l| l.1)));
             for n in notes {
                 let _ = writeln!(out, "  ! {n}");

@@ -334,6 +334,11 @@ fn errors_name_what_the_user_wrote() {
     let out = c.search(&["--query", "colour:black"]);
     assert!(err(&out).contains("unknown field"), "{}", err(&out));
     assert!(!err(&out).contains("date_start"), "{}", err(&out));
+    assert!(
+        err(&out).contains("rank, black_rank, white_rank"),
+        "{}",
+        err(&out)
+    );
 }
 
 #[test]

@@ -182,9 +182,11 @@ pub(crate) fn in_users_words(e: index::IndexError, query: &str) -> Error {
     match e {
         index::IndexError::Meta(MetaError::Query { at, message }) => {
             let mut text = MetaError::Query { at, message }.to_string();
-            for internal in ["black_rank", "white_rank"] {
+            // `black_rank:12p` (where the value was read) becomes `rank:12p`; a list of the
+            // field names (`…, black_rank, white_rank, …`) stays as it is.
+            for internal in ["black_rank:", "white_rank:"] {
                 if text.contains(internal) && !query.contains(internal) {
-                    text = text.replace(internal, "rank");
+                    text = text.replace(internal, "rank:");
                 }
             }
             if text.contains("is not a rank") {
@@ -255,6 +257,34 @@ impl std::error::Error for Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn metadata_errors_name_the_fields_the_user_wrote() {
+        let bad_rank = || {
+            index::IndexError::Meta(index::meta::MetaError::Query {
+                at: Some("black_rank:12p".into()),
+                message: "black_rank: \"12p\" is not a rank (such as 10k, 3d or 9p)".into(),
+            })
+        };
+        let e = in_users_words(bad_rank(), "rank:>=12p");
+        assert_eq!(e.query().map(QueryError::part), Some(QueryPart::Metadata));
+        let text = e.to_string();
+        assert!(!text.contains("black_rank"), "{text}");
+        assert!(
+            text.contains("rank:12p") && text.contains("1p to 9p"),
+            "{text}"
+        );
+        // Asked of black_rank itself, the message says black_rank.
+        let text = in_users_words(bad_rank(), "black_rank:12p").to_string();
+        assert!(text.contains("black_rank: \"12p\""), "{text}");
+        // A list of fields is not rewritten.
+        let unknown = index::IndexError::Meta(index::meta::MetaError::Query {
+            at: None,
+            message: "unknown field \"x\"; fields are rank, black_rank, white_rank".into(),
+        });
+        let text = in_users_words(unknown, "x:1").to_string();
+        assert!(text.contains("rank, black_rank, white_rank"), "{text}");
+    }
 
     #[test]
     fn kinds_sort_faults_by_who_must_act() {
