@@ -20,7 +20,7 @@ use crate::Target;
 /// `file` may name one game, `FILE#GAME` (see `crate::inputs`), and `-` is standard input.
 pub fn run(file: &Path, to: Target) -> Result<ExitCode> {
     let mut out = std::io::stdout().lock();
-    let (mut failed, mut games) = (false, 0usize);
+    let (mut failed, mut games, mut found) = (false, 0usize, false);
     let spec = Spec::parse(file);
     if spec.path == Path::new("-") {
         let bytes = crate::inputs::stdin(::inputs::MAX_RECORD_BYTES, "").map_err(|e| anyhow!(e))?;
@@ -46,6 +46,7 @@ pub fn run(file: &Path, to: Target) -> Result<ExitCode> {
             }
         });
         written?;
+        found |= delivered;
         match read {
             Err(e) if !delivered => return Err(e.into()),
             Err(e) => {
@@ -56,7 +57,10 @@ pub fn run(file: &Path, to: Target) -> Result<ExitCode> {
         }
     }
     if games == 0 {
-        bail!("{}: no game to convert", file.display());
+        match &spec.member {
+            Some(m) if !found => bail!("{}: no record file {m:?} in it", spec.path.display()),
+            _ => bail!("{}: no game to convert", file.display()),
+        }
     }
     out.flush().context("writing the converted record")?;
     Ok(if failed {

@@ -184,6 +184,7 @@ pub fn map_records<T: Send>(
                     out.push(failed(&source.name, e.to_string()));
                 } else if !found {
                     if let Some(m) = &spec.member {
+                        MISSING.store(true, Ordering::Relaxed);
                         out.push(failed(&source.name, format!("no record file {m:?} in it")));
                     }
                 }
@@ -195,13 +196,14 @@ pub fn map_records<T: Send>(
     Ok(out)
 }
 
-/// Set when an argument asked for a game its file does not hold: the command, which reports
-/// it among its other answers, then ends with exit code 2, as for a file that does not exist.
-static MISSING_GAME: AtomicBool = AtomicBool::new(false);
+/// Set when an argument asked for a game its file does not hold, or an archive member the
+/// archive does not hold: the command, which reports it among its other answers, then ends
+/// with exit code 2, as for a file that does not exist.
+static MISSING: AtomicBool = AtomicBool::new(false);
 
-/// Whether some argument asked for a game its file does not hold (see [`games`]).
+/// Whether some argument named a game or archive member that is not there (see [`games`]).
 pub fn asked_for_a_missing_game() -> bool {
-    MISSING_GAME.load(Ordering::Relaxed)
+    MISSING.load(Ordering::Relaxed)
 }
 
 /// The games of a record file a command goes through: all of them, or the one asked for. A
@@ -211,7 +213,7 @@ pub fn games(input: &Input<'_>, count: usize) -> Result<std::ops::Range<usize>, 
         None => Ok(0..count),
         Some(g) if g < count => Ok(g..g + 1),
         Some(g) => Err({
-            MISSING_GAME.store(true, Ordering::Relaxed);
+            MISSING.store(true, Ordering::Relaxed);
             format!(
                 "no game #{g}: the file holds {count} game{} (numbered from 0)",
                 if count == 1 { "" } else { "s" }

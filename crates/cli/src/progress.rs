@@ -6,7 +6,7 @@
 use std::io::IsTerminal;
 use std::sync::{Arc, Condvar, Mutex};
 use std::thread::JoinHandle;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
@@ -26,7 +26,8 @@ impl Spinner {
         let done = Arc::new((Mutex::new(false), Condvar::new()));
         let thread = std::io::stderr().is_terminal().then(|| {
             let done = Arc::clone(&done);
-            std::thread::spawn(move || spin(&done, what))
+            let started = Instant::now();
+            std::thread::spawn(move || spin(&done, what, started))
         });
         Spinner { done, thread }
     }
@@ -53,7 +54,7 @@ impl Drop for Spinner {
     }
 }
 
-fn spin(done: &(Mutex<bool>, Condvar), what: &'static str) {
+fn spin(done: &(Mutex<bool>, Condvar), what: &'static str, started: Instant) {
     let (lock, wake) = done;
     let guard = lock.lock().unwrap_or_else(|e| e.into_inner());
     let (guard, _) = wake
@@ -63,7 +64,9 @@ fn spin(done: &(Mutex<bool>, Condvar), what: &'static str) {
         return;
     }
     drop(guard);
-    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr());
+    // The time shown counts from the search's start, not from when the spinner appeared.
+    let bar = ProgressBar::with_draw_target(None, ProgressDrawTarget::stderr())
+        .with_elapsed(started.elapsed());
     bar.set_style(
         ProgressStyle::with_template("{spinner} {msg} {elapsed}")
             .unwrap_or_else(|_| ProgressStyle::default_spinner()),

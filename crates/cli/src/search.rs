@@ -10,10 +10,10 @@ use anyhow::{Context, Result};
 use clap::Args;
 use goban::{Board, Color, Point};
 use qipu::{Answer, Hit, Index, Query, QueryPart};
+use serde_json::json;
 
 use crate::color;
 use crate::table::{Cell, Table};
-use serde_json::json;
 
 /// The options of `qipu search`.
 #[derive(Args)]
@@ -442,7 +442,7 @@ fn human(index: &Index, query: &Query, answer: &Answer, limit: usize, elapsed_ms
                 .collect::<Vec<_>>()
                 .join(",");
             if hit.moves.len() > MOVES_SHOWN {
-                let _ = write!(moves, ",… ({} in all)", hit.moves.len());
+                let _ = write!(moves, ",… ({} in all, --json lists them)", hit.moves.len());
             }
             let won = |side: char| {
                 if d.result.as_deref().is_some_and(|r| {

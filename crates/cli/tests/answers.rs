@@ -564,3 +564,96 @@ fn every_subcommand_has_examples_and_the_readme_says_every_option() {
         );
     }
 }
+
+/// A tar archive of `files` (name, content), written by hand: ustar headers, 512-byte blocks.
+fn tar(files: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (name, data) in files {
+        let mut h = [0u8; 512];
+        h[..name.len()].copy_from_slice(name.as_bytes());
+        let octal = |h: &mut [u8; 512], at: usize, len: usize, v: u64| {
+            let s = format!("{v:0w$o}\0", w = len - 1);
+            h[at..at + len].copy_from_slice(s.as_bytes());
+        };
+        octal(&mut h, 100, 8, 0o644);
+        octal(&mut h, 108, 8, 0);
+        octal(&mut h, 116, 8, 0);
+        octal(&mut h, 124, 12, data.len() as u64);
+        octal(&mut h, 136, 12, 0);
+        h[156] = b'0';
+        h[257..263].copy_from_slice(b"ustar\0");
+        h[263..265].copy_from_slice(b"00");
+        h[148..156].copy_from_slice(b"        ");
+        let sum: u32 = h.iter().map(|&b| u32::from(b)).sum();
+        let s = format!("{sum:06o}\0 ");
+        h[148..156].copy_from_slice(s.as_bytes());
+        out.extend_from_slice(&h);
+        out.extend_from_slice(data);
+        out.resize(out.len().div_ceil(512) * 512, 0);
+    }
+    out.resize(out.len() + 1024, 0);
+    out
+}
+
+#[test]
+fn a_hit_inside_an_archive_is_named_by_the_archive_and_taken_back() {
+    let dir = Scratch::new("ans-archive");
+    let collection = format!(
+        "{}\n{}\n",
+        game(7, "Cho Chikun", "Kobayashi Koichi", "B+R"),
+        game(8, "Otake Hideo", "Kato Masao", "W+R")
+    );
+    let archive = dir.write(
+        "kept/games.tar",
+        &tar(&[
+            (
+                "2002/a.sgf",
+                game(5, "Go Seigen", "Kitani Minoru", "B+R").as_bytes(),
+            ),
+            ("2002/b.sgf", collection.as_bytes()),
+        ]),
+    );
+    let index = dir.0.join("index").display().to_string();
+    let out = qipu(&[
+        "index",
+        "--quiet",
+        "--index",
+        &index,
+        dir.0.join("kept").to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", err(&out));
+    let out = qipu(&["search", "--index", &index, "--query", "black:Otake"]);
+    assert_eq!(out.status.code(), Some(0), "{}", err(&out));
+    let id = only_identity(&text(&out));
+    assert_eq!(id, format!("{}/2002/b.sgf#1", archive.display()));
+    let info = text(&qipu(&["info", &id, "--json"]));
+    assert_eq!(info.lines().count(), 1, "{info}");
+    assert!(info.contains("\"black\":\"Otake Hideo\""), "{info}");
+    let shown = qipu(&["show", &id]);
+    assert!(shown.status.success(), "{}", err(&shown));
+    assert!(
+        text(&shown).starts_with(&format!("{id}: after move 3")),
+        "{}",
+        text(&shown)
+    );
+    let sgf = text(&qipu(&["convert", &id]));
+    assert!(
+        sgf.contains("PB[Otake Hideo]") && !sgf.contains("Cho Chikun"),
+        "{sgf}"
+    );
+    let again = qipu(&["search", "--index", &index, "--position", &id, "--json"]);
+    assert_eq!(again.status.code(), Some(0), "{}", err(&again));
+    assert!(
+        text(&again).contains("\"file\":\"games.tar/2002/b.sgf\",\"game\":1"),
+        "{}",
+        text(&again)
+    );
+    // A member the archive does not hold is said so.
+    let missing = qipu(&["info", &format!("{}/2002/c.sgf#0", archive.display())]);
+    assert!(
+        text(&missing).contains("no record file \"2002/c.sgf\""),
+        "{}",
+        text(&missing)
+    );
+    assert_eq!(missing.status.code(), Some(2));
+}
