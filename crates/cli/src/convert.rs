@@ -40,9 +40,15 @@ pub fn run(file: &Path, to: Target) -> Result<ExitCode> {
             }
             delivered = true;
             if written.is_ok() {
-                written =
-                    convert_record(&rec.name, &rec.bytes, spec.game, to, &mut out, &mut failed)
-                        .map(|n| games += n);
+                written = convert_record(
+                    &crate::inputs::path_of(&source, &rec.name),
+                    &rec.bytes,
+                    spec.game,
+                    to,
+                    &mut out,
+                    &mut failed,
+                )
+                .map(|n| games += n);
             }
         });
         written?;
@@ -84,7 +90,12 @@ fn convert_record(
     for d in records.diagnostics() {
         eprintln!("{name}: {d}");
     }
-    let input = crate::inputs::Input { name, bytes, game };
+    let input = crate::inputs::Input {
+        name,
+        path: name,
+        bytes,
+        game,
+    };
     let range = crate::inputs::games(&input, records.len()).map_err(|e| anyhow!("{name}: {e}"))?;
     for i in range.clone() {
         let tree = match records.game(i) {

@@ -13,8 +13,8 @@ use crate::inputs::{self, Input};
 use crate::table::{Cell, Table};
 
 /// An input that holds no game or could not be read, as a row.
-fn failed(name: &str, msg: String) -> Vec<Row> {
-    vec![file_row(name, &[msg])]
+fn failed(name: &str, path: &str, msg: String) -> Vec<Row> {
+    vec![file_row(name, path, &[msg])]
 }
 
 /// What is printed for one game (or for a file that yielded none).
@@ -79,11 +79,11 @@ fn read_file(input: &Input<'_>) -> Vec<Row> {
         .map(|d| d.to_string())
         .collect();
     if records.is_empty() {
-        return vec![file_row(input.name, &file_diags)];
+        return vec![file_row(input.name, input.path, &file_diags)];
     }
     let range = match inputs::games(input, records.len()) {
         Ok(r) => r,
-        Err(e) => return vec![file_row(input.name, &[e])],
+        Err(e) => return vec![file_row(input.name, input.path, &[e])],
     };
     for i in range {
         rows.push(match records.game(i) {
@@ -135,6 +135,7 @@ fn game_row(input: &Input<'_>, index: usize, format: &str, tree: &sgf::GameTree<
     };
     let json = json!({
         "file": input.name,
+        "path": input.path,
         "game": index,
         "format": format,
         "size": size,
@@ -173,7 +174,7 @@ fn game_row(input: &Input<'_>, index: usize, format: &str, tree: &sgf::GameTree<
         _ => anstyle::Style::new(),
     };
     let table = vec![
-        format!("{}#{index}", input.name).into(),
+        format!("{}#{index}", input.path).into(),
         size.into(),
         moves.to_string().into(),
         Cell::styled(player(&info.black, &info.black_rank), name_style("Black")),
@@ -207,16 +208,21 @@ fn game_row(input: &Input<'_>, index: usize, format: &str, tree: &sgf::GameTree<
 fn rejected_row(input: &Input<'_>, index: usize, d: &Diagnostic) -> Row {
     let msg = d.to_string();
     Row {
-        json: json!({"file": input.name, "game": index, "rejected": true, "diagnostics": [msg]}),
-        table: vec![format!("{}#{index}", input.name).into(), "rejected".into()],
+        json: json!({
+            "file": input.name, "path": input.path, "game": index, "rejected": true,
+            "diagnostics": [msg],
+        }),
+        table: vec![format!("{}#{index}", input.path).into(), "rejected".into()],
         diagnostics: vec![msg],
     }
 }
 
-fn file_row(name: &str, diags: &[String]) -> Row {
+fn file_row(name: &str, path: &str, diags: &[String]) -> Row {
     Row {
-        json: json!({"file": name, "game": null, "rejected": true, "diagnostics": diags}),
-        table: vec![name.into(), "no game".into()],
+        json: json!({
+            "file": name, "path": path, "game": null, "rejected": true, "diagnostics": diags,
+        }),
+        table: vec![path.into(), "no game".into()],
         diagnostics: diags.to_vec(),
     }
 }

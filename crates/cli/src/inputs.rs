@@ -17,12 +17,28 @@ use ::inputs::{discover, read_source};
 use anyhow::{bail, Result};
 use rayon::prelude::*;
 
-/// One record file: its name (the game identity's file part), its bytes, and the one game of
-/// it that was asked for, if one was.
+/// One record file: its name (the game identity's file part, as `qipu index` would record
+/// it), where it is (a path to give back to a command), its bytes, and the one game of it that
+/// was asked for, if one was.
 pub struct Input<'a> {
     pub name: &'a str,
+    pub path: &'a str,
     pub bytes: &'a [u8],
     pub game: Option<usize>,
+}
+
+/// Where record `name` of `source` is, as a path a person can give back: the source's path as
+/// reached from the argument (a file found in a folder is the folder's path joined with its
+/// name, which its name alone is not), and for an archive member that path, `/`, the member.
+pub fn path_of(source: &::inputs::Source, name: &str) -> String {
+    let base = source.path.display().to_string();
+    match name
+        .strip_prefix(source.name.as_str())
+        .and_then(|rest| rest.strip_prefix('/'))
+    {
+        Some(member) => format!("{base}/{member}"),
+        None => base,
+    }
 }
 
 /// What a command-line argument names: a path to read as `qipu index` reads it, and within it,
@@ -130,12 +146,12 @@ pub fn stdin(cap: u64, what: &str) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
-/// Applies `each` to every record file the arguments name, and `failed` to a name and error
-/// where an input could not be read (whole or in part); results in argument order.
+/// Applies `each` to every record file the arguments name, and `failed` to a name, path and
+/// error where an input could not be read (whole or in part); results in argument order.
 pub fn map_records<T: Send>(
     paths: &[PathBuf],
     each: impl Fn(&Input<'_>) -> T + Sync,
-    failed: impl Fn(&str, String) -> T + Sync,
+    failed: impl Fn(&str, &str, String) -> T + Sync,
 ) -> Result<Vec<T>> {
     let specs: Vec<Spec> = paths.iter().map(|p| Spec::parse(p)).collect();
     if specs.iter().filter(|s| s.path == Path::new("-")).count() > 1 {
@@ -147,10 +163,11 @@ pub fn map_records<T: Send>(
             match stdin(::inputs::MAX_RECORD_BYTES, "") {
                 Ok(bytes) => out.push(each(&Input {
                     name: "-",
+                    path: "-",
                     bytes: &bytes,
                     game: spec.game,
                 })),
-                Err(e) => out.push(failed("-", e.trim_start().to_string())),
+                Err(e) => out.push(failed("-", "-", e.trim_start().to_string())),
             }
             continue;
         }
@@ -165,8 +182,10 @@ pub fn map_records<T: Send>(
                         return;
                     }
                     found = true;
+                    let path = path_of(source, &rec.name);
                     out.push(each(&Input {
                         name: &rec.name,
+                        path: &path,
                         bytes: &rec.bytes,
                         game: spec.game,
                     }));
@@ -174,18 +193,24 @@ pub fn map_records<T: Send>(
                         // What was said of its games past the cut came from zeros, not the file.
                         out.push(failed(
                             &rec.name,
+                            &path,
                             "the file was cut short while it was read (by another program?): \
                              what was said of its games past the cut is not the file's"
                                 .to_string(),
                         ));
                     }
                 });
+                let path = source.path.display().to_string();
                 if let Err(e) = res {
-                    out.push(failed(&source.name, e.to_string()));
+                    out.push(failed(&source.name, &path, e.to_string()));
                 } else if !found {
                     if let Some(m) = &spec.member {
                         MISSING.store(true, Ordering::Relaxed);
-                        out.push(failed(&source.name, format!("no record file {m:?} in it")));
+                        out.push(failed(
+                            &source.name,
+                            &path,
+                            format!("no record file {m:?} in it"),
+                        ));
                     }
                 }
                 out

@@ -17,7 +17,7 @@ pub fn run(paths: &[PathBuf], at: Option<usize>, json: bool) -> Result<ExitCode>
     let outputs = inputs::map_records(
         paths,
         |input| show_file(input, at, json),
-        |name, msg| problem(name, None, &msg, json),
+        |name, path, msg| problem(name, path, None, &msg, json),
     )?;
     let mut out = std::io::stdout().lock();
     for o in outputs {
@@ -34,12 +34,12 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
     let mut out = String::new();
     let records = Records::read(input.bytes);
     for d in records.diagnostics() {
-        out.push_str(&problem(input.name, None, &d.to_string(), json));
+        out.push_str(&problem(input.name, input.path, None, &d.to_string(), json));
     }
     let range = match inputs::games(input, records.len()) {
         Ok(r) => r,
         Err(e) => {
-            out.push_str(&problem(input.name, None, &e, json));
+            out.push_str(&problem(input.name, input.path, None, &e, json));
             return out;
         }
     };
@@ -47,7 +47,13 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
         let tree = match records.game(i) {
             Ok(t) => t,
             Err(d) => {
-                out.push_str(&problem(input.name, Some(i), &d.to_string(), json));
+                out.push_str(&problem(
+                    input.name,
+                    input.path,
+                    Some(i),
+                    &d.to_string(),
+                    json,
+                ));
                 continue;
             }
         };
@@ -56,7 +62,13 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
             match replay_main_line(&tree, at, false, |_, m| last = Some((m.color, m.point))) {
                 Ok(r) => r,
                 Err(e) => {
-                    out.push_str(&problem(input.name, Some(i), &e.to_string(), json));
+                    out.push_str(&problem(
+                        input.name,
+                        input.path,
+                        Some(i),
+                        &e.to_string(),
+                        json,
+                    ));
                     continue;
                 }
             };
@@ -64,6 +76,7 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
         if json {
             let line = json!({
                 "file": input.name,
+                "path": input.path,
                 "game": i,
                 "size": replay.board.width(),
                 "height": replay.board.height(),
@@ -77,7 +90,7 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
         } else {
             let head = format!(
                 "{}#{i}: after move {} of {}{}",
-                input.name,
+                input.path,
                 replay.moves,
                 replay.total_moves,
                 match last {
@@ -98,16 +111,16 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
     out
 }
 
-fn problem(name: &str, game: Option<usize>, msg: &str, json: bool) -> String {
+fn problem(name: &str, path: &str, game: Option<usize>, msg: &str, json: bool) -> String {
     if json {
         format!(
             "{}\n",
-            json!({"file": name, "game": game, "rejected": true, "flags": [msg]})
+            json!({"file": name, "path": path, "game": game, "rejected": true, "flags": [msg]})
         )
     } else {
         match game {
-            Some(g) => format!("{name}#{g}: {msg}\n\n"),
-            None => format!("{name}: {msg}\n\n"),
+            Some(g) => format!("{path}#{g}: {msg}\n\n"),
+            None => format!("{path}: {msg}\n\n"),
         }
     }
 }

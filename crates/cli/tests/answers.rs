@@ -235,6 +235,13 @@ fn a_printed_hit_is_taken_back_by_show_info_convert_and_position() {
         "a full path, and game 1 of its file"
     );
 
+    // qipu info on the whole folder names each game by a path that is taken back as well.
+    let listed = text(&qipu(&["info", c.games().to_str().unwrap()]));
+    assert!(
+        listed.lines().any(|l| l.starts_with(&format!("{id}  "))),
+        "{listed}"
+    );
+
     // info: that one game, the same players.
     let info = qipu(&["info", &id, "--json"]);
     assert!(info.status.success(), "{}", err(&info));
