@@ -53,7 +53,8 @@ enum Command {
   qipu convert 'games/2016.sgf#3' --to wtf     # game 3 of a collection (a hit as search prints it)
   cat game.sgf | qipu convert - --to quadrant")]
     Convert {
-        /// The record file (a `.zst` file or an archive is read as `qipu index` reads it).
+        /// The record file (a `.zst` file or an archive is read as `qipu index` reads it);
+        /// FILE#GAME for one game of it, as `qipu search` prints hits; `-` for standard input.
         file: PathBuf,
         /// The format to write.
         #[arg(long, value_enum, default_value_t = Target::Sgf)]
@@ -65,7 +66,8 @@ enum Command {
   qipu info 'games/2016.sgf#3' --json          # one game, as search prints it
   qipu info - < game.sgf")]
     Info {
-        /// Record files, directories (searched recursively) or archives, as for `qipu index`.
+        /// Record files, directories (searched recursively) or archives, as for `qipu index`;
+        /// FILE#GAME for one game, as `qipu search` prints hits; `-` for standard input.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// One JSON object per line per game instead of a table.
@@ -78,7 +80,8 @@ enum Command {
   qipu show '/data/games/2016.sgf#3'           # a hit printed by qipu search
   qipu show - --json < game.sgf")]
     Show {
-        /// Record files, directories (searched recursively) or archives, as for `qipu index`.
+        /// Record files, directories (searched recursively) or archives, as for `qipu index`;
+        /// FILE#GAME for one game, as `qipu search` prints hits; `-` for standard input.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// Show the position after this many moves of the main line.

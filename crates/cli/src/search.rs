@@ -21,7 +21,8 @@ pub struct SearchArgs {
     /// The index to search (default: the folder `QIPU_INDEX` names).
     #[arg(long, env = "QIPU_INDEX")]
     index: PathBuf,
-    /// A position: the first game of this record file, after move --at (default: its end).
+    /// A position: the first game of this record file, after move --at (default: its end);
+    /// FILE#GAME for another game of it (a hit as printed); `-` reads standard input.
     #[arg(long, conflicts_with = "pattern")]
     position: Option<PathBuf>,
     /// With --position: the move number whose position to search.
@@ -36,7 +37,8 @@ pub struct SearchArgs {
     /// Board size of a typed position or of a pattern smaller than the board.
     #[arg(long, default_value_t = 19)]
     size: u8,
-    /// A pattern: a diagram file (X black, O white, . empty, ? any, x black-or-empty, o white-or-empty).
+    /// A pattern: a diagram file (X black, O white, . empty, ? any, x black-or-empty, o
+    /// white-or-empty); `-` reads it from standard input.
     #[arg(long)]
     pattern: Option<PathBuf>,
     /// Where a pattern smaller than the board lies: COLUMN,ROW of its top-left point, 0-based
