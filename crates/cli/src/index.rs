@@ -177,11 +177,11 @@ pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
         st.alias_players,
         st.aliases_file.display()
     )?;
-    writeln!(out, "  top players")?;
+    writeln!(out, "  top {} players", st.top_players.len())?;
     for (name, n) in &st.top_players {
         writeln!(out, "    {n:>7}  {name}")?;
     }
-    writeln!(out, "  top events")?;
+    writeln!(out, "  top {} events", st.top_events.len())?;
     for (name, n) in &st.top_events {
         writeln!(out, "    {n:>7}  {name}")?;
     }

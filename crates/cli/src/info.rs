@@ -8,52 +8,66 @@ use anyhow::Result;
 use serde_json::{json, Value};
 use sgf::{Diagnostic, GameInfo, Records};
 
+use crate::color;
 use crate::inputs::{self, Input};
+use crate::table::{Cell, Table};
 
 /// An input that holds no game or could not be read, as a row.
-fn failed(name: &str, msg: String) -> Vec<Row> {
-    vec![file_row(name, &[msg])]
+fn failed(name: &str, path: &str, msg: String) -> Vec<Row> {
+    vec![file_row(name, path, &[msg])]
 }
 
 /// What is printed for one game (or for a file that yielded none).
 struct Row {
     json: Value,
-    table: String,
+    table: Vec<Cell>,
     diagnostics: Vec<String>,
 }
 
+/// The table's columns: the game's identity (`FILE#GAME`, as `qipu show` takes it back) first.
+const COLUMNS: [(&str, bool); 9] = [
+    ("game", false),
+    ("size", true),
+    ("moves", true),
+    ("black", false),
+    ("white", false),
+    ("date", false),
+    ("result", false),
+    ("charset", false),
+    ("diag", true),
+];
+
 pub fn run(paths: &[PathBuf], json: bool) -> Result<ExitCode> {
     let rows: Vec<Vec<Row>> = inputs::map_records(paths, read_file, failed)?;
+    let files = rows.len();
     let mut out = std::io::stdout().lock();
-    if !json {
-        writeln!(
-            out,
-            "{:<40} {:>4} {:>5} {:>5}  {:<24} {:<24} {:<10} {:<10} {:<12} diag",
-            "file", "game", "size", "moves", "black", "white", "date", "result", "charset"
-        )?;
-    }
+    let mut table = Table::new(&COLUMNS);
     let (mut games, mut problems) = (0usize, 0usize);
-    for row in rows.iter().flatten() {
+    for row in rows.into_iter().flatten() {
         games += row.json.get("game").is_some_and(|g| !g.is_null()) as usize;
         problems += !row.diagnostics.is_empty() as usize;
         if json {
             serde_json::to_writer(&mut out, &row.json)?;
             writeln!(out)?;
         } else {
-            writeln!(out, "{}", row.table)?;
+            table.row(row.table);
             for d in &row.diagnostics {
-                writeln!(out, "    ! {d}")?;
+                table.note(format!("  ! {d}"));
             }
         }
     }
     if !json {
+        out.write_all(table.render("").as_bytes())?;
         writeln!(
             out,
-            "{} files, {games} games, {problems} with diagnostics",
-            rows.len()
+            "{files} files, {games} games, {problems} with diagnostics"
         )?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if inputs::asked_for_a_missing_game() {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn read_file(input: &Input<'_>) -> Vec<Row> {
@@ -65,9 +79,13 @@ fn read_file(input: &Input<'_>) -> Vec<Row> {
         .map(|d| d.to_string())
         .collect();
     if records.is_empty() {
-        return vec![file_row(input.name, &file_diags)];
+        return vec![file_row(input.name, input.path, &file_diags)];
     }
-    for i in 0..records.len() {
+    let range = match inputs::games(input, records.len()) {
+        Ok(r) => r,
+        Err(e) => return vec![file_row(input.name, input.path, &[e])],
+    };
+    for i in range {
         rows.push(match records.game(i) {
             Ok(tree) => game_row(input, i, records.format().name(), &tree),
             Err(d) => rejected_row(input, i, &d),
@@ -117,6 +135,7 @@ fn game_row(input: &Input<'_>, index: usize, format: &str, tree: &sgf::GameTree<
     };
     let json = json!({
         "file": input.name,
+        "path": input.path,
         "game": index,
         "format": format,
         "size": size,
@@ -145,34 +164,40 @@ fn game_row(input: &Input<'_>, index: usize, format: &str, tree: &sgf::GameTree<
         }
         s
     };
-    let table = format!(
-        "{:<40} {:>4} {:>5} {:>5}  {:<24} {:<24} {:<10} {:<10} {:<12} {}",
-        clip(input.name, 40),
-        index,
-        size,
-        moves,
-        clip(&player(&info.black, &info.black_rank), 24),
-        clip(&player(&info.white, &info.white_rank), 24),
+    let winner = info
+        .result
+        .as_ref()
+        .and_then(|r| r.value.as_ref())
+        .map(|v| format!("{:?}", v.winner));
+    let name_style = |side: &str| match winner.as_deref() {
+        Some(w) if w == side => color::WINNER,
+        _ => anstyle::Style::new(),
+    };
+    let table = vec![
+        format!("{}#{index}", input.path).into(),
+        size.into(),
+        moves.to_string().into(),
+        Cell::styled(player(&info.black, &info.black_rank), name_style("Black")),
+        Cell::styled(player(&info.white, &info.white_rank), name_style("White")),
         info.date
             .as_ref()
             .and_then(|d| d.value)
             .map(|d| d.start.to_string())
-            .unwrap_or_default(),
-        clip(
-            &info
-                .result
-                .as_ref()
-                .map(|r| r
-                    .value
+            .unwrap_or_default()
+            .into(),
+        info.result
+            .as_ref()
+            .map(|r| {
+                r.value
                     .as_ref()
                     .and_then(|v| v.to_sgf())
-                    .unwrap_or_else(|| r.raw.clone()))
-                .unwrap_or_default(),
-            10
-        ),
-        charset,
-        diagnostics.len()
-    );
+                    .unwrap_or_else(|| r.raw.clone())
+            })
+            .unwrap_or_default()
+            .into(),
+        charset.into(),
+        diagnostics.len().to_string().into(),
+    ];
     Row {
         json,
         table,
@@ -183,27 +208,21 @@ fn game_row(input: &Input<'_>, index: usize, format: &str, tree: &sgf::GameTree<
 fn rejected_row(input: &Input<'_>, index: usize, d: &Diagnostic) -> Row {
     let msg = d.to_string();
     Row {
-        json: json!({"file": input.name, "game": index, "rejected": true, "diagnostics": [msg]}),
-        table: format!("{:<40} {:>4} rejected", clip(input.name, 40), index),
+        json: json!({
+            "file": input.name, "path": input.path, "game": index, "rejected": true,
+            "diagnostics": [msg],
+        }),
+        table: vec![format!("{}#{index}", input.path).into(), "rejected".into()],
         diagnostics: vec![msg],
     }
 }
 
-fn file_row(name: &str, diags: &[String]) -> Row {
+fn file_row(name: &str, path: &str, diags: &[String]) -> Row {
     Row {
-        json: json!({"file": name, "game": null, "rejected": true, "diagnostics": diags}),
-        table: format!("{:<40} {:>4} no game", clip(name, 40), "-"),
+        json: json!({
+            "file": name, "path": path, "game": null, "rejected": true, "diagnostics": diags,
+        }),
+        table: vec![path.into(), "no game".into()],
         diagnostics: diags.to_vec(),
-    }
-}
-
-/// Cuts a string to at most `n` characters for a table column.
-fn clip(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        let mut t: String = s.chars().take(n - 1).collect();
-        t.push('…');
-        t
     }
 }

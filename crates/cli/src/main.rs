@@ -5,14 +5,17 @@
 //! one game or file is printed as a diagnostic and never stops the others.
 
 mod capped;
+mod color;
 mod convert;
 mod derive;
 mod index;
 mod info;
 mod inputs;
+mod progress;
 mod report;
 mod search;
 mod show;
+mod table;
 mod verify;
 
 use std::path::PathBuf;
@@ -36,22 +39,35 @@ static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 struct Cli {
     #[command(subcommand)]
     command: Command,
+    /// When to colour the output: auto (on a terminal, unless NO_COLOR is set), always, never.
+    #[arg(long, global = true, value_enum, default_value_t = color::When::Auto, value_name = "WHEN")]
+    color: color::When,
 }
 
 #[derive(Subcommand)]
 enum Command {
     /// Convert a record (SGF, Weiqi Text Format or quadrant digits, recognised from its content) to
     /// another format, written to standard output.
+    #[command(after_help = "Examples:
+  qipu convert game.gib --to sgf > game.sgf
+  qipu convert 'games/2016.sgf#3' --to wtf     # game 3 of a collection (a hit as search prints it)
+  cat game.sgf | qipu convert - --to quadrant")]
     Convert {
-        /// The record file (a `.zst` file or an archive is read as `qipu index` reads it).
+        /// The record file (a `.zst` file or an archive is read as `qipu index` reads it);
+        /// FILE#GAME for one game of it, as `qipu search` prints hits; `-` for standard input.
         file: PathBuf,
         /// The format to write.
         #[arg(long, value_enum, default_value_t = Target::Sgf)]
         to: Target,
     },
     /// Print each game's normalised information, main-line length, charset and diagnostics.
+    #[command(after_help = "Examples:
+  qipu info games/                             # every game under a folder, as a table
+  qipu info 'games/2016.sgf#3' --json          # one game, as search prints it
+  qipu info - < game.sgf")]
     Info {
-        /// Record files, directories (searched recursively) or archives, as for `qipu index`.
+        /// Record files, directories (searched recursively) or archives, as for `qipu index`;
+        /// FILE#GAME for one game, as `qipu search` prints hits; `-` for standard input.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// One JSON object per line per game instead of a table.
@@ -59,8 +75,13 @@ enum Command {
         json: bool,
     },
     /// Print the board of every game after move K of its main line (default: the end).
+    #[command(after_help = "Examples:
+  qipu show game.sgf --at 60                   # the board after move 60
+  qipu show '/data/games/2016.sgf#3'           # a hit printed by qipu search
+  qipu show - --json < game.sgf")]
     Show {
-        /// Record files, directories (searched recursively) or archives, as for `qipu index`.
+        /// Record files, directories (searched recursively) or archives, as for `qipu index`;
+        /// FILE#GAME for one game, as `qipu search` prints hits; `-` for standard input.
         #[arg(required = true)]
         paths: Vec<PathBuf>,
         /// Show the position after this many moves of the main line.
@@ -71,6 +92,10 @@ enum Command {
         json: bool,
     },
     /// Index record files, directories and archives (.zip, .tar, .tar.gz, .tar.zst, .sgf.zst).
+    #[command(after_help = "Examples:
+  qipu index --index ~/go-index ~/games/ kgs-2002.tar.zst
+  export QIPU_INDEX=~/go-index; qipu index new-games/   # adds only what is new
+  qipu index --rebuild --aliases my-aliases.tsv ~/games/")]
     Index {
         /// The index folder (created if needed; default: the folder `QIPU_INDEX` names). Running
         /// again adds only new inputs.
@@ -98,6 +123,9 @@ enum Command {
         aliases: Option<PathBuf>,
     },
     /// Counts, dates, top players and events, and the size of each part of an index.
+    #[command(after_help = "Examples:
+  qipu stats --index ~/go-index
+  qipu stats --json | jq .top_players")]
     Stats {
         /// The index (default: the folder `QIPU_INDEX` names).
         #[arg(long, env = "QIPU_INDEX")]
@@ -107,9 +135,22 @@ enum Command {
         json: bool,
     },
     /// Search an index for a position, a pattern or game information.
+    #[command(after_help = "Examples:
+  qipu search --position game.sgf --at 40      # games that reached this position
+  qipu search --position '/data/g.sgf#3'       # a hit given back: the position at its end
+  qipu search --black Q16,D4 --white Q4        # a position typed as points
+  qipu search --pattern corner.txt             # a shape in a corner (X O . ? x o)
+  echo 'XX' | qipu search --pattern - --anywhere
+  qipu search --moves 'B[pd] W[qf] B[nc]' --any-order
+  qipu search --query 'black:\"Lee Sedol\" AND date:[2005 TO 2010] AND winner:B'
+  qipu search --query 'rank:>=9p' --json --limit 100
+
+Exit status: 0 when something was found, 1 when nothing was, 2 on an error.")]
     Search(search::SearchArgs),
     /// Check every file of an index against its checksum: prints each damaged file; exit code 1
     /// if any is damaged, 0 if the index is sound.
+    #[command(after_help = "Examples:
+  qipu verify --index ~/go-index || echo damaged")]
     Verify {
         /// The index (default: the folder `QIPU_INDEX` names).
         #[arg(long, env = "QIPU_INDEX")]
@@ -117,6 +158,8 @@ enum Command {
     },
     /// Write a larger corpus derived from INPUTs by board symmetries and colour swap (each derived
     /// game is a different game on the board; its game comment says how it was made).
+    #[command(after_help = "Examples:
+  qipu derive --out /tmp/corpus --variants 3 games/")]
     Derive {
         /// Output folder (collections of 10,000 games).
         #[arg(long)]
@@ -143,6 +186,7 @@ pub enum Target {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    color::init(cli.color);
     report::record_panics();
     let outcome = std::panic::catch_unwind(|| run(cli));
     // A file of the index cut short under this run read as zeros, which may have made anything

@@ -9,8 +9,11 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 use goban::{Board, Color, Point};
-use qipu::{Answer, Index, Query, QueryPart};
+use qipu::{Answer, Hit, Index, Query, QueryPart};
 use serde_json::json;
+
+use crate::color;
+use crate::table::{Cell, Table};
 
 /// The options of `qipu search`.
 #[derive(Args)]
@@ -18,7 +21,8 @@ pub struct SearchArgs {
     /// The index to search (default: the folder `QIPU_INDEX` names).
     #[arg(long, env = "QIPU_INDEX")]
     index: PathBuf,
-    /// A position: the first game of this record file, after move --at (default: its end).
+    /// A position: the first game of this record file, after move --at (default: its end);
+    /// FILE#GAME for another game of it (a hit as printed); `-` reads standard input.
     #[arg(long, conflicts_with = "pattern")]
     position: Option<PathBuf>,
     /// With --position: the move number whose position to search.
@@ -33,7 +37,8 @@ pub struct SearchArgs {
     /// Board size of a typed position or of a pattern smaller than the board.
     #[arg(long, default_value_t = 19)]
     size: u8,
-    /// A pattern: a diagram file (X black, O white, . empty, ? any, x black-or-empty, o white-or-empty).
+    /// A pattern: a diagram file (X black, O white, . empty, ? any, x black-or-empty, o
+    /// white-or-empty); `-` reads it from standard input.
     #[arg(long)]
     pattern: Option<PathBuf>,
     /// Where a pattern smaller than the board lies: COLUMN,ROW of its top-left point, 0-based
@@ -148,7 +153,10 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
     } else {
         Some(limit)
     });
-    let answer = match index.search(&query) {
+    let spinner = crate::progress::Spinner::start("searching");
+    let searched = index.search(&query);
+    spinner.stop();
+    let answer = match searched {
         Ok(answer) => answer,
         Err(e) => match e.query() {
             Some(q) => {
@@ -169,7 +177,10 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
         for hit in answer.hits.iter().take(limit) {
             let d = &hit.info;
             let v = json!({
-                "type": "hit", "file": d.file, "game": d.game_in_file, "moves": hit.moves,
+                "type": "hit", "file": d.file, "game": d.game_in_file,
+                // A path that is not UTF-8 is shown with U+FFFD where its bytes are not text.
+                "path": index.path(hit.game).map(|p| p.display().to_string()),
+                "moves": hit.moves,
                 "black": d.black, "white": d.white, "date": d.date, "result": d.result,
                 "copy": d.copy,
             });
@@ -190,7 +201,7 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
         });
         writeln!(out, "{v}")?;
     } else {
-        write!(out, "{}", human(&query, &answer, limit, elapsed_ms))?;
+        write!(out, "{}", human(&index, &query, &answer, limit, elapsed_ms))?;
     }
     if let Some(path) = &a.export {
         let sgf = index.export_sgf(&answer.hits)?;
@@ -209,8 +220,7 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
 fn build_query(a: &SearchArgs) -> Result<Query, Refusal> {
     qipu::check_board_size(a.size)?;
     let query = if let Some(path) = &a.position {
-        let bytes = crate::capped::read(path, "--position", crate::capped::RECORD)?;
-        Query::from_record(&bytes, a.at)?
+        position(path, a.at)?
     } else if a.black.is_some() || a.white.is_some() {
         Query::points(
             a.size,
@@ -218,7 +228,11 @@ fn build_query(a: &SearchArgs) -> Result<Query, Refusal> {
             a.white.as_deref().unwrap_or(""),
         )?
     } else if let Some(path) = &a.pattern {
-        let bytes = crate::capped::read(path, "--pattern", crate::capped::DIAGRAM)?;
+        let bytes = if path == Path::new("-") {
+            crate::inputs::stdin(crate::capped::DIAGRAM, "--pattern")?
+        } else {
+            crate::capped::read(path, "--pattern", crate::capped::DIAGRAM)?
+        };
         let text = String::from_utf8(bytes).map_err(|e| {
             format!(
                 "--pattern {}: not UTF-8 text (byte {})",
@@ -256,100 +270,237 @@ fn build_query(a: &SearchArgs) -> Result<Query, Refusal> {
     })
 }
 
-fn human(query: &Query, answer: &Answer, limit: usize, elapsed_ms: f64) -> String {
+/// The position query of `--position ARG`: ARG is a record file (`-`: standard input), or one
+/// game of one as a search prints it, `FILE#GAME` (see `crate::inputs`); without `#GAME`, the
+/// file's first game.
+fn position(arg: &Path, at: Option<usize>) -> Result<Query, Refusal> {
+    let spec = crate::inputs::Spec::parse(arg);
+    let name = arg.display().to_string();
+    let bytes = if spec.path == Path::new("-") {
+        crate::inputs::stdin(crate::capped::RECORD, "--position")?
+    } else if let Some(member) = &spec.member {
+        member_bytes(&spec.path, member).map_err(|e| format!("--position {name}: {e}"))?
+    } else {
+        crate::capped::read(&spec.path, "--position", crate::capped::RECORD)?
+    };
+    let Some(game) = spec.game.filter(|&g| g > 0) else {
+        return Ok(Query::from_record(&bytes, at)?);
+    };
+    // Game N of a collection: the face reads a record's first game, so that game is handed to
+    // it alone, written out as SGF (the same moves and setup).
+    let records = sgf::Records::read(&bytes);
+    if game >= records.len() {
+        return Err(Refusal(format!(
+            "--position {name}: no game #{game}: the file holds {} (numbered from 0)",
+            records.len()
+        )));
+    }
+    let tree = records
+        .game(game)
+        .map_err(|d| format!("--position {name}: {d}"))?;
+    Ok(Query::from_record(
+        sgf::write::to_sgf(&tree).as_bytes(),
+        at,
+    )?)
+}
+
+/// The bytes of the member `member` of the archive `archive`, read as `qipu index` reads it.
+fn member_bytes(archive: &Path, member: &str) -> Result<Vec<u8>, String> {
+    let sources = ::inputs::discover(&[archive.to_path_buf()]).map_err(|e| e.to_string())?;
+    let mut found = None;
+    for source in &sources {
+        let want = format!("{}/{member}", source.name);
+        ::inputs::read_source(source, &mut |rec| {
+            if found.is_none() && rec.name == want {
+                found = Some(rec.bytes.to_vec());
+            }
+        })
+        .map_err(|e| e.to_string())?;
+    }
+    found.ok_or_else(|| format!("no record file {member:?} in {}", archive.display()))
+}
+
+/// How a hit is named for a person: `PATH#GAME`, the record file's path on disk when the index
+/// knows it (what `qipu show`, `info`, `convert` and `search --position` take back), else its
+/// name as indexed; GAME is its place in the file, as `--json` prints `game`.
+fn identity(index: &Index, hit: &Hit) -> String {
+    let file = index
+        .path(hit.game)
+        .map_or_else(|| hit.info.file.clone(), |p| p.display().to_string());
+    format!("{file}#{}", hit.info.game_in_file)
+}
+
+/// At most this many hit positions are listed in a hit's row; the rest are counted.
+const MOVES_SHOWN: usize = 8;
+/// Continuations are lettered A to Z on the board, so the table shows as many.
+const CONTINUATIONS_SHOWN: usize = 26;
+
+fn human(index: &Index, query: &Query, answer: &Answer, limit: usize, elapsed_ms: f64) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "{} games ({} positions) in {:.1} ms",
-        answer.summary.games, answer.summary.positions, elapsed_ms
+        "{}",
+        color::paint(
+            color::HEADER,
+            &format!(
+                "{} games ({} positions) in {:.1} ms",
+                answer.summary.games, answer.summary.positions, elapsed_ms
+            )
+        )
     );
-    if let Some(position) = query.searched_position() {
-        let board = Board::from_position(position);
-        // Continuations drawn on the board as letters A, B, C… in order of frequency.
-        let mut labels: Vec<(Point, char)> = Vec::new();
-        for (i, c) in answer
-            .continuations
-            .iter()
-            .filter(|c| c.point.is_some())
-            .take(26)
-            .enumerate()
-        {
-            if let Some(p) = c.point {
-                if !labels.iter().any(|l| l.0 == p) {
-                    labels.push((p, (b'A' + i as u8) as char));
-                }
-            }
-        }
-        s.push_str(&crate::show::diagram_with_labels(&board, None, &labels));
-        if !answer.continuations.is_empty() {
-            let _ = writeln!(s, "\n  next  move   count  share   B wins  W wins");
-            let total: u32 = answer.continuations.iter().map(|c| c.count).sum();
-            for c in answer.continuations.iter().take(26) {
-                let label = labels
-                    .iter()
-                    .find(|l| Some(l.0) == c.point)
-                    .map_or(' ', |l| l.1);
-                let at = c
-                    .point
-                    .map_or("pass".to_string(), |p| crate::show::gtp(p, board.height()));
-                let _ = writeln!(
-                    s,
-                    "  {label}     {} {:<5} {:>6} {:>5.1}%  {:>5.1}%  {:>5.1}%",
-                    c.color.letter(),
-                    at,
-                    c.count,
-                    100.0 * c.count as f64 / total.max(1) as f64,
-                    100.0 * c.black_wins as f64 / c.count.max(1) as f64,
-                    100.0 * c.white_wins as f64 / c.count.max(1) as f64,
-                );
+    // Continuations drawn on the board as letters A, B, C… in order of frequency.
+    let mut labels: Vec<(Point, char)> = Vec::new();
+    for (i, c) in answer
+        .continuations
+        .iter()
+        .take(CONTINUATIONS_SHOWN)
+        .enumerate()
+    {
+        if let Some(p) = c.point {
+            if !labels.iter().any(|l| l.0 == p) {
+                labels.push((p, (b'A' + i as u8) as char));
             }
         }
     }
+    let height = if let Some(position) = query.searched_position() {
+        let board = Board::from_position(position);
+        s.push_str(&crate::show::diagram_with_labels(&board, None, &labels));
+        board.height()
+    } else if let Some((w, h, cells, place)) = query.searched_pattern() {
+        s.push_str(&pattern_diagram(
+            query.board(),
+            w,
+            h,
+            &cells,
+            place,
+            &labels,
+        ));
+        if w < query.board() || h < query.board() {
+            query.board()
+        } else {
+            h
+        }
+    } else {
+        query.board()
+    };
+    if !answer.continuations.is_empty() {
+        s.push('\n');
+        let mut t = Table::new(&[
+            ("next", false),
+            ("move", false),
+            ("count", true),
+            ("share", true),
+            ("B wins", true),
+            ("W wins", true),
+        ]);
+        let total: u32 = answer.continuations.iter().map(|c| c.count).sum();
+        let share = |n: u32, of: u32| format!("{:.1}%", 100.0 * n as f64 / of.max(1) as f64);
+        for c in answer.continuations.iter().take(CONTINUATIONS_SHOWN) {
+            let label = labels
+                .iter()
+                .find(|l| Some(l.0) == c.point)
+                .map_or(String::new(), |l| l.1.to_string());
+            let at = c
+                .point
+                .map_or("pass".to_string(), |p| crate::show::gtp(p, height));
+            t.row(vec![
+                Cell::styled(label, color::LABEL),
+                format!("{} {at}", c.color.letter()).into(),
+                c.count.to_string().into(),
+                share(c.count, total).into(),
+                share(c.black_wins, c.count).into(),
+                share(c.white_wins, c.count).into(),
+            ]);
+        }
+        let more = answer
+            .continuations
+            .len()
+            .saturating_sub(CONTINUATIONS_SHOWN);
+        if more > 0 {
+            t.note(format!(
+                "… {more} more next moves, less frequent (--json lists them all)"
+            ));
+        }
+        s.push_str(&t.render("  "));
+    }
     if answer.summary.games > 0 {
-        let _ = writeln!(
-            s,
-            "\n  {:<28} {:<22} {:<22} {:<10} {:<9} moves",
-            "game", "black", "white", "date", "result"
-        );
+        s.push('\n');
+        let mut t = Table::new(&[
+            ("game", false),
+            ("black", false),
+            ("white", false),
+            ("date", false),
+            ("result", false),
+            ("at move", false),
+            ("event", false),
+        ]);
         for hit in answer.hits.iter().take(limit) {
             let d = &hit.info;
-            let moves = hit
+            let mut moves = hit
                 .moves
                 .iter()
-                .take(8)
+                .take(MOVES_SHOWN)
                 .map(|m| m.to_string())
                 .collect::<Vec<_>>()
                 .join(",");
-            let _ = writeln!(
-                s,
-                "  {:<28} {:<22} {:<22} {:<10} {:<9} {}{}",
-                clip(&format!("{}#{}", d.file, d.game_in_file), 28),
-                clip(d.black.as_deref().unwrap_or("?"), 22),
-                clip(d.white.as_deref().unwrap_or("?"), 22),
-                d.date.as_deref().unwrap_or_default(),
-                clip(d.result.as_deref().unwrap_or(""), 9),
-                moves,
-                d.event
-                    .as_deref()
-                    .map(|e| format!("  {}", clip(e, 30)))
-                    .unwrap_or_default(),
-            );
+            if hit.moves.len() > MOVES_SHOWN {
+                let _ = write!(moves, ",… ({} in all, --json lists them)", hit.moves.len());
+            }
+            let won = |side: char| {
+                if d.result.as_deref().is_some_and(|r| {
+                    r.chars().next().map(|c| c.to_ascii_uppercase()) == Some(side)
+                        && r[1..].starts_with('+')
+                }) {
+                    color::WINNER
+                } else {
+                    anstyle::Style::new()
+                }
+            };
+            t.row(vec![
+                identity(index, hit).into(),
+                Cell::styled(d.black.as_deref().unwrap_or("?"), won('B')),
+                Cell::styled(d.white.as_deref().unwrap_or("?"), won('W')),
+                d.date.as_deref().unwrap_or_default().into(),
+                d.result.as_deref().unwrap_or_default().into(),
+                moves.into(),
+                d.event.as_deref().unwrap_or_default().into(),
+            ]);
         }
-        if answer.summary.games > limit {
-            let _ = writeln!(
-                s,
-                "  … {} more (--limit N, or --json for all)",
-                answer.summary.games - limit
-            );
+        let shown = answer.hits.len().min(limit);
+        if answer.summary.games > shown {
+            t.note(format!(
+                "… {} more games (--limit N shows more, --json all of them)",
+                answer.summary.games - shown
+            ));
         }
+        s.push_str(&t.render("  "));
     }
     s
 }
 
-fn clip(s: &str, n: usize) -> String {
-    if s.chars().count() <= n {
-        s.to_string()
-    } else {
-        s.chars().take(n - 1).chain(['…']).collect()
-    }
+/// The pattern searched for, drawn on the board where it lies (the top-left corner unless
+/// `--place` moved it; the points outside it blank), or alone when it may lie anywhere; its
+/// `?`, `x` and `o` as written.
+fn pattern_diagram(
+    size: u8,
+    w: u8,
+    h: u8,
+    cells: &[char],
+    place: Option<(u8, u8)>,
+    labels: &[(Point, char)],
+) -> String {
+    let (bw, bh, dx, dy) = match place {
+        Some((column, row)) if w < size || h < size => (size, size, column, row),
+        _ => (w, h, 0, 0),
+    };
+    crate::show::diagram_of(bw, bh, None, labels, |p| {
+        let outside = Some(' ');
+        let (Some(x), Some(y)) = (p.x.checked_sub(dx), p.y.checked_sub(dy)) else {
+            return outside;
+        };
+        if x >= w || y >= h {
+            return outside;
+        }
+        cells.get(y as usize * w as usize + x as usize).copied()
+    })
 }

@@ -10,32 +10,50 @@ use goban::{replay_main_line, Board, Color, Point};
 use serde_json::json;
 use sgf::Records;
 
+use crate::color;
 use crate::inputs::{self, Input};
 
 pub fn run(paths: &[PathBuf], at: Option<usize>, json: bool) -> Result<ExitCode> {
     let outputs = inputs::map_records(
         paths,
         |input| show_file(input, at, json),
-        |name, msg| problem(name, None, &msg, json),
+        |name, path, msg| problem(name, path, None, &msg, json),
     )?;
     let mut out = std::io::stdout().lock();
     for o in outputs {
         out.write_all(o.as_bytes())?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(if inputs::asked_for_a_missing_game() {
+        ExitCode::from(2)
+    } else {
+        ExitCode::SUCCESS
+    })
 }
 
 fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
     let mut out = String::new();
     let records = Records::read(input.bytes);
     for d in records.diagnostics() {
-        out.push_str(&problem(input.name, None, &d.to_string(), json));
+        out.push_str(&problem(input.name, input.path, None, &d.to_string(), json));
     }
-    for i in 0..records.len() {
+    let range = match inputs::games(input, records.len()) {
+        Ok(r) => r,
+        Err(e) => {
+            out.push_str(&problem(input.name, input.path, None, &e, json));
+            return out;
+        }
+    };
+    for i in range {
         let tree = match records.game(i) {
             Ok(t) => t,
             Err(d) => {
-                out.push_str(&problem(input.name, Some(i), &d.to_string(), json));
+                out.push_str(&problem(
+                    input.name,
+                    input.path,
+                    Some(i),
+                    &d.to_string(),
+                    json,
+                ));
                 continue;
             }
         };
@@ -44,7 +62,13 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
             match replay_main_line(&tree, at, false, |_, m| last = Some((m.color, m.point))) {
                 Ok(r) => r,
                 Err(e) => {
-                    out.push_str(&problem(input.name, Some(i), &e.to_string(), json));
+                    out.push_str(&problem(
+                        input.name,
+                        input.path,
+                        Some(i),
+                        &e.to_string(),
+                        json,
+                    ));
                     continue;
                 }
             };
@@ -52,6 +76,7 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
         if json {
             let line = json!({
                 "file": input.name,
+                "path": input.path,
                 "game": i,
                 "size": replay.board.width(),
                 "height": replay.board.height(),
@@ -63,10 +88,9 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
             });
             let _ = writeln!(out, "{line}");
         } else {
-            let _ = writeln!(
-                out,
-                "{} game {i}: after move {} of {}{}",
-                input.name,
+            let head = format!(
+                "{}#{i}: after move {} of {}{}",
+                input.path,
                 replay.moves,
                 replay.total_moves,
                 match last {
@@ -76,6 +100,7 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
                     None => String::new(),
                 }
             );
+            let _ = writeln!(out, "{}", color::paint(color::HEADER, &head));
             out.push_str(&diagram(&replay.board, last.and_then(|l| l.1)));
             for n in notes {
                 let _ = writeln!(out, "  ! {n}");
@@ -86,16 +111,16 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
     out
 }
 
-fn problem(name: &str, game: Option<usize>, msg: &str, json: bool) -> String {
+fn problem(name: &str, path: &str, game: Option<usize>, msg: &str, json: bool) -> String {
     if json {
         format!(
             "{}\n",
-            json!({"file": name, "game": game, "rejected": true, "flags": [msg]})
+            json!({"file": name, "path": path, "game": game, "rejected": true, "flags": [msg]})
         )
     } else {
         match game {
-            Some(g) => format!("{name} game {g}: {msg}\n\n"),
-            None => format!("{name}: {msg}\n\n"),
+            Some(g) => format!("{path}#{g}: {msg}\n\n"),
+            None => format!("{path}: {msg}\n\n"),
         }
     }
 }
@@ -120,46 +145,77 @@ pub fn diagram(board: &Board, last: Option<Point>) -> String {
     diagram_with_labels(board, last, &[])
 }
 
-/// [`diagram`] with letters written on empty points (continuations).
+/// [`diagram`] with letters written on empty points (continuations). With colour on, stones
+/// and letters are painted; the characters are the same either way.
 pub fn diagram_with_labels(board: &Board, last: Option<Point>, labels: &[(Point, char)]) -> String {
-    let (w, h) = (board.width(), board.height());
-    let mut s = String::from("    ");
-    for x in 0..w {
-        s.push(column_label(x, w));
-        s.push(' ');
-    }
-    s.push('\n');
+    diagram_of(
+        board.width(),
+        board.height(),
+        last,
+        labels,
+        |p| match board.get(p) {
+            Some(Color::Black) => Some('X'),
+            Some(Color::White) => Some('O'),
+            None => None,
+        },
+    )
+}
+
+/// A diagram of a `w`×`h` board whose points show `at(p)` (`None`: empty, drawn `.` or `+`
+/// on a star point, or a label's letter), with coordinates around it.
+pub fn diagram_of(
+    w: u8,
+    h: u8,
+    last: Option<Point>,
+    labels: &[(Point, char)],
+    at: impl Fn(Point) -> Option<char>,
+) -> String {
+    let coordinates = {
+        let mut s = String::new();
+        for x in 0..w {
+            s.push(column_label(x, w));
+            s.push(' ');
+        }
+        format!("    {}\n", color::paint(color::DIM, s.trim_end()))
+    };
+    let mut s = coordinates.clone();
     for y in 0..h {
-        let _ = write!(s, "{:>3} ", h - y);
+        // The last move is drawn in brackets, which take the places of the spaces around it.
+        let before_first = if last == Some(Point::new(0, y)) {
+            '['
+        } else {
+            ' '
+        };
+        let _ = write!(
+            s,
+            "{}{before_first}",
+            color::paint(color::DIM, &format!("{:>3}", h - y))
+        );
         for x in 0..w {
             let p = Point::new(x, y);
-            let c = match board.get(p) {
-                Some(Color::Black) => 'X',
-                Some(Color::White) => 'O',
-                None if labels.iter().any(|l| l.0 == p) => {
-                    labels.iter().find(|l| l.0 == p).map_or('.', |l| l.1)
-                }
-                None if is_star(x, y, w, h) => '+',
-                None => '.',
+            let (c, style) = match at(p) {
+                Some(c @ 'X') => (c, color::BLACK),
+                Some(c @ 'O') => (c, color::WHITE),
+                Some(c) => (c, anstyle::Style::new()),
+                None => match labels.iter().find(|l| l.0 == p) {
+                    Some(l) => (l.1, color::LABEL),
+                    None if is_star(x, y, w, h) => ('+', anstyle::Style::new()),
+                    None => ('.', anstyle::Style::new()),
+                },
             };
+            let c = color::paint(style, &c.to_string());
+            let next_is_last = x + 1 < w && last == Some(Point::new(x + 1, y));
             if last == Some(p) {
-                s.pop();
-                s.push('[');
-                s.push(c);
-                s.push(']');
+                let _ = write!(s, "{c}]");
+            } else if next_is_last {
+                let _ = write!(s, "{c}[");
             } else {
-                s.push(c);
-                s.push(' ');
+                let _ = write!(s, "{c} ");
             }
         }
-        let _ = writeln!(s, " {}", h - y);
+        let _ = writeln!(s, " {}", color::paint(color::DIM, &(h - y).to_string()));
     }
-    s.push_str("    ");
-    for x in 0..w {
-        s.push(column_label(x, w));
-        s.push(' ');
-    }
-    s.push('\n');
+    s.push_str(&coordinates);
     s
 }
 

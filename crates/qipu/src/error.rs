@@ -172,6 +172,57 @@ impl From<index::IndexError> for Error {
     }
 }
 
+/// A metadata query's failure said in the user's words: the index's parser speaks of the
+/// fields it searches, which are not always those the user wrote (`rank:` is asked of
+/// `black_rank` and `white_rank`), and a query it accepted can still ask tantivy what its
+/// schema cannot answer (`duplicate_of:*`: that field has no column to test for a value), which
+/// tantivy calls a "Schema error". Neither name may reach the user.
+pub(crate) fn in_users_words(e: index::IndexError, query: &str) -> Error {
+    use index::meta::MetaError;
+    match e {
+        index::IndexError::Meta(MetaError::Query { at, message }) => {
+            let mut text = MetaError::Query { at, message }.to_string();
+            // `black_rank:12p` (where the value was read) becomes `rank:12p`; a list of the
+            // field names (`…, black_rank, white_rank, …`) stays as it is.
+            for internal in ["black_rank:", "white_rank:"] {
+                if text.contains(internal) && !query.contains(internal) {
+                    text = text.replace(internal, "rank:");
+                }
+            }
+            if text.contains("is not a rank") {
+                text.push_str(
+                    "; a rank is 1k to 50k (kyu), 1d to 10d (amateur dan) or 1p to 9p \
+                     (professional)",
+                );
+            }
+            QueryError::new(QueryPart::Metadata, text).into()
+        }
+        index::IndexError::Meta(MetaError::Tantivy(t))
+            if t.to_string().contains("Schema error") =>
+        {
+            let said = t.to_string();
+            // tantivy's words: "Field NAME is not a fast field" (its only schema error here).
+            let field = said
+                .split("Field ")
+                .nth(1)
+                .and_then(|rest| rest.split_whitespace().next())
+                .filter(|f| query.contains(&format!("{f}:")));
+            let message = match field {
+                Some("duplicate_of") => "duplicate_of:* (has a value) cannot be asked: ask \
+                     duplicate:true for the games that are copies, or duplicate_of:N for the \
+                     copies of game N"
+                    .to_string(),
+                Some(f) => format!("{f}:* (has a value) cannot be asked of {f}"),
+                None => "the query asks a field what it cannot answer (a FIELD:* test, \
+                         say); fields and what they take: the README"
+                    .to_string(),
+            };
+            QueryError::new(QueryPart::Metadata, message).into()
+        }
+        other => other.into(),
+    }
+}
+
 impl QueryError {
     /// The same fault, said to be in `part` (the search crate's parsers do not know which part
     /// of a query they were handed).
@@ -206,6 +257,34 @@ impl std::error::Error for Error {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn metadata_errors_name_the_fields_the_user_wrote() {
+        let bad_rank = || {
+            index::IndexError::Meta(index::meta::MetaError::Query {
+                at: Some("black_rank:12p".into()),
+                message: "black_rank: \"12p\" is not a rank (such as 10k, 3d or 9p)".into(),
+            })
+        };
+        let e = in_users_words(bad_rank(), "rank:>=12p");
+        assert_eq!(e.query().map(QueryError::part), Some(QueryPart::Metadata));
+        let text = e.to_string();
+        assert!(!text.contains("black_rank"), "{text}");
+        assert!(
+            text.contains("rank:12p") && text.contains("1p to 9p"),
+            "{text}"
+        );
+        // Asked of black_rank itself, the message says black_rank.
+        let text = in_users_words(bad_rank(), "black_rank:12p").to_string();
+        assert!(text.contains("black_rank: \"12p\""), "{text}");
+        // A list of fields is not rewritten.
+        let unknown = index::IndexError::Meta(index::meta::MetaError::Query {
+            at: None,
+            message: "unknown field \"x\"; fields are rank, black_rank, white_rank".into(),
+        });
+        let text = in_users_words(unknown, "x:1").to_string();
+        assert!(text.contains("rank, black_rank, white_rank"), "{text}");
+    }
 
     #[test]
     fn kinds_sort_faults_by_who_must_act() {

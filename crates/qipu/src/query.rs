@@ -292,6 +292,42 @@ impl Query {
         }
     }
 
+    /// The pattern this query looks for, if it is a pattern query (to draw it, say): its
+    /// columns, rows, and one diagram character per point, row by row (`X O . ? x o`, as
+    /// [`Query::pattern`] reads them), and where its top-left point lies on the board
+    /// ([`Query::place`]; `None` with [`Query::anywhere`]).
+    #[allow(clippy::type_complexity)]
+    pub fn searched_pattern(&self) -> Option<(u8, u8, Vec<char>, Option<(u8, u8)>)> {
+        match &self.kind {
+            Kind::Pattern {
+                width,
+                height,
+                cells,
+            } => Some((
+                *width,
+                *height,
+                cells
+                    .iter()
+                    .map(|c| match c {
+                        Cell::Black => 'X',
+                        Cell::White => 'O',
+                        Cell::Empty => '.',
+                        Cell::Any => '?',
+                        Cell::NotWhite => 'x',
+                        Cell::NotBlack => 'o',
+                    })
+                    .collect(),
+                (!self.anywhere).then_some(self.place),
+            )),
+            _ => None,
+        }
+    }
+
+    /// The board size the query was given ([`Query::board_size`]; 19 unless set).
+    pub fn board(&self) -> u8 {
+        self.board
+    }
+
     /// The metadata query that selects or filters games, if any.
     pub fn metadata_query(&self) -> Option<&str> {
         self.filter.as_deref()

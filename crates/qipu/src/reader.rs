@@ -124,7 +124,11 @@ impl Index {
         let plan = query.plan()?;
         let started = Instant::now();
         let mut filter = match query.metadata_query() {
-            Some(q) => Some(self.inner.search_meta(q)?),
+            Some(q) => Some(
+                self.inner
+                    .search_meta(q)
+                    .map_err(|e| crate::error::in_users_words(e, q))?,
+            ),
             None => None,
         };
         if let Some(allowed) = query.allowed() {
@@ -279,6 +283,36 @@ impl Index {
         info.result = g.result;
         info.event = g.event;
         info
+    }
+
+    /// Where game `id`'s record file is on disk, as a path to give back to a command that reads
+    /// records (`qipu show PATH#GAME`): the file itself, absolute (a file found in an indexed
+    /// folder is that folder joined with its name), or for an archive member the archive's path
+    /// joined with the member's path inside it (`/data/kgs.tar.zst/2002/a.sgf`). The hit's
+    /// [`GameInfo::file`] is the name as indexed, relative to the folder given; this is where
+    /// that name was found. `None` for a game read from a stream (not recorded) or an id out
+    /// of range.
+    pub fn path(&self, id: GameId) -> Option<PathBuf> {
+        if id >= self.len() {
+            return None;
+        }
+        let base = self.inner.source_of(id)?;
+        let (name, _) = self.inner.identity(id);
+        let source = self
+            .inner
+            .manifest()
+            .sources
+            .values()
+            .find(|info| info.games.iter().any(|r| (r[0]..r[1]).contains(&id)))?;
+        Some(
+            match name
+                .strip_prefix(source.name.as_str())
+                .and_then(|rest| rest.strip_prefix('/'))
+            {
+                Some(member) if !member.is_empty() => base.join(member),
+                _ => base,
+            },
+        )
     }
 
     /// The original record text of game `id`, as it was read (its bytes, in its own charset).
