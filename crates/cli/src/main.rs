@@ -12,6 +12,7 @@ mod info;
 mod inputs;
 mod report;
 mod search;
+mod serve;
 mod show;
 mod verify;
 
@@ -108,6 +109,9 @@ enum Command {
     },
     /// Search an index for a position, a pattern or game information.
     Search(search::SearchArgs),
+    /// Serve an index over HTTP: a JSON API under /api/ and a web board at / (loopback only
+    /// unless --bind says otherwise).
+    Serve(serve::ServeArgs),
     /// Check every file of an index against its checksum: prints each damaged file; exit code 1
     /// if any is damaged, 0 if the index is sound.
     Verify {
@@ -187,6 +191,7 @@ fn run(cli: Cli) -> ExitCode {
         ),
         Command::Stats { index, json } => index::stats(&index, json),
         Command::Search(args) => search::run(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Verify { index } => verify::run(&index),
         Command::Derive {
             out,

@@ -10,7 +10,6 @@ use anyhow::{Context, Result};
 use clap::Args;
 use goban::{Board, Color, Point};
 use qipu::{Answer, Index, Query, QueryPart};
-use serde_json::json;
 
 /// The options of `qipu search`.
 #[derive(Args)]
@@ -166,29 +165,11 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
     let elapsed_ms = answer.timings.search_ms;
     let mut out = std::io::stdout().lock();
     if a.json {
-        for hit in answer.hits.iter().take(limit) {
-            let d = &hit.info;
-            let v = json!({
-                "type": "hit", "file": d.file, "game": d.game_in_file, "moves": hit.moves,
-                "black": d.black, "white": d.white, "date": d.date, "result": d.result,
-                "copy": d.copy,
-            });
-            writeln!(out, "{v}")?;
+        // The shapes `qipu serve` answers with too (`qipu::lines`).
+        for line in qipu::lines::lines(&answer, limit) {
+            serde_json::to_writer(&mut out, &line)?;
+            writeln!(out)?;
         }
-        for c in &answer.continuations {
-            let v = json!({
-                "type": "continuation", "color": c.color.letter().to_string(),
-                "point": c.point.map_or(String::new(), |p| p.sgf_string()),
-                "count": c.count, "black_wins": c.black_wins, "white_wins": c.white_wins,
-            });
-            writeln!(out, "{v}")?;
-        }
-        let v = json!({
-            "type": "summary", "games": answer.summary.games,
-            "positions": answer.summary.positions,
-            "elapsed_ms": (elapsed_ms * 1000.0).round() / 1000.0,
-        });
-        writeln!(out, "{v}")?;
     } else {
         write!(out, "{}", human(&query, &answer, limit, elapsed_ms))?;
     }

@@ -6,8 +6,10 @@ use index::ops::{Op, Raw, RawKind, Walker};
 use index::Occupancy;
 use search::store::{Change, Occurrence, Step, Walk};
 
-/// An opened index, lent to the search.
-pub(crate) struct Games<'a>(pub(crate) &'a index::Index);
+use crate::stop::Stop;
+
+/// An opened index, lent to the search, with the query's [`Stop`] if it has one.
+pub(crate) struct Games<'a>(pub(crate) &'a index::Index, pub(crate) Option<&'a Stop>);
 
 // The search's "no next move" is the table's.
 const _: () = assert!(search::store::NO_NEXT == index::NO_NEXT);
@@ -44,6 +46,11 @@ impl search::Store for Games<'_> {
     #[inline]
     fn len(&self) -> u32 {
         self.0.len()
+    }
+
+    #[inline]
+    fn stopped(&self) -> bool {
+        self.1.is_some_and(Stop::is_stopped)
     }
 
     #[inline]

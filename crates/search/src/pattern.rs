@@ -33,6 +33,9 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
         .map_init(
             || (Vec::new(), Scan::new(placements.len())),
             |(ops, scan), g| {
+                if index.stopped() {
+                    return None;
+                }
                 index.load(g, ops);
                 let moves = scan.run(index, ops, bw, bh, &placements, &touch);
                 (!moves.is_empty()).then_some(Hit { game: g, moves })
