@@ -307,10 +307,7 @@ async fn not_found(uri: axum::http::Uri) -> ApiError {
 }
 
 async fn not_allowed() -> ApiError {
-    ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "only GET is answered here",
-    )
+    ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "only GET is answered here")
 }
 
 type Pairs = Result<axum::extract::Query<Vec<(String, String)>>, QueryRejection>;
@@ -500,11 +497,7 @@ struct GameView {
 
 /// `GET /api/game/FILE/GAME[?at=K]` and `GET /api/game/FILE/GAME/sgf`. FILE is the record file
 /// as the answers name it (slashes in it as they are, or percent-encoded).
-async fn game(
-    state: Shared,
-    Path(name): Path<String>,
-    pairs: Pairs,
-) -> Result<Response, ApiError> {
+async fn game(state: Shared, Path(name): Path<String>, pairs: Pairs) -> Result<Response, ApiError> {
     let mut p = params(pairs)?;
     let (name, sgf) = match name.strip_suffix("/sgf") {
         Some(rest) => (rest, true),
@@ -539,18 +532,30 @@ async fn game(
             .await?;
         let file_name = format!(
             "{}-{number}.sgf",
-            file.rsplit('/').next().unwrap_or("game").trim_end_matches(".sgf")
+            file.rsplit('/')
+                .next()
+                .unwrap_or("game")
+                .trim_end_matches(".sgf")
         );
         // Only the characters a file name may safely carry in the header.
         let file_name: String = file_name
             .chars()
-            .map(|c| if c.is_ascii_alphanumeric() || "-_.".contains(c) { c } else { '_' })
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
             .collect();
         let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{file_name}\""))
             .unwrap_or(HeaderValue::from_static("attachment"));
         return Ok((
             [
-                (header::CONTENT_TYPE, HeaderValue::from_static("application/x-go-sgf")),
+                (
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("application/x-go-sgf"),
+                ),
                 (header::CONTENT_DISPOSITION, disposition),
             ],
             record,
@@ -567,8 +572,14 @@ async fn game(
             let q = Query::from_record(&record, Some(at))?;
             let (black, white) = match q.searched_position() {
                 Some(pos) => (
-                    pos.stones(qipu::Color::Black).iter().map(|p| p.sgf_string()).collect(),
-                    pos.stones(qipu::Color::White).iter().map(|p| p.sgf_string()).collect(),
+                    pos.stones(qipu::Color::Black)
+                        .iter()
+                        .map(|p| p.sgf_string())
+                        .collect(),
+                    pos.stones(qipu::Color::White)
+                        .iter()
+                        .map(|p| p.sgf_string())
+                        .collect(),
                 ),
                 None => (Vec::new(), Vec::new()),
             };

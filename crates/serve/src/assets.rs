@@ -27,7 +27,10 @@ fn file(kind: &'static str, body: &'static str) -> impl IntoResponse {
 
 pub(crate) fn routes() -> Router<Arc<State>> {
     Router::new()
-        .route("/", get(|| async { file("text/html; charset=utf-8", PAGE) }))
+        .route(
+            "/",
+            get(|| async { file("text/html; charset=utf-8", PAGE) }),
+        )
         .route(
             "/board.js",
             get(|| async { file("text/javascript; charset=utf-8", SCRIPT) }),
