@@ -93,8 +93,15 @@ function commit(change) {
 
 window.addEventListener("popstate", () => {
   state = decodeState(location.hash);
+  syncForm();
   refresh();
 });
+
+// The metadata box shows the state's filter when the state comes from the URL (a link, Back);
+// otherwise it keeps what the user is typing until it is submitted.
+function syncForm() {
+  for (const k of ["player", "event", "from", "to", "winner", "query"]) $("#f-" + k).value = state[k];
+}
 
 // ---- board geometry and rules ------------------------------------------------------------
 
@@ -376,11 +383,27 @@ function setStatus(text, ok) {
   st.className = ok ? "ok" : "";
 }
 
+// An empty board with a filter lists the games the filter selects (a game that starts from
+// setup stones never shows the empty board), with the first moves of those that do.
+function gamesUrl(s) {
+  const p = new URLSearchParams({ query: metadataQuery(s), limit: PAGE });
+  if (s.sort !== "indexed") p.set("sort", s.sort);
+  if (s.offset) p.set("offset", s.offset);
+  return "/api/games?" + p.toString();
+}
+
+async function fetchAnswer(s) {
+  if (s.pattern || s.black.length || s.white.length || !metadataQuery(s)) return getJson(apiUrl(s));
+  const [games, first] = await Promise.all([getJson(gamesUrl(s)), getJson(apiUrl({ ...s, offset: 0 }))]);
+  games.continuations = first.continuations;
+  return games;
+}
+
 async function search() {
   const seq = ++searchSeq;
   setStatus("searching…", true);
   try {
-    const a = await getJson(apiUrl(state));
+    const a = await fetchAnswer(state);
     if (seq !== searchSeq) return;
     answer = a;
     setStatus("", true);
@@ -403,10 +426,6 @@ function render() {
   $("#swap").checked = state.swap;
   $("#nextmove").value = state.next;
   $("#size").value = String(state.size);
-  for (const k of ["player", "event", "from", "to", "winner", "query"]) {
-    const input = $("#f-" + k);
-    if (document.activeElement !== input) input.value = state[k];
-  }
   $("#tomove").textContent = tool === "move" ? `${state.toMove === "B" ? "Black" : "White"} to play` : "";
   drawBoard($("#board"), {
     size: state.size, black: state.black, white: state.white, last: state.last,
@@ -652,4 +671,5 @@ function onKey(e) {
 
 state = decodeState(location.hash);
 wire();
+syncForm();
 refresh();
