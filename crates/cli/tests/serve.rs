@@ -58,7 +58,11 @@ fn search(index: &PathBuf, args: &[&str]) -> Vec<Value> {
         .args(args)
         .output()
         .unwrap();
-    assert!(out.status.code().unwrap() < 2, "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.code().unwrap() < 2,
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     lines(&String::from_utf8(out.stdout).unwrap())
 }
 
@@ -67,8 +71,17 @@ fn the_api_answers_what_search_json_prints() {
     let tmp = Scratch::new("cli-serve");
     let index = tmp.0.join("index");
     let samples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/games");
-    let built = qipu().args(["index", "-q", "--index"]).arg(&index).arg(&samples).output().unwrap();
-    assert!(built.status.success(), "{}", String::from_utf8_lossy(&built.stderr));
+    let built = qipu()
+        .args(["index", "-q", "--index"])
+        .arg(&index)
+        .arg(&samples)
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "{}",
+        String::from_utf8_lossy(&built.stderr)
+    );
     let corner = tmp.write("corner.txt", b"...\n...\n..X\n");
 
     let mut child = qipu()
@@ -79,7 +92,9 @@ fn the_api_answers_what_search_json_prints() {
         .spawn()
         .unwrap();
     let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
     let _serving = Serving(child);
     let addr = first
         .split("http://")
@@ -89,13 +104,30 @@ fn the_api_answers_what_search_json_prints() {
         .to_string();
 
     let cases: [(&[&str], &str); 4] = [
-        (&["--black", "pd", "--white", ""], "/api/position?black=pd&white=&limit=10000"),
         (
-            &["--black", "pd", "--white", "", "--no-symmetry", "--query", "winner:W"],
+            &["--black", "pd", "--white", ""],
+            "/api/position?black=pd&white=&limit=10000",
+        ),
+        (
+            &[
+                "--black",
+                "pd",
+                "--white",
+                "",
+                "--no-symmetry",
+                "--query",
+                "winner:W",
+            ],
             "/api/position?black=pd&white=&symmetry=false&query=winner%3AW&limit=10000",
         ),
-        (&["--query", "player:\"Lee Sedol\""], "/api/games?query=player%3A%22Lee%20Sedol%22&limit=10000"),
-        (&["--moves", "B[pd] W[dd]", "--any-order"], "/api/sequence?moves=B%5Bpd%5D%20W%5Bdd%5D&any_order=true&limit=10000"),
+        (
+            &["--query", "player:\"Lee Sedol\""],
+            "/api/games?query=player%3A%22Lee%20Sedol%22&limit=10000",
+        ),
+        (
+            &["--moves", "B[pd] W[dd]", "--any-order"],
+            "/api/sequence?moves=B%5Bpd%5D%20W%5Bdd%5D&any_order=true&limit=10000",
+        ),
     ];
     for (args, target) in cases {
         let (status, body) = get(&addr, target);
@@ -110,8 +142,16 @@ fn the_api_answers_what_search_json_prints() {
     // A mistake is said in the same words as the command line's, as JSON.
     let (status, body) = get(&addr, "/api/position?black=pd,zz&white=");
     assert_eq!(status, 400);
-    let cli = qipu().args(["search", "--index"]).arg(&index).args(["--black", "pd,zz"]).output().unwrap();
+    let cli = qipu()
+        .args(["search", "--index"])
+        .arg(&index)
+        .args(["--black", "pd,zz"])
+        .output()
+        .unwrap();
     let said = String::from_utf8_lossy(&cli.stderr);
     let v: Value = serde_json::from_str(body.trim()).unwrap();
-    assert!(said.contains(v["error"].as_str().unwrap()), "{said} / {body}");
+    assert!(
+        said.contains(v["error"].as_str().unwrap()),
+        "{said} / {body}"
+    );
 }

@@ -130,6 +130,8 @@ impl State {
             let _ = tx.send(out);
         });
         match tokio::time::timeout_at(deadline.into(), rx).await {
+            // The search's own deadline came first: the same budget, said the same way.
+            Ok(Ok(Ok(Err(e)))) if e.kind() == ErrorKind::Stopped => Err(over_budget(budget)),
             Ok(Ok(Ok(result))) => result.map_err(ApiError::from),
             Ok(Ok(Err(_))) | Ok(Err(_)) => Err(ApiError::new(
                 StatusCode::INTERNAL_SERVER_ERROR,
@@ -137,13 +139,17 @@ impl State {
             )),
             Err(_) => {
                 stop.stop();
-                Err(ApiError::new(
-                    StatusCode::SERVICE_UNAVAILABLE,
-                    format!("the search went over its {budget} ms budget and was stopped; narrow it (a metadata query, fewer symmetries) or ask the server for a longer --timeout-ms"),
-                ))
+                Err(over_budget(budget))
             }
         }
     }
+}
+
+fn over_budget(budget: u128) -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!("the search went over its {budget} ms budget and was stopped; narrow it (a metadata query, fewer symmetries) or ask the server for a longer --timeout-ms"),
+    )
 }
 
 /// Stops the request's search when the request ends, however it ends: a client that goes

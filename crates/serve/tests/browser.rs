@@ -44,21 +44,19 @@ struct Session {
 }
 
 fn call(method: &str, url: &str, body: Option<Value>) -> Value {
-    let req = ureq::request(method, url).timeout(Duration::from_secs(60));
-    let resp = match body {
-        Some(b) => req.send_json(b),
-        None => req.call(),
-    };
-    match resp {
-        Ok(r) => r.into_json().expect("JSON from chromedriver"),
-        Err(ureq::Error::Status(code, r)) => {
-            panic!(
-                "chromedriver {method} {url}: {code} {}",
-                r.into_string().unwrap_or_default()
-            )
-        }
-        Err(e) => panic!("chromedriver {method} {url}: {e}"),
-    }
+    let rest = url.trim_start_matches("http://");
+    let at = rest.find('/').unwrap_or(rest.len());
+    let bytes = body.map(|b| b.to_string()).unwrap_or_default();
+    let r = common::Client::new(&rest[..at])
+        .send(
+            method,
+            &rest[at..],
+            &[("Content-Type", "application/json")],
+            bytes.as_bytes(),
+        )
+        .unwrap_or_else(|e| panic!("chromedriver {method} {url}: {e}"));
+    assert_eq!(r.status, 200, "chromedriver {method} {url}: {}", r.body);
+    r.json()
 }
 
 impl Session {
@@ -182,12 +180,9 @@ fn the_board_works_in_a_real_browser() {
     let base = format!("http://127.0.0.1:{port}");
     let until = Instant::now() + Duration::from_secs(20);
     loop {
-        if let Ok(r) = ureq::get(&format!("{base}/status")).call() {
-            if r.into_json::<Value>()
-                .is_ok_and(|v| v["value"]["ready"] == true)
-            {
-                break;
-            }
+        let status = common::Client::new(&base).send("GET", "/status", &[], b"");
+        if status.is_ok_and(|r| r.status == 200 && r.json()["value"]["ready"] == true) {
+            break;
         }
         assert!(Instant::now() < until, "chromedriver did not start");
         std::thread::sleep(Duration::from_millis(100));

@@ -3,8 +3,9 @@
 
 #![allow(dead_code)]
 
+pub mod http;
+
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use serve::{Config, Server};
 
@@ -36,54 +37,25 @@ pub fn build(dir: &Path, inputs: &[PathBuf]) {
     qipu::build(dir, inputs, &opts, |_| {}).expect("an index built");
 }
 
-/// An answer: status, content type, body.
-pub struct Reply {
-    pub status: u16,
-    pub content_type: String,
-    pub body: String,
-    pub bytes: Vec<u8>,
-}
-
-impl Reply {
-    pub fn json(&self) -> serde_json::Value {
-        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
-    }
-}
-
-fn agent() -> ureq::Agent {
-    ureq::AgentBuilder::new()
-        .timeout(Duration::from_secs(120))
-        .build()
-}
+pub use http::{Client, Reply};
 
 /// GET `base` + `path` with `params` percent-encoded, accepting `accept`.
 pub fn get(base: &str, path: &str, params: &[(&str, &str)], accept: &str) -> Reply {
-    let mut req = agent().get(&format!("{base}{path}")).set("Accept", accept);
-    for (k, v) in params {
-        req = req.query(k, v);
-    }
-    reply(req.call())
+    Client::new(base)
+        .send(
+            "GET",
+            &http::target(path, params),
+            &[("Accept", accept)],
+            b"",
+        )
+        .unwrap_or_else(|e| panic!("no answer to {path}: {e}"))
 }
 
 /// GET a URL as written (for targets a client would not make).
 pub fn get_raw(url: &str) -> Reply {
-    reply(agent().get(url).call())
-}
-
-fn reply(r: Result<ureq::Response, ureq::Error>) -> Reply {
-    let resp = match r {
-        Ok(resp) => resp,
-        Err(ureq::Error::Status(_, resp)) => resp,
-        Err(e) => panic!("no answer: {e}"),
-    };
-    let status = resp.status();
-    let content_type = resp.header("content-type").unwrap_or("").to_string();
-    let mut bytes = Vec::new();
-    std::io::Read::read_to_end(&mut resp.into_reader(), &mut bytes).expect("a body");
-    Reply {
-        status,
-        content_type,
-        body: String::from_utf8_lossy(&bytes).into_owned(),
-        bytes,
-    }
+    let rest = url.trim_start_matches("http://");
+    let at = rest.find('/').unwrap_or(rest.len());
+    Client::new(&rest[..at])
+        .send("GET", &rest[at..], &[], b"")
+        .unwrap_or_else(|e| panic!("no answer to {url}: {e}"))
 }
