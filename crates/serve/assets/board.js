@@ -225,9 +225,14 @@ function drawBoard(container, opt) {
     const [x, y] = xy(p);
     el("text", { x, y, class: "mark" }, svg).textContent = m;
   }
-  // Continuations: the most played move at each point, its share of all next moves.
+  // Continuations: the most played move at each point, its share of all next moves; the
+  // twelve most played points only, so that rare replies do not hide the board (the table
+  // lists them all).
   const labels = new Map();
-  for (const c of opt.continuations || []) if (c.point && !labels.has(c.point)) labels.set(c.point, c);
+  for (const c of opt.continuations || []) {
+    if (labels.size >= 12) break;
+    if (c.point && !labels.has(c.point)) labels.set(c.point, c);
+  }
   const total = (opt.continuations || []).reduce((n, c) => n + c.count, 0) || 1;
   for (const [p, c] of labels) {
     const [x, y] = xy(p);
