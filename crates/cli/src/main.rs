@@ -14,6 +14,7 @@ mod inputs;
 mod progress;
 mod report;
 mod search;
+mod serve;
 mod show;
 mod table;
 mod verify;
@@ -147,6 +148,9 @@ enum Command {
 
 Exit status: 0 when something was found, 1 when nothing was, 2 on an error.")]
     Search(search::SearchArgs),
+    /// Serve an index over HTTP: a JSON API under /api/ and a web board at / (loopback only
+    /// unless --bind says otherwise).
+    Serve(serve::ServeArgs),
     /// Check every file of an index against its checksum: prints each damaged file; exit code 1
     /// if any is damaged, 0 if the index is sound.
     #[command(after_help = "Examples:
@@ -231,6 +235,7 @@ fn run(cli: Cli) -> ExitCode {
         ),
         Command::Stats { index, json } => index::stats(&index, json),
         Command::Search(args) => search::run(&args),
+        Command::Serve(args) => serve::run(&args),
         Command::Verify { index } => verify::run(&index),
         Command::Derive {
             out,

@@ -174,32 +174,19 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
     let elapsed_ms = answer.timings.search_ms;
     let mut out = std::io::stdout().lock();
     if a.json {
-        for hit in answer.hits.iter().take(limit) {
-            let d = &hit.info;
-            let v = json!({
-                "type": "hit", "file": d.file, "game": d.game_in_file,
-                // A path that is not UTF-8 is shown with U+FFFD where its bytes are not text.
-                "path": index.path(hit.game).map(|p| p.display().to_string()),
-                "moves": hit.moves,
-                "black": d.black, "white": d.white, "date": d.date, "result": d.result,
-                "copy": d.copy,
-            });
+        // The shapes `qipu serve` answers with too (`qipu::lines`), and on a hit the record's
+        // path on this machine, which `qipu show` takes back.
+        let mut hits = answer.hits.iter();
+        for line in qipu::lines::lines(&answer, limit) {
+            let mut v = serde_json::to_value(&line)?;
+            if matches!(line, qipu::lines::Line::Hit(_)) {
+                if let Some(hit) = hits.next() {
+                    // A path that is not UTF-8 is shown with U+FFFD where its bytes are not text.
+                    v["path"] = json!(index.path(hit.game).map(|p| p.display().to_string()));
+                }
+            }
             writeln!(out, "{v}")?;
         }
-        for c in &answer.continuations {
-            let v = json!({
-                "type": "continuation", "color": c.color.letter().to_string(),
-                "point": c.point.map_or(String::new(), |p| p.sgf_string()),
-                "count": c.count, "black_wins": c.black_wins, "white_wins": c.white_wins,
-            });
-            writeln!(out, "{v}")?;
-        }
-        let v = json!({
-            "type": "summary", "games": answer.summary.games,
-            "positions": answer.summary.positions,
-            "elapsed_ms": (elapsed_ms * 1000.0).round() / 1000.0,
-        });
-        writeln!(out, "{v}")?;
     } else {
         write!(out, "{}", human(&index, &query, &answer, limit, elapsed_ms))?;
     }

@@ -79,6 +79,9 @@ pub enum ErrorKind {
     BadInput,
     /// Reading or writing a file failed (permissions, a full disk). 500.
     Io,
+    /// The search was given up before it finished, by its [`crate::Stop`] (a time budget spent,
+    /// a client gone); asking again with more time may answer. A server answers 503.
+    Stopped,
 }
 
 /// A failure of the library: [`Error::kind`] sorts it, [`Error::is_user_error`] says whether
@@ -93,6 +96,7 @@ pub struct Error {
 enum Inner {
     Query(QueryError),
     Index(index::IndexError),
+    Stopped,
 }
 
 impl Error {
@@ -108,6 +112,14 @@ impl Error {
     /// [`damaged_files`](crate::damaged_files)): a [`ErrorKind::DamagedIndex`].
     pub fn files_cut(files: Vec<std::path::PathBuf>) -> Error {
         index::IndexError::Changed { files }.into()
+    }
+
+    /// A search stopped by its [`crate::Stop`].
+    pub(crate) fn stopped() -> Error {
+        Error {
+            kind: ErrorKind::Stopped,
+            inner: Inner::Stopped,
+        }
     }
 
     /// What kind of failure this is.
@@ -240,6 +252,7 @@ impl fmt::Display for Error {
         match &self.inner {
             Inner::Query(q) => q.fmt(f),
             Inner::Index(e) => e.fmt(f),
+            Inner::Stopped => f.write_str("the search was stopped before it finished"),
         }
     }
 }
@@ -247,7 +260,7 @@ impl fmt::Display for Error {
 impl std::error::Error for Error {
     fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
         match &self.inner {
-            Inner::Query(_) => None,
+            Inner::Query(_) | Inner::Stopped => None,
             // The index error says its causes in its own line; its sources are its causes'.
             Inner::Index(e) => std::error::Error::source(e),
         }

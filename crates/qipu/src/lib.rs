@@ -213,8 +213,10 @@
 mod answer;
 mod build;
 mod error;
+pub mod lines;
 mod query;
 mod reader;
+mod stop;
 mod store;
 
 pub use answer::{Answer, Continuation, GameId, GameInfo, Hit, MainLine, Move, Summary, Timings};
@@ -225,6 +227,7 @@ pub use query::{check_board_size, Query, Sort, MAX_BOARD};
 /// The thread pools [`Index::search_in`] takes, at the version this crate uses.
 pub use rayon;
 pub use reader::{Damage, Index, Stats};
+pub use stop::Stop;
 
 /// The files of live memory maps (index files, large record files) that another program cut
 /// short while this process read them. Anything read from them since was zeros: an answer

@@ -16,6 +16,7 @@ use search::{Cell, PatternQuery, PositionQuery, SequenceQuery};
 use sgf::Records;
 
 use crate::error::{Error, QueryError, QueryPart};
+use crate::stop::Stop;
 
 /// The largest board qipu reads (52×52, as SGF allows).
 pub const MAX_BOARD: u8 = 52;
@@ -74,6 +75,7 @@ pub struct Query {
     pub(crate) limit: Option<usize>,
     pub(crate) offset: usize,
     pub(crate) sort: Sort,
+    pub(crate) stop: Option<Stop>,
 }
 
 impl Query {
@@ -92,6 +94,7 @@ impl Query {
             limit: None,
             offset: 0,
             sort: Sort::Indexed,
+            stop: None,
         }
     }
 
@@ -281,6 +284,13 @@ impl Query {
     /// The order of the hits (default [`Sort::Indexed`]).
     pub fn sort(mut self, sort: Sort) -> Query {
         self.sort = sort;
+        self
+    }
+
+    /// Lets `stop` give up on the search (a server's time budget, a client gone): see [`Stop`].
+    /// A stopped search answers [`crate::ErrorKind::Stopped`], never part of an answer.
+    pub fn stop_when(mut self, stop: Stop) -> Query {
+        self.stop = Some(stop);
         self
     }
 

@@ -11,6 +11,7 @@ use crate::answer::{
 };
 use crate::error::{Error, QueryError, QueryPart};
 use crate::query::{Plan, Query, Sort};
+use crate::stop::Stop;
 use crate::store::Games;
 
 /// An index of game records, opened for searching. Opening reads only what every search needs
@@ -146,7 +147,11 @@ impl Index {
                     .collect(),
             });
         }
-        let games = Games(&self.inner, true);
+        let stop = query.stop.as_ref();
+        if stop.is_some_and(Stop::is_stopped) {
+            return Err(Error::stopped());
+        }
+        let games = Games::new(&self.inner, stop);
         let found = match &plan {
             Plan::Position(q) => find_position(&games, q, filter.as_deref()),
             Plan::Pattern(q) => find_pattern(&games, q, filter.as_deref()),
@@ -156,6 +161,10 @@ impl Index {
         };
         // An index file cut short under the search read as zeros: no answer from it.
         self.inner.check_intact()?;
+        // A stopped search skipped games: what it found is not the answer.
+        if stop.is_some_and(Stop::is_stopped) {
+            return Err(Error::stopped());
+        }
         let search_ms = started.elapsed().as_secs_f64() * 1e3;
         let started = Instant::now();
         let mut hits = match plan {
@@ -244,6 +253,14 @@ impl Index {
     pub fn game(&self, id: GameId) -> Result<GameInfo, Error> {
         self.check(id)?;
         Ok(self.info(id))
+    }
+
+    /// Where game `id` was read from: its record file as named when indexed, and its place in
+    /// that file, as [`GameInfo`] names them; a look-up in the game table only (no metadata), so
+    /// that a client can map names back to numbers for every game at little cost.
+    pub fn identity(&self, id: GameId) -> Result<(&str, u32), Error> {
+        self.check(id)?;
+        Ok(self.inner.identity(id))
     }
 
     fn check(&self, id: GameId) -> Result<(), Error> {

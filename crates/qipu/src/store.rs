@@ -6,10 +6,27 @@ use index::ops::{Op, Raw, RawKind, Walker};
 use index::Occupancy;
 use search::store::{Change, Occurrence, Step, Walk};
 
-/// An opened index, lent to the search. The flag says whether the search may take the index's
-/// shortcuts — the corner table and the vacated points, which only narrow or end the scan of
-/// games — so that tests can compare answers with and without them.
-pub(crate) struct Games<'a>(pub(crate) &'a index::Index, pub(crate) bool);
+use crate::stop::Stop;
+
+/// An opened index, lent to the search, with the query's [`Stop`] if it has one.
+pub(crate) struct Games<'a> {
+    pub(crate) index: &'a index::Index,
+    pub(crate) stop: Option<&'a Stop>,
+    /// Whether the search may take the index's shortcuts — the corner table and the vacated
+    /// points, which only narrow or end the scan of games — so that tests can compare answers
+    /// with and without them.
+    pub(crate) shortcuts: bool,
+}
+
+impl<'a> Games<'a> {
+    pub(crate) fn new(index: &'a index::Index, stop: Option<&'a Stop>) -> Games<'a> {
+        Games {
+            index,
+            stop,
+            shortcuts: true,
+        }
+    }
+}
 
 // The search's "no next move" is the table's.
 const _: () = assert!(search::store::NO_NEXT == index::NO_NEXT);
@@ -20,7 +37,7 @@ pub(crate) struct Walking<'o>(Walker<'o>);
 impl Walk for Walking<'_> {
     #[inline]
     fn next_position(&mut self, on_change: impl FnMut(Point)) -> Option<Step> {
-        let step = self.0.next_position(on_change)?;
+        let step = self.index.next_position(on_change)?;
         Some(Step {
             k: step.k,
             next: step
@@ -31,12 +48,12 @@ impl Walk for Walking<'_> {
 
     #[inline]
     fn hash(&self) -> u64 {
-        self.0.hash()
+        self.index.hash()
     }
 
     #[inline]
     fn stones(&self, color: Color) -> &Bitboard {
-        self.0.stones(color)
+        self.index.stones(color)
     }
 }
 
@@ -45,43 +62,48 @@ impl search::Store for Games<'_> {
 
     #[inline]
     fn len(&self) -> u32 {
-        self.0.len()
+        self.index.len()
+    }
+
+    #[inline]
+    fn stopped(&self) -> bool {
+        self.stop.is_some_and(Stop::is_stopped)
     }
 
     #[inline]
     fn board(&self, g: u32) -> (u8, u8) {
-        let r = self.0.game(g);
+        let r = self.index.game(g);
         (r.width, r.height)
     }
 
     #[inline]
     fn winner(&self, g: u32) -> u8 {
-        self.0.winner(g)
+        self.index.winner(g)
     }
 
     #[inline]
     fn original(&self, g: u32) -> Option<u32> {
-        self.0.is_copy(g).then(|| self.0.game(g).duplicate_of)
+        self.index.is_copy(g).then(|| self.index.game(g).duplicate_of)
     }
 
     #[inline]
     fn is_copy(&self, g: u32) -> bool {
-        self.0.is_copy(g)
+        self.index.is_copy(g)
     }
 
     #[inline]
     fn copies(&self, g: u32) -> &[u32] {
-        self.0.copies(g)
+        self.index.copies(g)
     }
 
     #[inline]
     fn is_removed(&self, g: u32) -> bool {
-        self.0.is_removed(g)
+        self.index.is_removed(g)
     }
 
     #[inline]
     fn has_removed(&self) -> bool {
-        self.0.has_removed()
+        self.index.has_removed()
     }
 
     fn table_stones(&self) -> u32 {
@@ -93,16 +115,16 @@ impl search::Store for Games<'_> {
     }
 
     fn long_games(&self) -> &[u32] {
-        self.0.long_games()
+        self.index.long_games()
     }
 
     fn count_occurrences(&self, hash: u64) -> usize {
-        self.0.count_positions(hash)
+        self.index.count_positions(hash)
     }
 
     #[inline]
     fn occurrences(&self, hash: u64) -> impl Iterator<Item = Occurrence> + '_ {
-        self.0.positions(hash).map(|e| Occurrence {
+        self.index.positions(hash).map(|e| Occurrence {
             game: e.game,
             k: e.k as u32,
             next: e.next,
@@ -132,16 +154,16 @@ impl search::Store for Games<'_> {
                 o
             })
             .collect();
-        Some(self.0.covering(&needs))
+        Some(self.index.covering(&needs))
     }
 
     fn corner_games(&self, width: u8, height: u8, keys: &[u64]) -> Option<Vec<u32>> {
-        if !self.1 || !goban::corner::has_corners(width, height) {
+        if !self.shortcuts || !goban::corner::has_corners(width, height) {
             return None;
         }
-        let mut games = self.0.corner_games(keys);
+        let mut games = self.index.corner_games(keys);
         games.retain(|&g| {
-            let r = self.0.game(g);
+            let r = self.index.game(g);
             (r.width, r.height) == (width, height)
         });
         Some(games)
@@ -149,18 +171,18 @@ impl search::Store for Games<'_> {
 
     #[inline]
     fn vacated(&self, g: u32) -> Option<[u64; 6]> {
-        let v = self.0.vacated(g);
-        (self.1 && v != index::Vacated::ALL).then_some(v.0)
+        let v = self.index.vacated(g);
+        (self.shortcuts && v != index::Vacated::ALL).then_some(v.0)
     }
 
     #[inline]
     fn had(&self, g: u32, color: Color, p: Point) -> Option<bool> {
-        self.1.then(|| self.0.had(g, color, p))
+        self.shortcuts.then(|| self.index.had(g, color, p))
     }
 
     #[inline]
     fn load(&self, g: u32, program: &mut Vec<u16>) {
-        self.0.ops_into(g, program)
+        self.index.ops_into(g, program)
     }
 
     #[inline]
@@ -299,8 +321,12 @@ mod tests {
             let Ok(Plan::Pattern(pattern)) = query.plan() else {
                 panic!("round {round}: not a pattern plan");
             };
-            let fast = search::find_pattern(&Games(&index.inner, true), &pattern, None);
-            let plain = search::find_pattern(&Games(&index.inner, false), &pattern, None);
+            let fast = search::find_pattern(&Games::new(&index.inner, None), &pattern, None);
+            let plain = Games {
+                shortcuts: false,
+                ..Games::new(&index.inner, None)
+            };
+            let plain = search::find_pattern(&plain, &pattern, None);
             let key = |a: &search::Answer| {
                 a.hits
                     .iter()

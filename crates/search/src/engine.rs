@@ -139,6 +139,9 @@ pub fn find_position<S: Store>(index: &S, q: &PositionQuery, filter: Filter<'_>)
         let per_game: Vec<Vec<Occurrence>> = scan
             .into_par_iter()
             .map(|g| {
+                if index.stopped() {
+                    return Vec::new();
+                }
                 let mut ops = Vec::new();
                 index.load(g, &mut ops);
                 let Some(mut walk) = index.walk(&ops, w, h, true) else {
@@ -475,6 +478,9 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
     let found: Vec<Hit> = candidates(index, bw, bh, filter, &needs)
         .into_par_iter()
         .filter_map(|g| {
+            if index.stopped() {
+                return None;
+            }
             let mut ops = Vec::new();
             index.load(g, &mut ops);
             let moves: Vec<(Color, Option<Point>)> = index.moves(&ops).collect();

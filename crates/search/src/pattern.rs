@@ -38,6 +38,9 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
         .map_init(
             || (Vec::new(), Scan::new(placements.len())),
             |(ops, scan), g| {
+                if index.stopped() {
+                    return None;
+                }
                 index.load(g, ops);
                 let end = ends.as_ref().and_then(|e| e.of_game(index, g, &placements));
                 let moves = scan.run(index, ops, bw, bh, &placements, &touch, end);

@@ -94,6 +94,12 @@ pub trait Store: Sync {
     fn is_removed(&self, g: u32) -> bool;
     /// Whether any game is hidden.
     fn has_removed(&self) -> bool;
+    /// Whether the caller has given up on this search (a time budget spent, a client gone):
+    /// checked once per game replayed, after which the search skips the remaining games and
+    /// returns an incomplete answer that the caller must throw away. Default: never.
+    fn stopped(&self) -> bool {
+        false
+    }
 
     /// Every position with at most this many stones of every game is in the position table,
     /// except those of [`Store::long_games`] past [`Store::table_moves`].

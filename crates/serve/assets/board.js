@@ -1,0 +1,680 @@
+// qipu's web board: place stones or draw a shape, see what was played next and in which games.
+// Plain JavaScript, no library: the page must work offline from the binary alone. Every state
+// of the board lives in the URL's hash, so back/forward and a shared link give it back.
+"use strict";
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const PAGE = 20;
+const $ = (sel) => document.querySelector(sel);
+
+// ---- state -------------------------------------------------------------------------------
+
+function emptyState() {
+  return {
+    size: 19,
+    black: [], white: [],          // SGF points ("pd")
+    toMove: "B",                   // the move tool's next colour
+    last: "",                      // the last move played, marked on the board
+    pattern: false, anywhere: false,
+    region: null,                  // [x0, y0, x1, y1], inclusive; null: the whole board
+    marks: {},                     // point -> "?", "x" or "o" (pattern mode)
+    symmetry: true, swap: false, next: "",
+    player: "", event: "", from: "", to: "", winner: "", query: "",
+    sort: "indexed", offset: 0,
+    view: "",                      // "file\tgame\tk\thit" of the game open in the viewer
+  };
+}
+
+let state = emptyState();
+let tool = "move";
+let regionStart = null;            // first corner while marking a region
+let answer = null;                 // the last answer shown
+let clientSort = null;             // {key, up}: a column sorted within the page
+let searchSeq = 0;
+
+function encodeState(s) {
+  const p = new URLSearchParams();
+  const put = (k, v, dflt) => { if (v !== dflt) p.set(k, String(v)); };
+  put("s", s.size, 19);
+  put("b", s.black.join(","), "");
+  put("w", s.white.join(","), "");
+  put("t", s.toMove, "B");
+  put("l", s.last, "");
+  put("pat", s.pattern ? 1 : 0, 0);
+  put("any", s.anywhere ? 1 : 0, 0);
+  if (s.region) p.set("r", s.region.join(","));
+  const marks = Object.entries(s.marks).map(([pt, m]) => pt + m).join(",");
+  put("m", marks, "");
+  put("sym", s.symmetry ? 1 : 0, 1);
+  put("sw", s.swap ? 1 : 0, 0);
+  put("n", s.next, "");
+  for (const k of ["player", "event", "from", "to", "winner", "query"]) put(k, s[k], "");
+  put("sort", s.sort, "indexed");
+  put("o", s.offset, 0);
+  put("v", s.view, "");
+  return p.toString();
+}
+
+function decodeState(hash) {
+  const s = emptyState();
+  const p = new URLSearchParams(hash.replace(/^#/, ""));
+  const size = parseInt(p.get("s") || "19", 10);
+  if (size >= 2 && size <= 52) s.size = size;
+  const pts = (v) => (v || "").split(",").filter((x) => /^[a-zA-Z]{2}$/.test(x) && onBoard(x, s.size));
+  s.black = pts(p.get("b"));
+  s.white = pts(p.get("w")).filter((x) => !s.black.includes(x));
+  s.toMove = p.get("t") === "W" ? "W" : "B";
+  s.last = p.get("l") || "";
+  s.pattern = p.get("pat") === "1";
+  s.anywhere = p.get("any") === "1";
+  const r = (p.get("r") || "").split(",").map((x) => parseInt(x, 10));
+  if (r.length === 4 && r.every((x) => x >= 0 && x < s.size)) s.region = r;
+  for (const m of (p.get("m") || "").split(",")) {
+    if (/^[a-zA-Z]{2}[?xo]$/.test(m) && onBoard(m.slice(0, 2), s.size)) s.marks[m.slice(0, 2)] = m[2];
+  }
+  s.symmetry = p.get("sym") !== "0";
+  s.swap = p.get("sw") === "1";
+  s.next = ["B", "W"].includes(p.get("n")) ? p.get("n") : "";
+  for (const k of ["player", "event", "from", "to", "winner", "query"]) s[k] = p.get(k) || "";
+  s.sort = ["indexed", "positions", "oldest", "newest"].includes(p.get("sort")) ? p.get("sort") : "indexed";
+  s.offset = Math.max(0, parseInt(p.get("o") || "0", 10) || 0);
+  s.view = p.get("v") || "";
+  return s;
+}
+
+// A new state: a new history entry (so Back returns to this one), then a new search.
+function commit(change) {
+  const next = structuredClone(state);
+  change(next);
+  state = next;
+  history.pushState(null, "", "#" + encodeState(state));
+  refresh();
+}
+
+window.addEventListener("popstate", () => {
+  state = decodeState(location.hash);
+  syncForm();
+  refresh();
+});
+
+// The metadata box shows the state's filter when the state comes from the URL (a link, Back);
+// otherwise it keeps what the user is typing until it is submitted.
+function syncForm() {
+  for (const k of ["player", "event", "from", "to", "winner", "query"]) $("#f-" + k).value = state[k];
+}
+
+// ---- board geometry and rules ------------------------------------------------------------
+
+const LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+const GTP = "ABCDEFGHJKLMNOPQRSTUVWXYZ";
+
+function pt(x, y) { return LETTERS[x] + LETTERS[y]; }
+function xy(p) { return [LETTERS.indexOf(p[0]), LETTERS.indexOf(p[1])]; }
+function onBoard(p, size) { const [x, y] = xy(p); return x >= 0 && y >= 0 && x < size && y < size; }
+function gtp(p, size) {
+  if (!p) return "pass";
+  const [x, y] = xy(p);
+  return (x < GTP.length ? GTP[x] : "?") + (size - y);
+}
+
+function neighbours(p, size) {
+  const [x, y] = xy(p);
+  return [[x - 1, y], [x + 1, y], [x, y - 1], [x, y + 1]]
+    .filter(([a, b]) => a >= 0 && b >= 0 && a < size && b < size)
+    .map(([a, b]) => pt(a, b));
+}
+
+// The group of the stone at p and whether it has a liberty, on a board map point -> colour.
+function group(board, p, size) {
+  const colour = board.get(p);
+  const seen = new Set([p]);
+  const todo = [p];
+  let free = false;
+  while (todo.length) {
+    for (const n of neighbours(todo.pop(), size)) {
+      const c = board.get(n);
+      if (!c) free = true;
+      else if (c === colour && !seen.has(n)) { seen.add(n); todo.push(n); }
+    }
+  }
+  return { stones: seen, free };
+}
+
+// Plays `colour` at p with captures (and suicide, as the index's engine replays it).
+function play(s, colour, p) {
+  const board = new Map();
+  for (const b of s.black) board.set(b, "B");
+  for (const w of s.white) board.set(w, "W");
+  board.set(p, colour);
+  const other = colour === "B" ? "W" : "B";
+  for (const n of neighbours(p, s.size)) {
+    if (board.get(n) === other) {
+      const g = group(board, n, s.size);
+      if (!g.free) for (const x of g.stones) board.delete(x);
+    }
+  }
+  const own = group(board, p, s.size);
+  if (!own.free) for (const x of own.stones) board.delete(x);
+  s.black = [...board].filter(([, c]) => c === "B").map(([q]) => q);
+  s.white = [...board].filter(([, c]) => c === "W").map(([q]) => q);
+  delete s.marks[p];
+  s.toMove = other;
+  s.last = p;
+}
+
+// ---- drawing -----------------------------------------------------------------------------
+
+function el(name, attrs, parent) {
+  const e = document.createElementNS(SVGNS, name);
+  for (const [k, v] of Object.entries(attrs || {})) e.setAttribute(k, v);
+  if (parent) parent.appendChild(e);
+  return e;
+}
+
+function stars(size) {
+  const at = size === 19 ? [3, 9, 15] : size === 13 ? [3, 6, 9] : size === 9 ? [2, 4, 6] : [];
+  const out = [];
+  for (const a of at) for (const b of at) out.push([a, b]);
+  return out;
+}
+
+// Draws a board: stones, marks, the region, continuation labels; `onClick(point)` if given.
+function drawBoard(container, opt) {
+  const size = opt.size;
+  const svg = el("svg", { viewBox: `-1.3 -1.3 ${size + 1.6} ${size + 1.6}`, role: "img" });
+  el("rect", { x: -1.3, y: -1.3, width: size + 1.6, height: size + 1.6, fill: "#dcb35c" }, svg);
+  const lines = el("g", { stroke: "#3b2a10", "stroke-width": 0.04 }, svg);
+  for (let i = 0; i < size; i++) {
+    el("line", { x1: 0, y1: i, x2: size - 1, y2: i }, lines);
+    el("line", { x1: i, y1: 0, x2: i, y2: size - 1 }, lines);
+  }
+  for (const [a, b] of stars(size)) el("circle", { cx: a, cy: b, r: 0.1, fill: "#3b2a10" }, svg);
+  for (let i = 0; i < size; i++) {
+    for (const y of [-0.85, size - 0.15]) el("text", { x: i, y, class: "coord" }, svg).textContent = GTP[i] || "";
+    for (const x of [-0.85, size - 0.15]) el("text", { x, y: i, class: "coord" }, svg).textContent = String(size - i);
+  }
+  if (opt.region) {
+    const [x0, y0, x1, y1] = opt.region;
+    el("rect", {
+      x: x0 - 0.5, y: y0 - 0.5, width: x1 - x0 + 1, height: y1 - y0 + 1,
+      fill: "rgba(31,111,235,.10)", stroke: "#1f6feb", "stroke-width": 0.08, "stroke-dasharray": "0.3 0.15",
+    }, svg);
+  }
+  if (opt.regionStart) {
+    const [x, y] = xy(opt.regionStart);
+    el("rect", { x: x - 0.5, y: y - 0.5, width: 1, height: 1, fill: "none", stroke: "#1f6feb", "stroke-width": 0.1 }, svg);
+  }
+  const stones = el("g", {}, svg);
+  const put = (p, colour) => {
+    const [x, y] = xy(p);
+    el("circle", {
+      cx: x, cy: y, r: 0.47, "data-stone": colour,
+      fill: colour === "B" ? "#111" : "#fafafa", stroke: "#111", "stroke-width": 0.04,
+    }, stones);
+  };
+  opt.black.forEach((p) => put(p, "B"));
+  opt.white.forEach((p) => put(p, "W"));
+  if (opt.last && (opt.black.includes(opt.last) || opt.white.includes(opt.last))) {
+    const [x, y] = xy(opt.last);
+    el("circle", {
+      cx: x, cy: y, r: 0.2, fill: "none", "stroke-width": 0.07,
+      stroke: opt.black.includes(opt.last) ? "#fff" : "#111",
+    }, svg);
+  }
+  for (const [p, m] of Object.entries(opt.marks || {})) {
+    const [x, y] = xy(p);
+    el("text", { x, y, class: "mark" }, svg).textContent = m;
+  }
+  // Continuations: the most played move at each point, its share of all next moves; the
+  // twelve most played points only, so that rare replies do not hide the board (the table
+  // lists them all).
+  const labels = new Map();
+  for (const c of opt.continuations || []) {
+    if (labels.size >= 12) break;
+    if (c.point && !labels.has(c.point)) labels.set(c.point, c);
+  }
+  const total = (opt.continuations || []).reduce((n, c) => n + c.count, 0) || 1;
+  for (const [p, c] of labels) {
+    const [x, y] = xy(p);
+    const share = (100 * c.count) / total;
+    const g = el("g", { class: "cont", "data-pt": p }, svg);
+    el("circle", {
+      cx: x, cy: y, r: 0.46, class: "cont-label", "data-pt": p,
+      fill: c.color === "B" ? "rgba(20,20,20,.78)" : "rgba(255,255,255,.88)",
+      stroke: winColour(c), "stroke-width": 0.09,
+    }, g);
+    el("text", { x, y, class: "label", fill: c.color === "B" ? "#fff" : "#111" }, g).textContent =
+      share >= 9.95 ? share.toFixed(0) : share.toFixed(1);
+    el("title", {}, g).textContent =
+      `${c.color === "B" ? "Black" : "White"} ${gtp(p, size)}: ${c.count} (${share.toFixed(1)}%), ` +
+      `Black wins ${pct(c.black_wins, c.count)}, White wins ${pct(c.white_wins, c.count)}`;
+  }
+  if (opt.onClick) {
+    const hits = el("g", { fill: "transparent" }, svg);
+    for (let x = 0; x < size; x++) {
+      for (let y = 0; y < size; y++) {
+        const r = el("rect", { x: x - 0.5, y: y - 0.5, width: 1, height: 1, "data-pt": pt(x, y), class: "pt" }, hits);
+        r.addEventListener("click", () => opt.onClick(pt(x, y)));
+      }
+    }
+  }
+  container.replaceChildren(svg);
+}
+
+// Green when the side that played the move won more often, red when it lost more often.
+function winColour(c) {
+  const mine = c.color === "B" ? c.black_wins : c.white_wins;
+  const theirs = c.color === "B" ? c.white_wins : c.black_wins;
+  if (mine + theirs === 0) return "#888";
+  const r = mine / (mine + theirs);
+  return r >= 0.55 ? "#1a7f37" : r <= 0.45 ? "#cf222e" : "#9a6700";
+}
+
+function pct(n, d) { return d ? ((100 * n) / d).toFixed(1) + "%" : "–"; }
+
+// ---- clicks ------------------------------------------------------------------------------
+
+function onBoardClick(p) {
+  const cont = answer && tool === "move" && !state.pattern
+    ? (answer.continuations || []).find((c) => c.point === p) : null;
+  if (cont && !state.black.includes(p) && !state.white.includes(p)) {
+    follow(cont);
+    return;
+  }
+  if (tool === "region") {
+    if (!regionStart) { regionStart = p; render(); return; }
+    const [a, b] = xy(regionStart), [c, d] = xy(p);
+    regionStart = null;
+    commit((s) => { s.region = [Math.min(a, c), Math.min(b, d), Math.max(a, c), Math.max(b, d)]; s.offset = 0; });
+    return;
+  }
+  commit((s) => {
+    s.offset = 0;
+    s.view = "";
+    const has = (list) => list.includes(p);
+    const drop = () => {
+      s.black = s.black.filter((q) => q !== p);
+      s.white = s.white.filter((q) => q !== p);
+    };
+    if (tool === "move") {
+      if (has(s.black) || has(s.white)) return;
+      play(s, s.toMove, p);
+    } else if (tool === "B" || tool === "W") {
+      const was = has(tool === "B" ? s.black : s.white);
+      drop();
+      delete s.marks[p];
+      if (!was) (tool === "B" ? s.black : s.white).push(p);
+      s.last = "";
+    } else if (tool === "erase") {
+      drop();
+      delete s.marks[p];
+      s.last = "";
+    } else if (["?", "x", "o"].includes(tool)) {
+      drop();
+      if (s.marks[p] === tool) delete s.marks[p]; else s.marks[p] = tool;
+    }
+  });
+}
+
+// Plays a continuation and searches again: the explorer's step.
+function follow(c) {
+  if (!c.point) return;
+  commit((s) => { play(s, c.color, c.point); s.offset = 0; s.view = ""; });
+}
+
+// ---- searching ---------------------------------------------------------------------------
+
+function metadataQuery(s) {
+  const quote = (v) => '"' + v.replace(/["\\]/g, " ").trim() + '"';
+  const parts = [];
+  if (s.player.trim()) parts.push("player:" + quote(s.player));
+  if (s.event.trim()) parts.push("event:" + quote(s.event));
+  if (s.from.trim() || s.to.trim()) parts.push(`date:[${s.from.trim() || "*"} TO ${s.to.trim() || "*"}]`);
+  if (s.winner) parts.push("winner:" + s.winner);
+  if (s.query.trim()) parts.push("(" + s.query.trim() + ")");
+  return parts.join(" AND ");
+}
+
+function diagram(s) {
+  const [x0, y0, x1, y1] = s.region || [0, 0, s.size - 1, s.size - 1];
+  const rows = [];
+  for (let y = y0; y <= y1; y++) {
+    let row = "";
+    for (let x = x0; x <= x1; x++) {
+      const p = pt(x, y);
+      row += s.black.includes(p) ? "X" : s.white.includes(p) ? "O" : s.marks[p] || ".";
+    }
+    rows.push(row);
+  }
+  return { rows: rows.join("/"), place: `${x0},${y0}` };
+}
+
+function apiUrl(s) {
+  const p = new URLSearchParams();
+  let path;
+  if (s.pattern) {
+    path = "/api/pattern";
+    const d = diagram(s);
+    p.set("diagram", d.rows);
+    if (s.anywhere) p.set("anywhere", "true"); else p.set("place", d.place);
+  } else {
+    path = "/api/position";
+    p.set("black", s.black.join(","));
+    p.set("white", s.white.join(","));
+    if (s.next) p.set("to_move", s.next);
+  }
+  p.set("size", s.size);
+  if (!s.symmetry) p.set("symmetry", "false");
+  if (s.swap) p.set("swap_colors", "true");
+  const q = metadataQuery(s);
+  if (q) p.set("query", q);
+  if (s.sort !== "indexed") p.set("sort", s.sort);
+  p.set("limit", PAGE);
+  if (s.offset) p.set("offset", s.offset);
+  return path + "?" + p.toString();
+}
+
+async function getJson(url) {
+  const r = await fetch(url, { headers: { Accept: "application/json" } });
+  let body = null;
+  try { body = await r.json(); } catch (e) { body = { error: `${r.status} ${r.statusText}` }; }
+  if (!r.ok) throw new Error(body.error + (body.param ? ` (parameter ${body.param})` : ""));
+  return body;
+}
+
+function setStatus(text, ok) {
+  const st = $("#status");
+  st.textContent = text;
+  st.className = ok ? "ok" : "";
+}
+
+// An empty board with a filter lists the games the filter selects (a game that starts from
+// setup stones never shows the empty board), with the first moves of those that do.
+function gamesUrl(s) {
+  const p = new URLSearchParams({ query: metadataQuery(s), limit: PAGE });
+  if (s.sort !== "indexed") p.set("sort", s.sort);
+  if (s.offset) p.set("offset", s.offset);
+  return "/api/games?" + p.toString();
+}
+
+async function fetchAnswer(s) {
+  if (s.pattern || s.black.length || s.white.length || !metadataQuery(s)) return getJson(apiUrl(s));
+  const [games, first] = await Promise.all([getJson(gamesUrl(s)), getJson(apiUrl({ ...s, offset: 0 }))]);
+  games.continuations = first.continuations;
+  return games;
+}
+
+async function search() {
+  const seq = ++searchSeq;
+  setStatus("searching…", true);
+  try {
+    const a = await fetchAnswer(state);
+    if (seq !== searchSeq) return;
+    answer = a;
+    setStatus("", true);
+  } catch (e) {
+    if (seq !== searchSeq) return;
+    answer = null;
+    setStatus(e.message, false);
+  }
+  render();
+}
+
+// ---- the panel beside the board ----------------------------------------------------------
+
+function render() {
+  document.body.classList.toggle("pattern", state.pattern);
+  for (const b of document.querySelectorAll("#tools button[data-tool]")) b.classList.toggle("on", b.dataset.tool === tool);
+  $("#pattern-mode").checked = state.pattern;
+  $("#anywhere").checked = state.anywhere;
+  $("#symmetry").checked = state.symmetry;
+  $("#swap").checked = state.swap;
+  $("#nextmove").value = state.next;
+  $("#size").value = String(state.size);
+  $("#tomove").textContent = tool === "move" ? `${state.toMove === "B" ? "Black" : "White"} to play` : "";
+  drawBoard($("#board"), {
+    size: state.size, black: state.black, white: state.white, last: state.last,
+    marks: state.pattern ? state.marks : {},
+    region: state.pattern ? state.region : null, regionStart,
+    continuations: answer && !state.pattern ? answer.continuations : [],
+    onClick: onBoardClick,
+  });
+  renderSummary();
+  renderContinuations();
+  renderGames();
+  renderViewer();
+}
+
+function renderSummary() {
+  const s = $("#summary");
+  if (!answer) { s.textContent = ""; return; }
+  s.textContent = `${answer.games.toLocaleString()} games, ${answer.positions.toLocaleString()} positions · ${answer.elapsed_ms} ms`;
+}
+
+function renderContinuations() {
+  const body = $("#conts tbody");
+  body.replaceChildren();
+  const conts = (answer && answer.continuations) || [];
+  const total = conts.reduce((n, c) => n + c.count, 0) || 1;
+  for (const c of conts.slice(0, 40)) {
+    const tr = document.createElement("tr");
+    tr.className = "cont-row";
+    tr.dataset.pt = c.point;
+    const cells = [
+      c.color === "B" ? "●" : "○", gtp(c.point, state.size), c.count,
+      pct(c.count, total), pct(c.black_wins, c.count), pct(c.white_wins, c.count),
+    ];
+    cells.forEach((v, i) => {
+      const td = document.createElement("td");
+      td.textContent = v;
+      if (i >= 2) td.className = "num";
+      tr.appendChild(td);
+    });
+    tr.title = "Play it and search again";
+    tr.addEventListener("click", () => follow(c));
+    body.appendChild(tr);
+  }
+}
+
+function renderGames() {
+  const body = $("#games tbody");
+  body.replaceChildren();
+  const hits = answer ? [...answer.hits] : [];
+  if (clientSort) {
+    const k = clientSort.key;
+    hits.sort((a, b) => String(a[k] || "").localeCompare(String(b[k] || "")) * (clientSort.up ? 1 : -1));
+  }
+  hits.forEach((h, i) => {
+    const tr = document.createElement("tr");
+    tr.className = "game-row";
+    const cells = [
+      state.offset + i + 1, h.black || "?", h.white || "?", h.date || "", h.event || "", h.result || "",
+      h.moves.length ? h.moves.slice(0, 3).join(",") : "",
+    ];
+    cells.forEach((v, j) => {
+      const td = document.createElement("td");
+      td.textContent = v;
+      if (j === 1 || j === 2 || j === 4) { td.className = "name"; td.title = v; }
+      if (j === 0 || j === 6) td.className = "num";
+      tr.appendChild(td);
+    });
+    tr.title = `${h.file} #${h.game}`;
+    tr.addEventListener("click", () => commit((s) => { s.view = [h.file, h.game, h.moves[0] || 0, h.moves[0] || 0].join("\t"); }));
+    body.appendChild(tr);
+  });
+  for (const th of document.querySelectorAll("#games th[data-sort]")) {
+    const k = th.dataset.sort;
+    const server = (k === "date" && (state.sort === "oldest" || state.sort === "newest")) ||
+      (k === "positions" && state.sort === "positions") || (k === "indexed" && state.sort === "indexed" && !clientSort);
+    const client = clientSort && clientSort.key === k;
+    th.classList.toggle("sorted", Boolean(server || client));
+    th.classList.toggle("up", Boolean((client && clientSort.up) || (k === "date" && state.sort === "oldest")));
+  }
+  const games = answer ? answer.games : 0;
+  $("#page").textContent = games ? `${state.offset + 1}–${Math.min(games, state.offset + PAGE)} of ${games.toLocaleString()}` : "no games";
+  $("#prev").disabled = state.offset === 0;
+  $("#next").disabled = state.offset + PAGE >= games;
+}
+
+// Date and hit counts are sorted by the server over all hits; names, event and result within
+// the page shown.
+function sortBy(key) {
+  if (key === "date") {
+    clientSort = null;
+    commit((s) => { s.sort = s.sort === "newest" ? "oldest" : "newest"; s.offset = 0; });
+  } else if (key === "positions" || key === "indexed") {
+    clientSort = null;
+    commit((s) => { s.sort = key; s.offset = 0; });
+  } else {
+    clientSort = clientSort && clientSort.key === key ? { key, up: !clientSort.up } : { key, up: true };
+    renderGames();
+  }
+}
+
+// ---- the game viewer ---------------------------------------------------------------------
+
+let viewed = null;      // {key, game}: the game loaded in the viewer, and its board at k
+let viewSeq = 0;
+
+function viewParts() {
+  const [file, game, k, hit] = state.view.split("\t");
+  const at = parseInt(k, 10) || 0;
+  return { file, game: parseInt(game, 10) || 0, k: at, hit: hit === undefined ? at : parseInt(hit, 10) || 0 };
+}
+
+function gamePath(file, game) {
+  return "/api/game/" + file.split("/").map(encodeURIComponent).join("/") + "/" + game;
+}
+
+async function renderViewer() {
+  const box = $("#viewer");
+  if (!state.view) { box.hidden = true; viewed = null; return; }
+  box.hidden = false;
+  const v = viewParts();
+  const seq = ++viewSeq;
+  try {
+    const g = await getJson(gamePath(v.file, v.game) + "?at=" + v.k);
+    if (seq !== viewSeq) return;
+    viewed = { ...v, data: g };
+    const info = g.info;
+    $("#viewer-title").textContent = `${info.black || "?"} – ${info.white || "?"}`;
+    $("#viewer-info").textContent = [info.date, info.event, info.result, `${info.file} #${info.game_in_file}`]
+      .filter(Boolean).join(" · ");
+    $("#viewer-move").textContent = `move ${g.at} / ${g.moves.length}`;
+    $("#viewer-sgf").href = g.sgf;
+    const last = g.at > 0 ? g.moves[g.at - 1].point : "";
+    drawBoard($("#viewer-board"), { size: g.board[0], black: g.black, white: g.white, last });
+  } catch (e) {
+    if (seq !== viewSeq) return;
+    $("#viewer-title").textContent = "";
+    $("#viewer-info").textContent = e.message;
+  }
+}
+
+function stepViewer(to) {
+  if (!viewed) return;
+  const n = viewed.data.moves.length;
+  const k = Math.max(0, Math.min(n, to));
+  // Steps replace the history entry: Back leaves the viewer rather than undoing each move.
+  state.view = [viewed.file, viewed.game, k, viewed.hit].join("\t");
+  history.replaceState(null, "", "#" + encodeState(state));
+  renderViewer();
+}
+
+function closeViewer() { commit((s) => { s.view = ""; }); }
+
+function exploreViewed() {
+  if (!viewed) return;
+  const g = viewed.data;
+  const next = g.moves[g.at];
+  commit((s) => {
+    s.size = g.board[0];
+    s.black = g.black; s.white = g.white;
+    s.toMove = next ? next.color : (g.at % 2 ? "B" : "W");
+    s.last = g.at > 0 ? g.moves[g.at - 1].point : "";
+    s.pattern = false; s.marks = {}; s.region = null; s.offset = 0; s.view = "";
+  });
+}
+
+// ---- wiring ------------------------------------------------------------------------------
+
+function refresh() {
+  render();
+  search();
+}
+
+function setTool(t) {
+  tool = t;
+  regionStart = null;
+  render();
+}
+
+function wire() {
+  for (const b of document.querySelectorAll("#tools button[data-tool]")) b.addEventListener("click", () => setTool(b.dataset.tool));
+  $("#pattern-mode").addEventListener("change", (e) => commit((s) => { s.pattern = e.target.checked; s.offset = 0; }));
+  $("#anywhere").addEventListener("change", (e) => commit((s) => { s.anywhere = e.target.checked; s.offset = 0; }));
+  $("#symmetry").addEventListener("change", (e) => commit((s) => { s.symmetry = e.target.checked; s.offset = 0; }));
+  $("#swap").addEventListener("change", (e) => commit((s) => { s.swap = e.target.checked; s.offset = 0; }));
+  $("#nextmove").addEventListener("change", (e) => commit((s) => { s.next = e.target.value; s.offset = 0; }));
+  $("#size").addEventListener("change", (e) => commit((s) => {
+    const keep = emptyState();
+    Object.assign(s, { ...keep, size: parseInt(e.target.value, 10), symmetry: s.symmetry, swap: s.swap,
+      player: s.player, event: s.event, from: s.from, to: s.to, winner: s.winner, query: s.query });
+  }));
+  $("#clear").addEventListener("click", clearBoard);
+  $("#back").addEventListener("click", () => history.back());
+  $("#forward").addEventListener("click", () => history.forward());
+  $("#prev").addEventListener("click", () => commit((s) => { s.offset = Math.max(0, s.offset - PAGE); }));
+  $("#next").addEventListener("click", () => commit((s) => { s.offset += PAGE; }));
+  $("#meta").addEventListener("submit", (e) => {
+    e.preventDefault();
+    commit((s) => {
+      for (const k of ["player", "event", "from", "to", "winner", "query"]) s[k] = $("#f-" + k).value;
+      s.offset = 0;
+    });
+  });
+  for (const th of document.querySelectorAll("#games th[data-sort]")) th.addEventListener("click", () => sortBy(th.dataset.sort));
+  $("#viewer-close").addEventListener("click", closeViewer);
+  $("#viewer").addEventListener("click", (e) => { if (e.target.id === "viewer") closeViewer(); });
+  $("#v-first").addEventListener("click", () => stepViewer(0));
+  $("#v-prev").addEventListener("click", () => viewed && stepViewer(viewed.data.at - 1));
+  $("#v-next").addEventListener("click", () => viewed && stepViewer(viewed.data.at + 1));
+  $("#v-last").addEventListener("click", () => viewed && stepViewer(viewed.data.moves.length));
+  $("#v-hit").addEventListener("click", () => viewed && stepViewer(viewed.hit));
+  $("#v-explore").addEventListener("click", exploreViewed);
+  document.addEventListener("keydown", onKey);
+  fetch("/api/health").then((r) => r.json()).then((h) => {
+    $("#corpus").textContent = `${h.games.toLocaleString()} games`;
+  }).catch(() => {});
+}
+
+function clearBoard() {
+  commit((s) => {
+    s.black = []; s.white = []; s.marks = {}; s.region = null; s.toMove = "B"; s.last = ""; s.offset = 0; s.view = "";
+  });
+}
+
+function onKey(e) {
+  const t = e.target;
+  if (t && (t.tagName === "INPUT" || t.tagName === "SELECT" || t.tagName === "TEXTAREA")) return;
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const inViewer = Boolean(state.view) && viewed;
+  const keys = {
+    ArrowLeft: () => (inViewer ? stepViewer(viewed.data.at - 1) : history.back()),
+    ArrowRight: () => (inViewer ? stepViewer(viewed.data.at + 1) : history.forward()),
+    Home: () => inViewer && stepViewer(0),
+    End: () => inViewer && stepViewer(viewed.data.moves.length),
+    Escape: () => state.view && closeViewer(),
+    m: () => setTool("move"), b: () => setTool("B"), w: () => setTool("W"), e: () => setTool("erase"),
+    r: () => setTool("region"), "?": () => setTool("?"), x: () => setTool("x"), o: () => setTool("o"),
+    p: () => commit((s) => { s.pattern = !s.pattern; s.offset = 0; }),
+    c: clearBoard,
+  };
+  const f = keys[e.key];
+  if (f) { e.preventDefault(); f(); }
+}
+
+state = decodeState(location.hash);
+wire();
+syncForm();
+refresh();

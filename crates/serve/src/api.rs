@@ -1,0 +1,618 @@
+//! The JSON API: reading a request into a [`qipu::Query`], running it on the bounded pool
+//! within the time budget, and answering in the shapes of `qipu::lines`.
+
+use std::panic::AssertUnwindSafe;
+use std::sync::Arc;
+use std::time::Instant;
+
+use axum::extract::rejection::QueryRejection;
+use axum::extract::{Path, Request};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use qipu::lines::{lines, HitLine};
+use qipu::{Answer, Continuation, ErrorKind, GameId, Index, Query, QueryPart, Stop};
+use serde::Serialize;
+use tokio::sync::Semaphore;
+
+use crate::params::Params;
+use crate::{Config, ServeError};
+
+/// Hit games per answer when `limit` is not given.
+const DEFAULT_LIMIT: usize = 100;
+
+/// What every request handler shares.
+pub(crate) struct State {
+    index: Index,
+    pool: qipu::rayon::ThreadPool,
+    turns: Arc<Semaphore>,
+    config: Config,
+    /// Every game number, in the order of its (file, place in file) name: a game asked for by
+    /// name is found by binary search, and nothing of the name reaches the file system.
+    by_name: Vec<GameId>,
+    /// The index's statistics, as `GET /api/stats` gives them: the index is only read, so they
+    /// are taken once.
+    stats: serde_json::Value,
+}
+
+impl State {
+    pub(crate) fn new(index: Index, config: &Config) -> Result<State, ServeError> {
+        if config.max_concurrent == 0 || config.max_limit == 0 || config.timeout.is_zero() {
+            return Err(ServeError::Config(
+                "max_concurrent, max_limit and the timeout must be above 0".into(),
+            ));
+        }
+        let pool = qipu::rayon::ThreadPoolBuilder::new()
+            .num_threads(config.threads)
+            .thread_name(|i| format!("qipu-search-{i}"))
+            .build()
+            .map_err(|e| ServeError::Io(std::io::Error::other(e)))?;
+        let mut by_name: Vec<GameId> = (0..index.len()).collect();
+        // Two games of one name (a file read again after it changed) leave the newest last,
+        // which the look-up takes.
+        let name = |g: GameId| index.identity(g).unwrap_or(("", 0));
+        by_name.sort_by(|&a, &b| name(a).cmp(&name(b)).then(a.cmp(&b)));
+        let st = index.stats(10)?;
+        // The keys of `qipu stats --json`; the alias file's path is left out, as every path
+        // of the machine is.
+        let parts: serde_json::Map<String, serde_json::Value> = st
+            .parts
+            .iter()
+            .map(|(k, v)| (k.clone(), (*v).into()))
+            .collect();
+        let stats = serde_json::json!({
+            "games": st.games,
+            "distinct": st.distinct,
+            "duplicates": st.duplicates,
+            "symmetric_duplicates": st.symmetric_duplicates,
+            "rejected": st.rejected,
+            "files": st.files,
+            "files_without_games": st.files_without_games,
+            "bytes": st.bytes,
+            "bytes_per_game": st.bytes_per_game,
+            "parts": parts,
+            "date_range": st.date_range,
+            "top_players": st.top_players,
+            "top_events": st.top_events,
+            "alias_players": st.alias_players,
+        });
+        Ok(State {
+            turns: Arc::new(Semaphore::new(config.max_concurrent)),
+            index,
+            pool,
+            config: config.clone(),
+            by_name,
+            stats,
+        })
+    }
+
+    /// The game recorded as game `game` of `file`.
+    fn find(&self, file: &str, game: u32) -> Option<GameId> {
+        let name = |g: GameId| self.index.identity(g).unwrap_or(("", 0));
+        let end = self.by_name.partition_point(|&g| name(g) <= (file, game));
+        let id = *self.by_name.get(end.checked_sub(1)?)?;
+        (name(id) == (file, game)).then_some(id)
+    }
+
+    /// Runs `job` on the search pool within the request's budget: waits for a turn, then for
+    /// the job; past the budget the job is told to stop (it holds `stop`) and the answer is
+    /// 503. The turn is held until the job really ends, so a stopped search still counts
+    /// against the bound until it has let go of the CPU.
+    async fn run<T: Send + 'static>(
+        self: &Arc<State>,
+        stop: &Stop,
+        deadline: Instant,
+        job: impl FnOnce(&State) -> Result<T, qipu::Error> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let budget = self.config.timeout.as_millis();
+        let turn = match tokio::time::timeout_at(
+            deadline.into(),
+            self.turns.clone().acquire_owned(),
+        )
+        .await
+        {
+            Ok(Ok(turn)) => turn,
+            _ => {
+                return Err(ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    format!("the server is busy: no turn for this search within its {budget} ms budget; try again"),
+                ))
+            }
+        };
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let state = self.clone();
+        self.pool.spawn(move || {
+            let _turn = turn;
+            // A panic must not end the pool's thread (rayon would abort the process).
+            let out = std::panic::catch_unwind(AssertUnwindSafe(|| job(&state)));
+            let _ = tx.send(out);
+        });
+        match tokio::time::timeout_at(deadline.into(), rx).await {
+            // The search's own deadline came first: the same budget, said the same way.
+            Ok(Ok(Ok(Err(e)))) if e.kind() == ErrorKind::Stopped => Err(over_budget(budget)),
+            Ok(Ok(Ok(result))) => result.map_err(ApiError::from),
+            Ok(Ok(Err(_))) | Ok(Err(_)) => Err(ApiError::new(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "internal error while answering (please report it, with the request)",
+            )),
+            Err(_) => {
+                stop.stop();
+                Err(over_budget(budget))
+            }
+        }
+    }
+}
+
+fn over_budget(budget: u128) -> ApiError {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!("the search went over its {budget} ms budget and was stopped; narrow it (a metadata query, fewer symmetries) or ask the server for a longer --timeout-ms"),
+    )
+}
+
+/// Stops the request's search when the request ends, however it ends: a client that goes
+/// away drops the handler, and this with it.
+struct StopOnDrop(Stop);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
+/// An answer other than success: a status and a one-line JSON body
+/// `{"error": "…", "param": "…", "part": "…"}` (the last two when known) that says what is wrong
+/// and where.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    body: ErrorBody,
+}
+
+#[derive(Debug, Serialize)]
+struct ErrorBody {
+    error: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    param: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    part: Option<QueryPart>,
+}
+
+impl ApiError {
+    pub(crate) fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            body: ErrorBody {
+                error: message.into(),
+                param: None,
+                part: None,
+            },
+        }
+    }
+
+    /// A 400 about one parameter.
+    pub(crate) fn param(name: &str, message: impl Into<String>) -> ApiError {
+        let mut e = ApiError::new(StatusCode::BAD_REQUEST, message);
+        e.body.param = Some(name.to_string());
+        e
+    }
+
+    /// The status it answers with.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+
+    /// Says which parameter a query error came from, when the library's part does not.
+    fn in_param(mut self, name: &str) -> ApiError {
+        if self.status == StatusCode::BAD_REQUEST {
+            self.body.param = Some(name.to_string());
+        }
+        self
+    }
+}
+
+impl From<qipu::Error> for ApiError {
+    fn from(e: qipu::Error) -> ApiError {
+        let status = match e.kind() {
+            ErrorKind::BadQuery | ErrorKind::BadInput => StatusCode::BAD_REQUEST,
+            ErrorKind::Stopped | ErrorKind::Busy | ErrorKind::NoIndex | ErrorKind::OldIndex => {
+                StatusCode::SERVICE_UNAVAILABLE
+            }
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        let mut out = ApiError::new(status, e.to_string());
+        if let Some(q) = e.query() {
+            out.body.part = Some(q.part());
+            out.body.param = match q.part() {
+                QueryPart::Board => Some("size"),
+                QueryPart::Pattern => Some("diagram"),
+                QueryPart::Moves => Some("moves"),
+                QueryPart::Metadata => Some("query"),
+                QueryPart::Position => Some("at"),
+                _ => None,
+            }
+            .map(str::to_string);
+        }
+        out
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        json_response(self.status, &self.body)
+    }
+}
+
+fn json_response(status: StatusCode, body: &impl Serialize) -> Response {
+    match serde_json::to_vec(body) {
+        Ok(mut bytes) => {
+            bytes.push(b'\n');
+            (
+                status,
+                [(header::CONTENT_TYPE, "application/json; charset=utf-8")],
+                bytes,
+            )
+                .into_response()
+        }
+        Err(_) => StatusCode::INTERNAL_SERVER_ERROR.into_response(),
+    }
+}
+
+/// The routes of the API and the board, with the request-size check in front.
+pub(crate) fn routes(state: Arc<State>) -> Router {
+    let max = state.config.max_request_bytes;
+    Router::new()
+        .route("/api/position", get(position))
+        .route("/api/pattern", get(pattern))
+        .route("/api/sequence", get(sequence))
+        .route("/api/games", get(games))
+        .route("/api/game/{*name}", get(game))
+        .route("/api/stats", get(stats))
+        .route("/api/health", get(health))
+        .merge(crate::assets::routes())
+        .fallback(not_found)
+        .method_not_allowed_fallback(not_allowed)
+        .layer(axum::middleware::from_fn(move |r, n| limit_size(max, r, n)))
+        .with_state(state)
+}
+
+/// 413 for a request target or a declared body over the limit, before anything reads them.
+async fn limit_size(max: usize, request: Request, next: Next) -> Response {
+    let target = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |p| p.as_str().len());
+    let body = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<u64>().ok())
+        .unwrap_or(0);
+    if target > max || body > max as u64 {
+        return ApiError::new(
+            StatusCode::PAYLOAD_TOO_LARGE,
+            format!(
+                "the request is too large: {} bytes, at most {max} are read",
+                target.max(body as usize)
+            ),
+        )
+        .into_response();
+    }
+    next.run(request).await
+}
+
+async fn not_found(uri: axum::http::Uri) -> ApiError {
+    ApiError::new(
+        StatusCode::NOT_FOUND,
+        format!(
+            "no such path: {} (the API: /api/position, /api/pattern, /api/sequence, /api/games, /api/game/FILE/GAME, /api/stats, /api/health)",
+            uri.path()
+        ),
+    )
+}
+
+async fn not_allowed() -> ApiError {
+    ApiError::new(StatusCode::METHOD_NOT_ALLOWED, "only GET is answered here")
+}
+
+type Pairs = Result<axum::extract::Query<Vec<(String, String)>>, QueryRejection>;
+type Shared = axum::extract::State<Arc<State>>;
+
+fn params(pairs: Pairs) -> Result<Params, ApiError> {
+    match pairs {
+        Ok(axum::extract::Query(pairs)) => Params::new(pairs),
+        Err(e) => Err(ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("the query string cannot be read: {}", e.body_text()),
+        )),
+    }
+}
+
+/// The options every search takes: how to match, which games, which page.
+struct Common {
+    query: Query,
+    limit: usize,
+}
+
+fn common(p: &mut Params, query: Query, max_limit: usize) -> Result<Common, ApiError> {
+    let query = query
+        .symmetry(p.flag("symmetry", true)?)
+        .swap_colors(p.flag("swap_colors", false)?)
+        .sort(p.sort()?);
+    let query = match p.text("query") {
+        Some(q) if !q.trim().is_empty() => query.filter(q),
+        _ => query,
+    };
+    let limit = p.number("limit", DEFAULT_LIMIT.min(max_limit), 0..=max_limit)?;
+    let offset = p.number("offset", 0, 0..=usize::MAX)?;
+    Ok(Common {
+        query: query.limit(Some(limit)).offset(offset),
+        limit,
+    })
+}
+
+fn board_size(p: &mut Params) -> Result<u8, ApiError> {
+    p.number("size", 19, 1..=qipu::MAX_BOARD)
+}
+
+/// `GET /api/position?black=…&white=…`
+async fn position(state: Shared, headers: HeaderMap, pairs: Pairs) -> Result<Response, ApiError> {
+    let mut p = params(pairs)?;
+    let size = board_size(&mut p)?;
+    let black = p.text("black").unwrap_or_default();
+    let white = p.text("white").unwrap_or_default();
+    // Each list alone first, so that a refusal names the list it is in.
+    Query::points(size, &black, "").map_err(|e| ApiError::from(e).in_param("black"))?;
+    Query::points(size, "", &white).map_err(|e| ApiError::from(e).in_param("white"))?;
+    let query = Query::points(size, &black, &white)
+        .map_err(|e| ApiError::from(e).in_param("black"))?
+        .to_move(p.color("to_move")?);
+    let c = common(&mut p, query, state.config.max_limit)?;
+    p.finish("/api/position")?;
+    answer(&state, &headers, c).await
+}
+
+/// `GET /api/pattern?diagram=…`
+async fn pattern(state: Shared, headers: HeaderMap, pairs: Pairs) -> Result<Response, ApiError> {
+    let mut p = params(pairs)?;
+    let size = board_size(&mut p)?;
+    let diagram = p.required("diagram", "rows of X O . ? x o, separated by newlines or /")?;
+    // A row separator that fits in a URL: `/` is no diagram character.
+    let diagram = diagram.replace('/', "\n");
+    let anywhere = p.flag("anywhere", false)?;
+    let place = p.place()?;
+    if anywhere && place.is_some() {
+        return Err(ApiError::param(
+            "place",
+            "parameter place: a pattern placed at a point cannot also lie anywhere",
+        ));
+    }
+    let (column, row) = place.unwrap_or((0, 0));
+    let query = Query::pattern(&diagram)
+        .map_err(|e| ApiError::from(e).in_param("diagram"))?
+        .board_size(size)
+        .place(column, row)
+        .anywhere(anywhere);
+    let c = common(&mut p, query, state.config.max_limit)?;
+    p.finish("/api/pattern")?;
+    answer(&state, &headers, c).await
+}
+
+/// `GET /api/sequence?moves=B[pd] W[dp]…`
+async fn sequence(state: Shared, headers: HeaderMap, pairs: Pairs) -> Result<Response, ApiError> {
+    let mut p = params(pairs)?;
+    let size = board_size(&mut p)?;
+    let moves = p.required("moves", "moves as B[pd] W[dp] … or quadrant digits")?;
+    let query = Query::moves(&moves, size)
+        .map_err(|e| ApiError::from(e).in_param("moves"))?
+        .any_order(p.flag("any_order", false)?)
+        .anywhere(p.flag("anywhere", false)?);
+    let c = common(&mut p, query, state.config.max_limit)?;
+    p.finish("/api/sequence")?;
+    answer(&state, &headers, c).await
+}
+
+/// `GET /api/games?query=…`
+async fn games(state: Shared, headers: HeaderMap, pairs: Pairs) -> Result<Response, ApiError> {
+    let mut p = params(pairs)?;
+    if !p.has("query") {
+        return Err(ApiError::param(
+            "query",
+            "parameter query is missing: a metadata query such as player:\"Lee Sedol\"",
+        ));
+    }
+    let c = common(&mut p, Query::metadata(""), state.config.max_limit)?;
+    p.finish("/api/games")?;
+    if c.query.metadata_query().is_none() {
+        return Err(ApiError::param("query", "parameter query is empty"));
+    }
+    answer(&state, &headers, c).await
+}
+
+/// An answer as `GET /api/position` and the others give it (without
+/// `Accept: application/x-ndjson`): the counts, the page of hits, the whole continuation
+/// table.
+#[derive(Serialize)]
+struct Page<'a> {
+    games: usize,
+    positions: usize,
+    offset: usize,
+    limit: usize,
+    hits: Vec<HitLine<'a>>,
+    continuations: &'a [Continuation],
+    elapsed_ms: f64,
+}
+
+async fn answer(state: &Arc<State>, headers: &HeaderMap, c: Common) -> Result<Response, ApiError> {
+    let deadline = Instant::now() + state.config.timeout;
+    let stop = Stop::at(deadline);
+    let _guard = StopOnDrop(stop.clone());
+    let query = c.query.stop_when(stop.clone());
+    let answer: Answer = state
+        .run(&stop, deadline, move |s| s.index.search(&query))
+        .await?;
+    let ndjson = headers
+        .get_all(header::ACCEPT)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .any(|v| v.contains("application/x-ndjson"));
+    if ndjson {
+        // The lines `qipu search --json` prints, one JSON value each.
+        let mut body = Vec::new();
+        for line in lines(&answer, c.limit) {
+            if serde_json::to_writer(&mut body, &line).is_err() {
+                return Err(ApiError::new(
+                    StatusCode::INTERNAL_SERVER_ERROR,
+                    "the answer could not be written",
+                ));
+            }
+            body.push(b'\n');
+        }
+        return Ok((
+            [(header::CONTENT_TYPE, "application/x-ndjson; charset=utf-8")],
+            body,
+        )
+            .into_response());
+    }
+    let summary = qipu::lines::SummaryLine::of(&answer);
+    let page = Page {
+        games: summary.games,
+        positions: summary.positions,
+        offset: answer.summary.skipped,
+        limit: c.limit,
+        hits: answer.hits.iter().map(HitLine::from).collect(),
+        continuations: &answer.continuations,
+        elapsed_ms: summary.elapsed_ms,
+    };
+    Ok(json_response(StatusCode::OK, &page))
+}
+
+/// A game as `GET /api/game/FILE/GAME` gives it: its information, main line, and the board
+/// after move `at` (default: the end).
+#[derive(Serialize)]
+struct GameView {
+    info: qipu::GameInfo,
+    board: (u8, u8),
+    moves: Vec<qipu::Move>,
+    at: usize,
+    black: Vec<String>,
+    white: Vec<String>,
+    sgf: String,
+}
+
+/// `GET /api/game/FILE/GAME[?at=K]` and `GET /api/game/FILE/GAME/sgf`. FILE is the record file
+/// as the answers name it (slashes in it as they are, or percent-encoded).
+async fn game(state: Shared, Path(name): Path<String>, pairs: Pairs) -> Result<Response, ApiError> {
+    let mut p = params(pairs)?;
+    let (name, sgf) = match name.strip_suffix("/sgf") {
+        Some(rest) => (rest, true),
+        None => (name.as_str(), false),
+    };
+    let unknown = || {
+        ApiError::new(
+            StatusCode::NOT_FOUND,
+            format!("no game {name:?} in this index: ask /api/game/FILE/GAME with FILE and GAME as a hit names them"),
+        )
+    };
+    let (file, number) = name.rsplit_once('/').ok_or_else(unknown)?;
+    let number: u32 = number.parse().map_err(|_| unknown())?;
+    let id = state.find(file, number).ok_or_else(unknown)?;
+    let at = if sgf {
+        None
+    } else {
+        p.text("at")
+            .map(|v| {
+                v.trim().parse::<usize>().map_err(|_| {
+                    ApiError::param("at", format!("parameter at: {v:?} is not a move number"))
+                })
+            })
+            .transpose()?
+    };
+    p.finish("/api/game")?;
+    let deadline = Instant::now() + state.config.timeout;
+    let stop = Stop::at(deadline);
+    if sgf {
+        let record = state
+            .run(&stop, deadline, move |s| s.index.record(id))
+            .await?;
+        let file_name = format!(
+            "{}-{number}.sgf",
+            file.rsplit('/')
+                .next()
+                .unwrap_or("game")
+                .trim_end_matches(".sgf")
+        );
+        // Only the characters a file name may safely carry in the header.
+        let file_name: String = file_name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .collect();
+        let disposition = HeaderValue::from_str(&format!("attachment; filename=\"{file_name}\""))
+            .unwrap_or(HeaderValue::from_static("attachment"));
+        return Ok((
+            [
+                (
+                    header::CONTENT_TYPE,
+                    HeaderValue::from_static("application/x-go-sgf"),
+                ),
+                (header::CONTENT_DISPOSITION, disposition),
+            ],
+            record,
+        )
+            .into_response());
+    }
+    let link = format!("/api/game/{file}/{number}/sgf");
+    let view = state
+        .run(&stop, deadline, move |s| {
+            let info = s.index.game(id)?;
+            let line = s.index.main_line(id)?;
+            let at = at.unwrap_or(line.moves.len());
+            let record = s.index.record(id)?;
+            let q = Query::from_record(&record, Some(at))?;
+            let (black, white) = match q.searched_position() {
+                Some(pos) => (
+                    pos.stones(qipu::Color::Black)
+                        .iter()
+                        .map(|p| p.sgf_string())
+                        .collect(),
+                    pos.stones(qipu::Color::White)
+                        .iter()
+                        .map(|p| p.sgf_string())
+                        .collect(),
+                ),
+                None => (Vec::new(), Vec::new()),
+            };
+            Ok(GameView {
+                info,
+                board: line.board,
+                moves: line.moves,
+                at,
+                black,
+                white,
+                sgf: link,
+            })
+        })
+        .await?;
+    Ok(json_response(StatusCode::OK, &view))
+}
+
+/// `GET /api/stats`: what `qipu stats --json` says (taken when the server started).
+async fn stats(state: Shared, pairs: Pairs) -> Result<Response, ApiError> {
+    params(pairs)?.finish("/api/stats")?;
+    Ok(json_response(StatusCode::OK, &state.stats))
+}
+
+/// `GET /api/health`
+async fn health(state: Shared) -> Response {
+    json_response(
+        StatusCode::OK,
+        &serde_json::json!({"status": "ok", "games": state.index.len()}),
+    )
+}

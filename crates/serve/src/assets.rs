@@ -1,0 +1,42 @@
+//! The web board: one HTML page, its script and its style sheet, embedded in the binary when it
+//! is built (no build step, nothing fetched from elsewhere, so the board works offline).
+
+use std::sync::Arc;
+
+use axum::http::header;
+use axum::response::IntoResponse;
+use axum::routing::get;
+use axum::Router;
+
+use crate::api::State;
+
+const PAGE: &str = include_str!("../assets/index.html");
+const SCRIPT: &str = include_str!("../assets/board.js");
+const STYLE: &str = include_str!("../assets/board.css");
+
+fn file(kind: &'static str, body: &'static str) -> impl IntoResponse {
+    (
+        [
+            (header::CONTENT_TYPE, kind),
+            // The files change only with the binary; a reload after an upgrade must see them.
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        body,
+    )
+}
+
+pub(crate) fn routes() -> Router<Arc<State>> {
+    Router::new()
+        .route(
+            "/",
+            get(|| async { file("text/html; charset=utf-8", PAGE) }),
+        )
+        .route(
+            "/board.js",
+            get(|| async { file("text/javascript; charset=utf-8", SCRIPT) }),
+        )
+        .route(
+            "/board.css",
+            get(|| async { file("text/css; charset=utf-8", STYLE) }),
+        )
+}
