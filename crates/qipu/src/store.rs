@@ -83,7 +83,9 @@ impl search::Store for Games<'_> {
 
     #[inline]
     fn original(&self, g: u32) -> Option<u32> {
-        self.index.is_copy(g).then(|| self.index.game(g).duplicate_of)
+        self.index
+            .is_copy(g)
+            .then(|| self.index.game(g).duplicate_of)
     }
 
     #[inline]
