@@ -37,7 +37,7 @@ pub(crate) struct Walking<'o>(Walker<'o>);
 impl Walk for Walking<'_> {
     #[inline]
     fn next_position(&mut self, on_change: impl FnMut(Point)) -> Option<Step> {
-        let step = self.index.next_position(on_change)?;
+        let step = self.0.next_position(on_change)?;
         Some(Step {
             k: step.k,
             next: step
@@ -48,12 +48,12 @@ impl Walk for Walking<'_> {
 
     #[inline]
     fn hash(&self) -> u64 {
-        self.index.hash()
+        self.0.hash()
     }
 
     #[inline]
     fn stones(&self, color: Color) -> &Bitboard {
-        self.index.stones(color)
+        self.0.stones(color)
     }
 }
 

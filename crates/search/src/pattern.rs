@@ -43,7 +43,7 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
                 }
                 index.load(g, ops);
                 let end = ends.as_ref().and_then(|e| e.of_game(index, g, &placements));
-                let moves = scan.run(index, ops, bw, bh, &placements, &touch, end);
+                let moves = scan.run(index, ops, (bw, bh), &placements, &touch, end);
                 (!moves.is_empty()).then_some(Hit { game: g, moves })
             },
         )
@@ -314,8 +314,7 @@ impl Scan {
         &mut self,
         store: &S,
         ops: &[u16],
-        bw: u8,
-        bh: u8,
+        (bw, bh): (u8, u8),
         pls: &[Placement],
         touch: &Touch,
         mut end: Option<End>,
