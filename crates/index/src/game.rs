@@ -8,8 +8,8 @@ use sgf::{GameInfo, GameTree};
 use crate::layout::op::{point_index, POINT_MASK, POINT_STRIDE};
 use crate::ops::{encode_main_line_at, with_removals_into, Op, Raw, RawKind, Walker};
 use crate::store::{
-    GameRec, Occupancy, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_SKELETON, MAX_INDEXED_STONES,
-    MAX_TABLE_MOVE, NO_NEXT,
+    GameRec, Occupancy, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_MARKS, FLAG_SKELETON,
+    MAX_INDEXED_STONES, MAX_TABLE_MOVE, NO_NEXT,
 };
 
 /// A game ready for the store and the metadata index.
@@ -113,7 +113,8 @@ fn analyse_with(tree: &GameTree<'_>, record: &[u8], scratch: &mut Scratch) -> An
         Occupancy::default()
     };
     let (exact_signature, canonical_signature) = signatures(ops, width, height);
-    let corners = corners_of(ops, width, height);
+    let marks = ops.iter().any(|&v| Raw::split(v).kind == RawKind::Mark);
+    let corners = corners_of(ops, width, height, marks);
     let vacated = ((width, height) == (19, 19)).then(|| crate::Vacated::of(ops));
     Analysed {
         info,
@@ -124,7 +125,8 @@ fn analyse_with(tree: &GameTree<'_>, record: &[u8], scratch: &mut Scratch) -> An
             winner,
             flags: if irregular { FLAG_IRREGULAR } else { 0 }
                 | if long { FLAG_LONG } else { 0 }
-                | if stripped { FLAG_SKELETON } else { 0 },
+                | if stripped { FLAG_SKELETON } else { 0 }
+                | if marks { FLAG_MARKS } else { 0 },
             duplicate_of: u32::MAX,
             ..GameRec::default()
         },
@@ -144,12 +146,12 @@ fn analyse_with(tree: &GameTree<'_>, record: &[u8], scratch: &mut Scratch) -> An
 /// (its `changes`, or the [`Walker`] where setup stands beside moves), so a corner the search can
 /// find is a corner the index keyed. Each corner's key is kept up to date stone by stone and
 /// read only at a position where one of its points changed.
-fn corners_of(ops: &[u16], width: u8, height: u8) -> Vec<u64> {
+fn corners_of(ops: &[u16], width: u8, height: u8, marks: bool) -> Vec<u64> {
     let mut keys = Vec::new();
     if !corner::has_corners(width, height) {
         return keys;
     }
-    if ops.iter().any(|&v| Raw::split(v).kind == RawKind::Mark) {
+    if marks {
         return corners_walked(ops, width, height);
     }
     let mut corners = Corners::default();

@@ -38,7 +38,8 @@ use std::path::{Path, PathBuf};
 pub use build::{build, BuildOptions, Progress, Summary};
 pub use manifest::Manifest;
 pub use store::{
-    GameRec, Occupancy, PosEntry, Vacated, FLAG_LONG, MAX_INDEXED_STONES, MAX_TABLE_MOVE, NO_NEXT,
+    GameRec, Occupancy, PosEntry, Vacated, FLAG_LONG, FLAG_MARKS, MAX_INDEXED_STONES,
+    MAX_TABLE_MOVE, NO_NEXT,
 };
 pub use verify::Damage;
 
@@ -303,6 +304,20 @@ impl Index {
         let owner = if rec.is_copy() { rec.duplicate_of } else { id };
         let (seg, i) = self.locate(owner);
         seg.ops_into(&seg.game(i), out)
+    }
+
+    /// The first `n` ops of game `id`'s replay program (all of them when it has fewer), and
+    /// whether that is the whole program: a scan that usually ends early need not unpack the
+    /// rest.
+    pub fn first_ops_into(&self, id: u32, n: usize, out: &mut Vec<u16>) -> bool {
+        let rec = self.game(id);
+        let owner = if rec.is_copy() { rec.duplicate_of } else { id };
+        let (seg, i) = self.locate(owner);
+        let mut rec = seg.game(i);
+        let whole = rec.ops_len as usize <= n;
+        rec.ops_len = rec.ops_len.min(n as u32);
+        seg.ops_into(&rec, out);
+        whole
     }
 
     /// Games whose occupancy covers at least one of `needs`, copies included, ascending: those

@@ -188,6 +188,11 @@ impl search::Store for Games<'_> {
     }
 
     #[inline]
+    fn load_first(&self, g: u32, n: usize, program: &mut Vec<u16>) -> bool {
+        self.index.first_ops_into(g, n, program)
+    }
+
+    #[inline]
     fn walk<'a>(
         &self,
         program: &'a [u16],
@@ -201,8 +206,16 @@ impl search::Store for Games<'_> {
     }
 
     #[inline]
-    fn changes<'a>(&self, program: &'a [u16]) -> Option<impl Iterator<Item = Change> + 'a> {
-        if program.iter().any(|&v| Raw::split(v).kind == RawKind::Mark) {
+    fn changes<'a>(&self, g: u32, program: &'a [u16]) -> Option<impl Iterator<Item = Change> + 'a> {
+        // Whether the program has marks was noted when the game was indexed (a copy's is its
+        // original's).
+        let rec = self.index.game(g);
+        let rec = if rec.is_copy() {
+            self.index.game(rec.duplicate_of)
+        } else {
+            rec
+        };
+        if rec.flags & index::FLAG_MARKS != 0 {
             return None;
         }
         Some(program.iter().map(|&v| {
@@ -210,7 +223,7 @@ impl search::Store for Games<'_> {
             let (mover, content) = match op.kind {
                 RawKind::Move(c) => (Some(c), Some(c)),
                 RawKind::Put(content) => (None, content),
-                // Not in a program without marks (checked above).
+                // Not in a program indexed without marks (see `FLAG_MARKS`).
                 RawKind::Mark => (None, None),
             };
             Change {

@@ -56,6 +56,11 @@ pub const FLAG_PACKED: u8 = 8;
 /// [`crate::skeleton`]).
 pub const FLAG_SKELETON: u8 = 16;
 
+/// `GameRec::flags`: the replay program holds marks (setup beside a move, two moves in a node),
+/// so some positions fall elsewhere than just before a move; a scan must place them with the
+/// walker. Known when the game is analysed, so that a search need not look through the program.
+pub const FLAG_MARKS: u8 = 32;
+
 /// `PosEntry::next` of a final position.
 pub const NO_NEXT: u16 = u16::MAX;
 
