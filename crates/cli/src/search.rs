@@ -113,6 +113,8 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
     // Checked here rather than by clap's `requires`, which gives way when the option required
     // conflicts with one given (`--black pd --at 3` would pass, `--black` conflicting with
     // `--position`): an option that would have no effect is refused, never ignored.
+    let typed_or_read = a.position.is_some() || a.black.is_some() || a.white.is_some();
+    let on_the_board = typed_or_read || a.pattern.is_some() || a.moves.is_some();
     let needs = [
         (
             a.at.is_some(),
@@ -132,6 +134,24 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
             "--anywhere",
             a.pattern.is_some(),
             "--pattern FILE",
+        ),
+        (
+            a.to_move.is_some(),
+            "--to-move",
+            typed_or_read,
+            "a position (--position FILE, or --black/--white)",
+        ),
+        (
+            a.no_symmetry,
+            "--no-symmetry",
+            on_the_board,
+            "a position, --pattern or --moves",
+        ),
+        (
+            a.swap_colors,
+            "--swap-colors",
+            on_the_board,
+            "a position, --pattern or --moves",
         ),
     ];
     if let Some((_, name, _, main)) = needs.iter().find(|(on, _, has, _)| *on && !*has) {

@@ -155,6 +155,20 @@ fn an_option_without_its_main_option_is_refused_not_ignored() {
         // Options that conflict with the main option excuse it in clap: refused all the same.
         (&["--black", "pd", "--at", "3"][..], "--position"),
         (&["--black", "pd", "--any-order"][..], "--moves"),
+        // Side to move is a position's; symmetry and colours, a board query's.
+        (
+            &["--query", "black:AlphaGo", "--to-move", "B"][..],
+            "--position",
+        ),
+        (&["--moves", "B[pd]", "--to-move", "W"][..], "--black"),
+        (
+            &["--query", "black:AlphaGo", "--no-symmetry"][..],
+            "--pattern",
+        ),
+        (
+            &["--query", "black:AlphaGo", "--swap-colors"][..],
+            "--moves",
+        ),
     ] {
         let mut all = vec!["search", "--index", i];
         all.extend_from_slice(args);
@@ -162,5 +176,18 @@ fn an_option_without_its_main_option_is_refused_not_ignored() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
         assert!(err.contains(needs), "{args:?}: {err}");
+    }
+    for args in [
+        &["--black", "pd", "--to-move", "W"][..],
+        &["--moves", "B[pd]", "--no-symmetry", "--swap-colors"][..],
+    ] {
+        let mut all = vec!["search", "--index", i];
+        all.extend_from_slice(args);
+        let out = qipu(&all, &[]);
+        assert!(
+            out.status.code().unwrap() < 2,
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
 }
