@@ -150,6 +150,10 @@ Exit status: 0 when something was found, 1 when nothing was, 2 on an error.")]
     Search(search::SearchArgs),
     /// Serve an index over HTTP: a JSON API under /api/ and a web board at / (loopback only
     /// unless --bind says otherwise).
+    #[command(after_help = "Examples:
+  qipu serve --index ~/go-index                 # then open http://127.0.0.1:8080/
+  qipu serve --index ~/go-index --bind 127.0.0.1:9000 --timeout-ms 2000
+  curl 'http://127.0.0.1:8080/api/position?black=pd,dp&white=dd'")]
     Serve(serve::ServeArgs),
     /// Check every file of an index against its checksum: prints each damaged file; exit code 1
     /// if any is damaged, 0 if the index is sound.

@@ -501,13 +501,19 @@ fn pattern_diagram(
         _ => (w, h, 0, 0),
     };
     crate::show::diagram_of(bw, bh, None, labels, |p| {
-        let outside = Some(' ');
-        let (Some(x), Some(y)) = (p.x.checked_sub(dx), p.y.checked_sub(dy)) else {
-            return outside;
+        let inside = match (p.x.checked_sub(dx), p.y.checked_sub(dy)) {
+            (Some(x), Some(y)) if x < w && y < h => Some((x, y)),
+            _ => None,
         };
-        if x >= w || y >= h {
-            return outside;
+        let cell = match inside {
+            Some((x, y)) => cells.get(y as usize * w as usize + x as usize).copied(),
+            None => Some(' '),
+        };
+        // A point where a continuation was played shows its letter, as on a position's board.
+        match cell {
+            Some('X' | 'O') => cell,
+            _ if labels.iter().any(|l| l.0 == p) => None,
+            _ => cell,
         }
-        cells.get(y as usize * w as usize + x as usize).copied()
     })
 }

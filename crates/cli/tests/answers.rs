@@ -405,6 +405,20 @@ fn a_pattern_answer_draws_its_pattern_where_it_lies() {
 }
 
 #[test]
+fn a_pattern_answer_letters_what_was_played_next() {
+    let c = Corpus::new("ans-pattern-next");
+    // A black stone on the first line, whatever is around it (the corpus's games open there).
+    let diagram = c.dir.write("first-line.txt", b"???X\n");
+    let out = c.search(&["--pattern", diagram.to_str().unwrap()]);
+    let out = text(&out);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(out.contains("next  move"), "{out}");
+    // The commonest next move is lettered A on the board (lines 2 to 20), as for positions.
+    assert!(lines[2..21].iter().any(|l| l[4..].contains('A')), "{out}");
+    assert!(lines.iter().any(|l| l.starts_with("  A ")), "{out}");
+}
+
+#[test]
 fn colour_on_demand_never_on_a_pipe() {
     let c = Corpus::new("ans-colour");
     let args = |extra: &[&'static str]| {
@@ -485,8 +499,8 @@ fn standard_error_stays_clean_on_a_pipe() {
 }
 
 /// The subcommands, as `qipu --help` lists them.
-const COMMANDS: [&str; 8] = [
-    "index", "search", "stats", "verify", "info", "show", "convert", "derive",
+const COMMANDS: [&str; 9] = [
+    "index", "search", "serve", "stats", "verify", "info", "show", "convert", "derive",
 ];
 
 /// The long options a `--help` text lists (`--name`), `--help` and `--version` left out.

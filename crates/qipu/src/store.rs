@@ -349,6 +349,10 @@ mod tests {
                     .collect::<Vec<_>>()
             };
             assert_eq!(key(&fast), key(&plain), "round {round}:\n{diagram}");
+            assert_eq!(
+                fast.continuations, plain.continuations,
+                "round {round}:\n{diagram}"
+            );
             with_hits += usize::from(!plain.hits.is_empty());
             through_corners += usize::from(keys_a_corner(&diagram));
         }

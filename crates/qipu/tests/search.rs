@@ -332,3 +332,46 @@ fn positions_past_the_table_and_copies_are_found() {
     drop(index);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_whole_board_pattern_continues_as_its_position_does() {
+    // Every point fixed: the pattern is the position, so the games, the moves where it stands
+    // and what was played next (mapped back through the same symmetries) are the position's.
+    for (file, at) in [
+        ("maruyama-ito.sgf", 12),
+        ("Lee-Sedol-vs-AlphaGo-20160309.sgf", 7),
+    ] {
+        let position = position_of(file, at);
+        let diagram: String = (0..19u8)
+            .map(|y| {
+                let row: String = (0..19u8)
+                    .map(|x| {
+                        let p = qipu::Point::new(x, y);
+                        if position.stones(Color::Black).contains(p) {
+                            'X'
+                        } else if position.stones(Color::White).contains(p) {
+                            'O'
+                        } else {
+                            '.'
+                        }
+                    })
+                    .collect();
+                row + "\n"
+            })
+            .collect();
+        let by_position = search(&Query::position(position));
+        let by_pattern = search(&Query::pattern(&diagram).unwrap());
+        assert!(!by_pattern.continuations.is_empty(), "{file}");
+        assert_eq!(
+            by_pattern.continuations, by_position.continuations,
+            "{file}"
+        );
+        let games = |a: &Answer| {
+            a.hits
+                .iter()
+                .map(|h| (h.game, h.moves.clone()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(games(&by_pattern), games(&by_position), "{file}");
+    }
+}

@@ -331,7 +331,7 @@ fn merge_by_key<T: Copy, K: Ord>(many: Vec<T>, few: Vec<T>, key: impl Fn(&T) -> 
 
 /// Orders points as their SGF strings sort (a pass, `""`, first; `A`–`Z` before `a`–`z`),
 /// without building the strings.
-fn sgf_order(p: Option<Point>) -> (u8, u8) {
+pub(crate) fn sgf_order(p: Option<Point>) -> (u8, u8) {
     let rank = |c: u8| if c < 26 { c + 27 } else { c - 25 };
     p.map_or((0, 0), |p| (rank(p.x), rank(p.y)))
 }

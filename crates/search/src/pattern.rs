@@ -12,7 +12,9 @@ use std::collections::BTreeMap;
 use goban::{corner, Bitboard, Color, Point, Symmetry};
 use rayon::prelude::*;
 
-use crate::engine::{candidates, with_copies, Answer, Filter, Hit, Moves};
+use std::collections::HashMap;
+
+use crate::engine::{candidates, sgf_order, with_copies, Answer, Continuation, Filter, Hit, Moves};
 use crate::query::{Cell, PatternQuery};
 use crate::store::{index_point, point_index, Store, Walk};
 
@@ -33,7 +35,7 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
         None => candidates(index, bw, bh, filter, &needs),
     };
     let ends = Ends::new(&placements, &touch, bw, bh);
-    let found: Vec<Hit> = games
+    let found: Vec<(Hit, Vec<Next>)> = games
         .into_par_iter()
         .map_init(
             || (Vec::new(), Scan::new(placements.len())),
@@ -57,14 +59,15 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
                     moves = scan.run(index, g, ops, true, (bw, bh), &placements, &touch, end);
                 }
                 let moves = moves.unwrap_or_default();
-                (!moves.is_empty()).then_some(Hit { game: g, moves })
+                (!moves.is_empty()).then(|| (Hit { game: g, moves }, scan.nexts.clone()))
             },
         )
         .flatten()
         .collect();
+    let continuations = continuations(index, &found, &placements, filter, (bw, bh));
     Answer {
-        hits: with_copies(index, found, filter),
-        continuations: Vec::new(),
+        hits: with_copies(index, found.into_iter().map(|f| f.0).collect(), filter),
+        continuations,
     }
 }
 
@@ -109,6 +112,77 @@ fn corner_candidates<S: Store>(
         games.retain(|g| owners.binary_search(g).is_ok());
     }
     Some(games)
+}
+
+/// The continuation table of a pattern's hits: each hit (of an original game, and of each of
+/// its copies the answer holds) counts the move played from the position where the pattern
+/// appeared, mapped back into the query's orientation through the placements satisfied there —
+/// the smallest SGF point among them, as for positions — with the game's winner. Placements slid
+/// `anywhere` have no orientation to map back to, and give no rows.
+fn continuations<S: Store>(
+    index: &S,
+    found: &[(Hit, Vec<Next>)],
+    placements: &[Placement],
+    filter: Filter<'_>,
+    (bw, bh): (u8, u8),
+) -> Vec<Continuation> {
+    let mut table: HashMap<(Color, Option<Point>), [u32; 3]> = HashMap::new();
+    for (hit, nexts) in found {
+        let games = std::iter::once(hit.game)
+            .chain(index.copies(hit.game).iter().copied())
+            .filter(|&g| !index.is_removed(g))
+            .filter(|g| filter.is_none_or(|f| f.binary_search(g).is_ok()));
+        let winners: Vec<u8> = games.map(|g| index.winner(g)).collect();
+        if winners.is_empty() {
+            continue;
+        }
+        for &(mask, next) in nexts {
+            let Some((color, point)) = next else {
+                continue;
+            };
+            let mut best: Option<((u8, u8), Color, Option<Point>)> = None;
+            for (i, pl) in placements.iter().enumerate().take(64) {
+                let Some((sym, swapped)) = pl.image else {
+                    continue;
+                };
+                if mask >> i & 1 == 0 {
+                    continue;
+                }
+                let c = if swapped { color.opponent() } else { color };
+                let p = point.map(|p| sym.inverse().apply(p, bw, bh));
+                let key = sgf_order(p);
+                if best.as_ref().is_none_or(|b| key < b.0) {
+                    best = Some((key, c, p));
+                }
+            }
+            let Some((_, c, p)) = best else { continue };
+            let row = table.entry((c, p)).or_default();
+            for &w in &winners {
+                row[0] += 1;
+                row[1] += u32::from(w == 1);
+                row[2] += u32::from(w == 2);
+            }
+        }
+    }
+    let mut rows: Vec<Continuation> = table
+        .into_iter()
+        .map(
+            |((color, point), [count, black_wins, white_wins])| Continuation {
+                color,
+                point,
+                count,
+                black_wins,
+                white_wins,
+            },
+        )
+        .collect();
+    rows.sort_by(|a, b| {
+        b.count.cmp(&a.count).then_with(|| {
+            (a.color, a.point.map(|p| p.sgf_string()))
+                .cmp(&(b.color, b.point.map(|p| p.sgf_string())))
+        })
+    });
+    rows
 }
 
 /// Ops of a program a scan that can end early reads first (see [`Ends`]): most such scans of the
@@ -311,7 +385,13 @@ struct Scan {
     pending: Vec<bool>,
     dirty_list: Vec<u32>,
     hits: Vec<u32>,
+    /// For each hit: the placements satisfied (up to 64; none known beyond) and the next move.
+    nexts: Vec<Next>,
 }
+
+/// What a pattern hit contributes to the continuation table: the placements satisfied at the
+/// hit (bit i = placement i) and the move played next.
+type Next = (u64, Option<(Color, Option<Point>)>);
 
 impl Scan {
     fn new(n: usize) -> Scan {
@@ -323,6 +403,7 @@ impl Scan {
             pending: vec![false; n],
             dirty_list: Vec::new(),
             hits: Vec::new(),
+            nexts: Vec::new(),
         }
     }
 
@@ -344,14 +425,20 @@ impl Scan {
         self.matched_bits = 0;
         self.before.iter_mut().for_each(|b| *b = false);
         self.hits.clear();
+        self.nexts.clear();
         // Position 0 tests every placement.
         touch.mark_all(self);
         if let Some(changes) = store.changes(g, ops) {
             // Position k falls just before the (k+1)-th move, and after the end.
             let mut k = 0;
             for change in changes {
-                if change.mover.is_some() {
-                    self.report(k, pls);
+                if let Some(c) = change.mover {
+                    if self.report(k, pls) {
+                        let p = (change.point < usize::from(bh) * 52
+                            && index_point(change.point).x < bw)
+                            .then(|| index_point(change.point));
+                        self.next_after_hit(Some((c, p)));
+                    }
                     k += 1;
                     if let Some(e) = &end {
                         if (e.done | self.matched_bits & e.settled) & e.all == e.all {
@@ -378,7 +465,9 @@ impl Scan {
             if !whole {
                 return None;
             }
-            self.report(k, pls);
+            if self.report(k, pls) {
+                self.next_after_hit(None);
+            }
         } else {
             if !whole {
                 return None;
@@ -402,7 +491,9 @@ impl Scan {
                     let content = content.map(|c| [Color::Black, Color::White][c]);
                     touch.mark(point_index(p), content, self);
                 }
-                self.report(step.k, pls);
+                if self.report(step.k, pls) {
+                    self.next_after_hit(store.next_move(step.next));
+                }
             }
         }
         Some(Moves::from_slice(&self.hits))
@@ -410,9 +501,9 @@ impl Scan {
 
     /// Tests the placements marked since the last position; records `k` if one of them appeared.
     #[inline(always)]
-    fn report(&mut self, k: u32, pls: &[Placement]) {
+    fn report(&mut self, k: u32, pls: &[Placement]) -> bool {
         if self.dirty_bits == 0 && self.dirty_list.is_empty() {
-            return;
+            return false;
         }
         let [black, white] = &self.stones;
         let mut appeared = false;
@@ -434,6 +525,14 @@ impl Scan {
         if appeared {
             self.hits.push(k);
         }
+        appeared
+    }
+
+    /// After a hit at the position just reported: the placements satisfied there and the move
+    /// played from it (`None` after the last move), for the continuation table.
+    #[inline]
+    fn next_after_hit(&mut self, next: Option<(Color, Option<Point>)>) {
+        self.nexts.push((self.matched_bits, next));
     }
 }
 
@@ -447,6 +546,9 @@ struct Placement {
     /// The points it constrains, with their constraint: only a change on one of them can make
     /// it appear.
     cells: Vec<(Point, Cell)>,
+    /// How the diagram was turned onto the board (symmetry, colours swapped), to map a move
+    /// played next back into the query's orientation; `None` for a placement slid `anywhere`.
+    image: Option<(Symmetry, bool)>,
 }
 
 impl Placement {
@@ -477,7 +579,12 @@ impl Placement {
             .collect();
         // Rows that demand stones fail most often: test them first.
         rows.sort_by_key(|r| std::cmp::Reverse((r.1 | r.2).count_ones()));
-        Placement { rows, need, cells }
+        Placement {
+            rows,
+            need,
+            cells,
+            image: None,
+        }
     }
 
     /// The key of a corner square this placement fixes whole with a keyed number of stones
@@ -574,7 +681,7 @@ fn placements(q: &PatternQuery) -> Vec<Placement> {
             }
         } else {
             for &s in syms {
-                out.push(Placement::new(
+                let mut pl = Placement::new(
                     (0..q.height)
                         .flat_map(|y| (0..q.width).map(move |x| Point::new(x, y)))
                         .map(|p| {
@@ -582,7 +689,9 @@ fn placements(q: &PatternQuery) -> Vec<Placement> {
                             let on_board = Point::new(p.x + q.offset.0, p.y + q.offset.1);
                             cells(s.apply(on_board, bw, bh), c)
                         }),
-                ));
+                );
+                pl.image = Some((s, swapped));
+                out.push(pl);
             }
         }
     }
