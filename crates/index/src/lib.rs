@@ -285,8 +285,9 @@ impl Index {
         seg.vacated(i)
     }
 
-    /// Whether game `id` (of a 19×19 board) ever had a stone of `color` at `p`.
-    pub fn had(&self, id: u32, color: goban::Color, p: goban::Point) -> bool {
+    /// Whether game `id` (of a 19×19 board) ever had a stone of `color` at `p`; `None` when a
+    /// damaged file cannot tell.
+    pub fn had(&self, id: u32, color: goban::Color, p: goban::Point) -> Option<bool> {
         let (seg, i) = self.locate(id);
         seg.had(i, color, p)
     }

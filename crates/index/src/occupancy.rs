@@ -114,23 +114,24 @@ fn words(games: usize) -> usize {
 }
 
 /// Whether game `game` of a column layout of `games` games ([`to_columns`]) ever had a stone of
-/// `color` at `p`; `false` off the 19×19 board or past a damaged file's end.
+/// `color` at `p`; `Some(false)` off the 19×19 board, `None` past a damaged file's end (then it
+/// may have: a search must not give up on a game it cannot read).
 pub fn had(
     columns: &[u8],
     games: usize,
     game: usize,
     color: goban::Color,
     p: goban::Point,
-) -> bool {
+) -> Option<bool> {
     if p.x >= 19 || p.y >= 19 {
-        return false;
+        return Some(false);
     }
     let column =
         (color == goban::Color::White) as usize * POINTS + p.y as usize * 19 + p.x as usize;
     let at = (column * words(games) + game / 64) * 8;
     columns
         .get(at..at + 8)
-        .is_some_and(|b| u64::from_le_bytes(b.try_into().unwrap()) >> (game % 64) & 1 == 1)
+        .map(|b| u64::from_le_bytes(b.try_into().unwrap()) >> (game % 64) & 1 == 1)
 }
 
 /// The column layout of the occupancy of `games` (in order): 722 columns of

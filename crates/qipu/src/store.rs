@@ -179,7 +179,9 @@ impl search::Store for Games<'_> {
 
     #[inline]
     fn had(&self, g: u32, color: Color, p: Point) -> Option<bool> {
-        self.shortcuts.then(|| self.index.had(g, color, p))
+        self.shortcuts
+            .then(|| self.index.had(g, color, p))
+            .flatten()
     }
 
     #[inline]
@@ -285,6 +287,12 @@ mod tests {
             "again.sgf",
             b"(;SZ[19];W[cc];B[pp];AE[cc];W[dq];B[qd];W[cc];B[jj])",
         );
+        // The shape stands in one corner, then appears in another: the move after the second
+        // appearance is mapped back through that corner's placement, not the first one's.
+        own.write(
+            "two-corners.sgf",
+            b"(;SZ[19];B[dd];W[jj];B[pp];W[ba];B[aa])",
+        );
         inputs.push(own.0.clone());
         let dir = testdata::Scratch::new("shortcuts");
         let opts = BuildOptions {
@@ -304,6 +312,24 @@ mod tests {
             .find(|h| h.info.file == "again.sgf")
             .unwrap();
         assert_eq!(hit.moves, [1, 5]);
+        let two = (0..index.len())
+            .find(|&g| index.game(g).unwrap().file == "two-corners.sgf")
+            .unwrap();
+        let star = Query::pattern("????\n????\n????\n???X\n")
+            .unwrap()
+            .within([two]);
+        let star = index.search(&star).unwrap();
+        assert_eq!(star.hits[0].moves, [1, 3]);
+        let rows: Vec<(Color, String)> = star
+            .continuations
+            .iter()
+            .map(|c| (c.color, c.point.unwrap().sgf_string()))
+            .collect();
+        // After move 3 (pp), W ba is "rs" seen from the corner where the shape appeared.
+        assert_eq!(
+            rows,
+            [(Color::White, "jj".into()), (Color::White, "rs".into())]
+        );
         let nineteen: Vec<u32> = (0..index.len())
             .filter(|&g| {
                 let r = index.inner.game(g);

@@ -116,7 +116,7 @@ fn corner_candidates<S: Store>(
 
 /// The continuation table of a pattern's hits: each hit (of an original game, and of each of
 /// its copies the answer holds) counts the move played from the position where the pattern
-/// appeared, mapped back into the query's orientation through the placements satisfied there —
+/// appeared, mapped back into the query's orientation through the placements that appeared there —
 /// the smallest SGF point among them, as for positions — with the game's winner. Placements slid
 /// `anywhere` have no orientation to map back to, and give no rows.
 fn continuations<S: Store>(
@@ -380,17 +380,20 @@ struct Scan {
     stones: [Bitboard; 2],
     /// Which placements matched at the previous position: bits (up to 64 placements) or flags.
     matched_bits: u64,
+    /// Which placements (up to 64) appeared at the position last reported.
+    appeared_bits: u64,
     before: Vec<bool>,
     dirty_bits: u64,
     pending: Vec<bool>,
     dirty_list: Vec<u32>,
     hits: Vec<u32>,
-    /// For each hit: the placements satisfied (up to 64; none known beyond) and the next move.
+    /// For each hit: the placements that appeared (up to 64; none known beyond) and the next
+    /// move.
     nexts: Vec<Next>,
 }
 
-/// What a pattern hit contributes to the continuation table: the placements satisfied at the
-/// hit (bit i = placement i) and the move played next.
+/// What a pattern hit contributes to the continuation table: the placements that appeared at
+/// the hit (bit i = placement i) and the move played next.
 type Next = (u64, Option<(Color, Option<Point>)>);
 
 impl Scan {
@@ -398,6 +401,7 @@ impl Scan {
         Scan {
             stones: [Bitboard::EMPTY, Bitboard::EMPTY],
             matched_bits: 0,
+            appeared_bits: 0,
             before: vec![false; n],
             dirty_bits: 0,
             pending: vec![false; n],
@@ -507,12 +511,16 @@ impl Scan {
         }
         let [black, white] = &self.stones;
         let mut appeared = false;
+        self.appeared_bits = 0;
         while self.dirty_bits != 0 {
             let i = self.dirty_bits.trailing_zeros();
             self.dirty_bits &= self.dirty_bits - 1;
             let now = pls[i as usize].matches(black, white);
             let bit = 1u64 << i;
-            appeared |= now && self.matched_bits & bit == 0;
+            if now && self.matched_bits & bit == 0 {
+                appeared = true;
+                self.appeared_bits |= bit;
+            }
             self.matched_bits = self.matched_bits & !bit | (now as u64) << i;
         }
         for j in self.dirty_list.drain(..) {
@@ -528,11 +536,12 @@ impl Scan {
         appeared
     }
 
-    /// After a hit at the position just reported: the placements satisfied there and the move
-    /// played from it (`None` after the last move), for the continuation table.
+    /// After a hit at the position just reported: the placements that appeared there (not
+    /// those still standing from earlier, which another corner's move has nothing to do with)
+    /// and the move played from it (`None` after the last move), for the continuation table.
     #[inline]
     fn next_after_hit(&mut self, next: Option<(Color, Option<Point>)>) {
-        self.nexts.push((self.matched_bits, next));
+        self.nexts.push((self.appeared_bits, next));
     }
 }
 

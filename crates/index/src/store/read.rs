@@ -245,8 +245,9 @@ impl Segment {
         }
     }
 
-    /// Whether game `i` ever had a stone of `color` at `p` (19×19 games; see [`Occupancy`]).
-    pub fn had(&self, i: u32, color: goban::Color, p: goban::Point) -> bool {
+    /// Whether game `i` ever had a stone of `color` at `p` (19×19 games; see [`Occupancy`]);
+    /// `None` when the file cannot tell (damaged).
+    pub fn had(&self, i: u32, color: goban::Color, p: goban::Point) -> Option<bool> {
         crate::occupancy::had(&self.occ, self.len() as usize, i as usize, color, p)
     }
 
