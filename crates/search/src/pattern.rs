@@ -126,43 +126,61 @@ fn continuations<S: Store>(
     filter: Filter<'_>,
     (bw, bh): (u8, u8),
 ) -> Vec<Continuation> {
-    let mut table: HashMap<(Color, Option<Point>), [u32; 3]> = HashMap::new();
-    for (hit, nexts) in found {
-        let games = std::iter::once(hit.game)
-            .chain(index.copies(hit.game).iter().copied())
-            .filter(|&g| !index.is_removed(g))
-            .filter(|g| filter.is_none_or(|f| f.binary_search(g).is_ok()));
-        let winners: Vec<u8> = games.map(|g| index.winner(g)).collect();
-        if winners.is_empty() {
-            continue;
-        }
-        for &(mask, next) in nexts {
-            let Some((color, point)) = next else {
-                continue;
-            };
-            let mut best: Option<((u8, u8), Color, Option<Point>)> = None;
-            for (i, pl) in placements.iter().enumerate().take(64) {
-                let Some((sym, swapped)) = pl.image else {
+    // Counted first by (placements, move as played) on all cores — few distinct keys for many
+    // hits — and each key mapped back once.
+    type Raw = ahash::AHashMap<(u64, Color, Option<Point>), [u32; 3]>;
+    let count = |chunk: &[(Hit, Vec<Next>)]| {
+        let mut raw = Raw::new();
+        for (hit, nexts) in chunk {
+            for &(mask, next) in nexts {
+                let Some((color, point)) = next else {
                     continue;
                 };
-                if mask >> i & 1 == 0 {
-                    continue;
+                let games = std::iter::once(hit.game)
+                    .chain(index.copies(hit.game).iter().copied())
+                    .filter(|&g| !index.is_removed(g))
+                    .filter(|g| filter.is_none_or(|f| f.binary_search(g).is_ok()));
+                for g in games {
+                    let w = index.winner(g);
+                    let row = raw.entry((mask, color, point)).or_default();
+                    row[0] += 1;
+                    row[1] += u32::from(w == 1);
+                    row[2] += u32::from(w == 2);
                 }
-                let c = if swapped { color.opponent() } else { color };
-                let p = point.map(|p| sym.inverse().apply(p, bw, bh));
-                let key = sgf_order(p);
-                if best.as_ref().is_none_or(|b| key < b.0) {
-                    best = Some((key, c, p));
-                }
-            }
-            let Some((_, c, p)) = best else { continue };
-            let row = table.entry((c, p)).or_default();
-            for &w in &winners {
-                row[0] += 1;
-                row[1] += u32::from(w == 1);
-                row[2] += u32::from(w == 2);
             }
         }
+        raw
+    };
+    let raw = found
+        .par_chunks(1 << 14)
+        .map(count)
+        .reduce(Raw::new, |mut a, b| {
+            for (k, v) in b {
+                let row = a.entry(k).or_default();
+                (0..3).for_each(|i| row[i] += v[i]);
+            }
+            a
+        });
+    let mut table: HashMap<(Color, Option<Point>), [u32; 3]> = HashMap::new();
+    for ((mask, color, point), counts) in raw {
+        let mut best: Option<((u8, u8), Color, Option<Point>)> = None;
+        for (i, pl) in placements.iter().enumerate().take(64) {
+            let Some((sym, swapped)) = pl.image else {
+                continue;
+            };
+            if mask >> i & 1 == 0 {
+                continue;
+            }
+            let c = if swapped { color.opponent() } else { color };
+            let p = point.map(|p| sym.inverse().apply(p, bw, bh));
+            let key = sgf_order(p);
+            if best.as_ref().is_none_or(|b| key < b.0) {
+                best = Some((key, c, p));
+            }
+        }
+        let Some((_, c, p)) = best else { continue };
+        let row = table.entry((c, p)).or_default();
+        (0..3).for_each(|i| row[i] += counts[i]);
     }
     let mut rows: Vec<Continuation> = table
         .into_iter()
