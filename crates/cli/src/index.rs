@@ -8,7 +8,6 @@ use std::time::Duration;
 use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use qipu::{build, BuildOptions, Index};
-use serde_json::json;
 
 pub fn run(
     dir: &Path,
@@ -134,22 +133,7 @@ pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
     // quietly (see `report.rs`), not panic.
     let mut out = std::io::stdout().lock();
     if as_json {
-        let v = json!({
-            "games": st.games,
-            "distinct": st.distinct,
-            "duplicates": st.duplicates,
-            "symmetric_duplicates": st.symmetric_duplicates,
-            "rejected": st.rejected,
-            "files": st.files,
-            "files_without_games": st.files_without_games,
-            "bytes": st.bytes,
-            "bytes_per_game": st.bytes_per_game,
-            "parts": st.parts.iter().map(|(k, v)| (k.clone(), json!(v))).collect::<serde_json::Map<_, _>>(),
-            "date_range": st.date_range.as_ref().map(|(a, b)| json!([a, b])),
-            "top_players": st.top_players,
-            "top_events": st.top_events,
-            "alias_players": st.alias_players,
-        });
+        let v = serde_json::to_value(&st)?;
         writeln!(out, "{v}")?;
         return Ok(ExitCode::SUCCESS);
     }

@@ -43,7 +43,8 @@ pub struct Damage {
     pub problem: String,
 }
 
-/// Counts and sizes of an index (what `qipu stats` prints).
+/// Counts and sizes of an index (what `qipu stats` prints). Serialised, it is what `qipu stats
+/// --json` prints and `qipu serve` answers at `/api/stats`: one shape for both.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Stats {
     /// Games, exact copies included.
@@ -64,7 +65,8 @@ pub struct Stats {
     pub bytes: u64,
     /// `bytes` per game.
     pub bytes_per_game: u64,
-    /// Bytes of each part of the game store, by part name.
+    /// Bytes of each part of the game store, by part name (an object by name when serialised).
+    #[serde(serialize_with = "by_name")]
     pub parts: Vec<(String, u64)>,
     /// The first and last day of the games' dates (`YYYY-MM-DD`), if any is dated.
     pub date_range: Option<(String, String)>,
@@ -74,8 +76,15 @@ pub struct Stats {
     pub top_events: Vec<(String, u64)>,
     /// Players in the index's alias list (0: aliases off).
     pub alias_players: usize,
-    /// Where the index keeps its alias list.
+    /// Where the index keeps its alias list (a path of this machine: not serialised, so a
+    /// server does not give it out).
+    #[serde(skip)]
     pub aliases_file: PathBuf,
+}
+
+/// `(name, bytes)` pairs as one JSON object.
+fn by_name<S: serde::Serializer>(parts: &[(String, u64)], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_map(parts.iter().map(|(k, v)| (k, v)))
 }
 
 impl Index {
