@@ -264,19 +264,14 @@ fn continuations<S: Store>(
         let Some((color, point)) = index.next_move(next) else {
             continue;
         };
-        let mut best: Option<((u8, u8), Color, Option<Point>)> = None;
-        for (i, im) in images.iter().enumerate() {
-            if mask & (1 << i) == 0 {
-                continue;
-            }
-            let c = if im.swapped { color.opponent() } else { color };
-            let p = point.map(|p| im.sym.inverse().apply(p, w, h));
-            let key = sgf_order(p);
-            if best.as_ref().is_none_or(|b| key < b.0) {
-                best = Some((key, c, p));
-            }
-        }
-        let Some((_, c, p)) = best else { continue };
+        let matching = images
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask & (1 << i) != 0)
+            .map(|(_, im)| (im.sym, im.swapped));
+        let Some((c, p)) = map_back(matching, color, point, w, h) else {
+            continue;
+        };
         let row = table.entry((c, p)).or_insert(Continuation {
             color: c,
             point: p,
@@ -331,9 +326,29 @@ fn merge_by_key<T: Copy, K: Ord>(many: Vec<T>, few: Vec<T>, key: impl Fn(&T) -> 
 
 /// Orders points as their SGF strings sort (a pass, `""`, first; `A`–`Z` before `a`–`z`),
 /// without building the strings.
-pub(crate) fn sgf_order(p: Option<Point>) -> (u8, u8) {
+fn sgf_order(p: Option<Point>) -> (u8, u8) {
     let rank = |c: u8| if c < 26 { c + 27 } else { c - 25 };
     p.map_or((0, 0), |p| (rank(p.x), rank(p.y)))
+}
+
+/// A move played next, mapped back into the query's orientation through the images that stood
+/// where it was played (symmetry, colours swapped): of all the images' answers, the smallest SGF
+/// point, as the oracle says. `None` when no image is given.
+pub(crate) fn map_back(
+    images: impl Iterator<Item = (Symmetry, bool)>,
+    color: Color,
+    point: Option<Point>,
+    w: u8,
+    h: u8,
+) -> Option<(Color, Option<Point>)> {
+    images
+        .map(|(sym, swapped)| {
+            let c = if swapped { color.opponent() } else { color };
+            let p = point.map(|p| sym.inverse().apply(p, w, h));
+            (sgf_order(p), c, p)
+        })
+        .min_by_key(|m| m.0)
+        .map(|(_, c, p)| (c, p))
 }
 
 /// Stored games of the right board size that ever had every stone of one of `needs`, as far as

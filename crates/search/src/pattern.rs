@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use std::collections::HashMap;
 
-use crate::engine::{candidates, sgf_order, with_copies, Answer, Continuation, Filter, Hit, Moves};
+use crate::engine::{candidates, map_back, with_copies, Answer, Continuation, Filter, Hit, Moves};
 use crate::query::{Cell, PatternQuery};
 use crate::store::{index_point, point_index, Store, Walk};
 
@@ -163,22 +163,15 @@ fn continuations<S: Store>(
         });
     let mut table: HashMap<(Color, Option<Point>), [u32; 3]> = HashMap::new();
     for ((mask, color, point), counts) in raw {
-        let mut best: Option<((u8, u8), Color, Option<Point>)> = None;
-        for (i, pl) in placements.iter().enumerate().take(64) {
-            let Some((sym, swapped)) = pl.image else {
-                continue;
-            };
-            if mask >> i & 1 == 0 {
-                continue;
-            }
-            let c = if swapped { color.opponent() } else { color };
-            let p = point.map(|p| sym.inverse().apply(p, bw, bh));
-            let key = sgf_order(p);
-            if best.as_ref().is_none_or(|b| key < b.0) {
-                best = Some((key, c, p));
-            }
-        }
-        let Some((_, c, p)) = best else { continue };
+        let appeared = placements
+            .iter()
+            .take(64)
+            .enumerate()
+            .filter(|(i, _)| mask >> i & 1 == 1)
+            .filter_map(|(_, pl)| pl.image);
+        let Some((c, p)) = map_back(appeared, color, point, bw, bh) else {
+            continue;
+        };
         let row = table.entry((c, p)).or_default();
         (0..3).for_each(|i| row[i] += counts[i]);
     }
