@@ -116,9 +116,24 @@ impl KeyBuilder {
 
     /// The key, when the content is keyed (1 to [`MAX_STONES`] stones).
     pub fn key(&self) -> Option<u64> {
+        self.oriented().map(|(key, _)| key)
+    }
+
+    /// The key, and whether it is the hash of the transposed content rather than of the content
+    /// as it stands in the frame (`false` for a content equal to its transpose), when the
+    /// content is keyed. The index stores both, so that a search knows which orientation of a
+    /// keyed content a corner held without replaying the game.
+    pub fn oriented(&self) -> Option<(u64, bool)> {
         (1..=MAX_STONES)
             .contains(&self.stones)
-            .then(|| self.plain.min(self.transposed))
+            .then(|| (self.plain.min(self.transposed), self.transposed < self.plain))
+    }
+
+    /// The hashes of the content in the frame and of its transpose: the content in the frame is
+    /// the one a stored key (with its orientation, see [`KeyBuilder::oriented`]) names when the
+    /// first (or, for a transposed key, the second) equals the key.
+    pub fn hashes(&self) -> (u64, u64) {
+        (self.plain, self.transposed)
     }
 }
 
@@ -131,6 +146,18 @@ pub fn key(
     height: u8,
     corner: usize,
 ) -> Option<u64> {
+    content(black, white, width, height, corner).and_then(|b| b.key())
+}
+
+/// Corner `corner`'s content on a `width`×`height` board with these stones (see
+/// [`has_corners`]), or `None` when it holds more than [`MAX_STONES`] stones.
+pub fn content(
+    black: &Bitboard,
+    white: &Bitboard,
+    width: u8,
+    height: u8,
+    corner: usize,
+) -> Option<KeyBuilder> {
     let mask = (1u64 << SIDE) - 1;
     let shift = |row: u64| {
         if corner & 1 == 0 {
@@ -164,7 +191,7 @@ pub fn key(
             }
         }
     }
-    b.key()
+    Some(b)
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@ use sgf::{GameInfo, GameTree};
 use crate::layout::op::{point_index, POINT_MASK, POINT_STRIDE};
 use crate::ops::{encode_main_line_at, with_removals_into, Op, Raw, RawKind, Walker};
 use crate::store::{
-    GameRec, Occupancy, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_MARKS, FLAG_SKELETON,
+    CornerEvent, GameRec, Occupancy, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_MARKS, FLAG_SKELETON,
     MAX_INDEXED_STONES, MAX_TABLE_MOVE, NO_NEXT,
 };
 
@@ -21,9 +21,10 @@ pub struct Analysed {
     pub occupancy: Occupancy,
     /// (hash, k, the move after it as an op or [`NO_NEXT`]) of the positions to index.
     pub positions: Vec<(u64, u16, u16)>,
-    /// The keys of every corner content the game held with few stones ([`goban::corner`]),
-    /// sorted and without repeats.
-    pub corners: Vec<u64>,
+    /// (key, event) each time a corner square came to hold a content with few stones
+    /// ([`goban::corner`]), in position order; the events' games are 0 (the builder numbers
+    /// them).
+    pub corners: Vec<(u64, CornerEvent)>,
     /// On a 19×19 board, the points whose stone ever left or changed colour
     /// ([`crate::Vacated`]).
     pub vacated: Option<crate::Vacated>,
@@ -141,70 +142,104 @@ fn analyse_with(tree: &GameTree<'_>, record: &[u8], scratch: &mut Scratch) -> An
     }
 }
 
-/// The keys of the corner contents a program's positions hold with few stones
-/// ([`goban::corner`]), sorted and without repeats. The positions are those the search sees
-/// (its `changes`, or the [`Walker`] where setup stands beside moves), so a corner the search can
-/// find is a corner the index keyed. Each corner's key is kept up to date stone by stone and
-/// read only at a position where one of its points changed.
-fn corners_of(ops: &[u16], width: u8, height: u8, marks: bool) -> Vec<u64> {
-    let mut keys = Vec::new();
+/// Each time one of a program's corner squares came to hold a content with few stones
+/// ([`goban::corner`]): its key, the position, the corner, the key's orientation and the move
+/// played next. The positions are those the search sees (its `changes`, or the [`Walker`] where
+/// setup stands beside moves), so a corner the search can find is a corner the index keyed, at
+/// the position the search would report. A corner whose points changed but whose content is the
+/// one it held at the last position did not come to hold it: no event. Each corner's key is
+/// kept up to date stone by stone and read only at a position where one of its points changed.
+fn corners_of(ops: &[u16], width: u8, height: u8, marks: bool) -> Vec<(u64, CornerEvent)> {
+    let mut events = Vec::new();
     if !corner::has_corners(width, height) {
-        return keys;
+        return events;
     }
     if marks {
         return corners_walked(ops, width, height);
     }
     let mut corners = Corners::default();
+    let mut k = 0;
     for &v in ops {
         let op = Raw::split(v);
+        let p = Raw::point_at(op.point);
+        let on_board = p.x < width && p.y < height && op.point < POINT_MASK as usize;
         let content = match op.kind {
             RawKind::Move(c) => {
-                // Position k ends just before the (k+1)-th move.
-                corners.read(&mut keys);
+                // Position k ends just before the (k+1)-th move: this one.
+                let next = Op::Move(c, on_board.then_some(p)).encode();
+                corners.read(k, next, &mut events);
+                k += 1;
                 Some(c)
             }
             RawKind::Put(content) => content,
             RawKind::Mark => None,
         };
-        let p = Raw::point_at(op.point);
-        if p.x < width && p.y < height {
+        if on_board {
             corners.put(p, content, width, height);
         }
     }
-    corners.read(&mut keys);
-    keys.sort_unstable();
-    keys.dedup();
-    keys
+    corners.read(k, NO_NEXT, &mut events);
+    events
 }
 
 /// [`corners_of`] for a program with marks, through the [`Walker`].
-fn corners_walked(ops: &[u16], width: u8, height: u8) -> Vec<u64> {
-    let mut keys = Vec::new();
+fn corners_walked(ops: &[u16], width: u8, height: u8) -> Vec<(u64, CornerEvent)> {
+    let mut events = Vec::new();
     let Ok(mut walk) = Walker::new(ops, width, height, false) else {
-        return keys;
+        return events;
     };
+    let mut held = [None; 4];
     loop {
         let mut dirty = 0u8;
-        let more = walk
-            .next_position(|p| {
-                if let Some((c, _, _)) = corner::locate(p, width, height) {
-                    dirty |= 1 << c;
-                }
-            })
-            .is_some();
-        if !more {
+        let Some(step) = walk.next_position(|p| {
+            if let Some((c, _, _)) = corner::locate(p, width, height) {
+                dirty |= 1 << c;
+            }
+        }) else {
             break;
-        }
+        };
+        let next = step.next.map_or(NO_NEXT, |(c, p)| Op::Move(c, p).encode());
         while dirty != 0 {
             let c = dirty.trailing_zeros() as usize;
             dirty &= dirty - 1;
             let (black, white) = (walk.stones(Color::Black), walk.stones(Color::White));
-            keys.extend(corner::key(black, white, width, height, c));
+            let content = corner::content(black, white, width, height, c);
+            event(&mut held[c], content, step.k, c, next, &mut events);
         }
     }
-    keys.sort_unstable();
-    keys.dedup();
-    keys
+    events
+}
+
+/// At position `k`, corner `c`, which last held the keyed content `held` (its hash in the frame;
+/// `None` for a content not keyed), holds `content` (`None`: too many stones to key): an event
+/// if that is a keyed content other than the one held.
+#[inline]
+fn event(
+    held: &mut Option<u64>,
+    content: Option<corner::KeyBuilder>,
+    k: u32,
+    c: usize,
+    next: u16,
+    out: &mut Vec<(u64, CornerEvent)>,
+) {
+    let keyed = content.and_then(|b| b.oriented().map(|o| (b.hashes().0, o)));
+    let now = keyed.map(|(plain, _)| plain);
+    if now == *held {
+        return;
+    }
+    *held = now;
+    if let Some((_, (key, transposed))) = keyed {
+        out.push((
+            key,
+            CornerEvent {
+                game: 0,
+                k,
+                corner: c as u8,
+                transposed,
+                next,
+            },
+        ));
+    }
 }
 
 /// The four corner squares followed stone by stone.
@@ -212,6 +247,8 @@ struct Corners {
     /// Each point's content, by corner and `j * SIDE + i`: 0 empty, 1 black, 2 white.
     content: [[u8; (corner::SIDE * corner::SIDE) as usize]; 4],
     keys: [corner::KeyBuilder; 4],
+    /// The keyed content each corner held at the last position it was read (see [`event`]).
+    held: [Option<u64>; 4],
     /// Corners changed since the last position.
     dirty: u8,
 }
@@ -221,6 +258,7 @@ impl Default for Corners {
         Corners {
             content: [[0; (corner::SIDE * corner::SIDE) as usize]; 4],
             keys: [corner::KeyBuilder::default(); 4],
+            held: [None; 4],
             dirty: 0,
         }
     }
@@ -250,13 +288,17 @@ impl Corners {
         self.dirty |= 1 << c;
     }
 
-    /// At a position: the keys of the corners changed since the last one.
+    /// At position `k`, from which `next` was played: the events of the corners changed since
+    /// the last position.
     #[inline]
-    fn read(&mut self, out: &mut Vec<u64>) {
+    fn read(&mut self, k: u32, next: u16, out: &mut Vec<(u64, CornerEvent)>) {
         while self.dirty != 0 {
             let c = self.dirty.trailing_zeros() as usize;
             self.dirty &= self.dirty - 1;
-            out.extend(self.keys[c].key());
+            let keys = self.keys[c];
+            // More stones than keyed read as no content, as `corner::content` says.
+            let content = (keys.stones() <= corner::MAX_STONES).then_some(keys);
+            event(&mut self.held[c], content, k, c, next, out);
         }
     }
 }

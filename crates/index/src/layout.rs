@@ -25,8 +25,10 @@
 /// `meta/tokenizer.rs`) and records the player alias list in the metadata folder
 /// (`meta/aliases.rs`): an older dictionary's tokens would miss folded queries; version 16 adds
 /// the corner table (`corners.*`, see `goban::corner`) and each game's
-/// vacated points (`vacated.bin`).
-pub const FORMAT_VERSION: u32 = 16;
+/// vacated points (`vacated.bin`); version 17 keeps, for each time a corner came to hold a keyed
+/// content, the position, the corner's orientation and the move played next, so that a whole
+/// corner square is answered from the table alone.
+pub const FORMAT_VERSION: u32 = 17;
 
 /// The manifest in the index folder (replaced atomically through `MANIFEST.tmp`).
 pub const MANIFEST: &str = "qipu-index.json";

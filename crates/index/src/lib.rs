@@ -19,6 +19,7 @@
 pub mod build;
 pub mod game;
 pub mod layout;
+mod leb;
 pub mod lock;
 pub mod manifest;
 pub mod meta;
@@ -38,7 +39,7 @@ use std::path::{Path, PathBuf};
 pub use build::{build, BuildOptions, Progress, Summary};
 pub use manifest::Manifest;
 pub use store::{
-    GameRec, Occupancy, PosEntry, Vacated, FLAG_LONG, FLAG_MARKS, MAX_INDEXED_STONES,
+    CornerEvent, GameRec, Occupancy, PosEntry, Vacated, FLAG_LONG, FLAG_MARKS, MAX_INDEXED_STONES,
     MAX_TABLE_MOVE, NO_NEXT,
 };
 pub use verify::Damage;
@@ -389,16 +390,27 @@ impl Index {
     /// held the content of one of `keys` ([`goban::corner`]); only games on boards with corners
     /// ([`goban::corner::has_corners`]) have any.
     pub fn corner_games(&self, keys: &[u64]) -> Vec<u32> {
+        let mut out: Vec<u32> = self
+            .corner_events(keys)
+            .into_iter()
+            .map(|(_, e)| e.game)
+            .collect();
+        out.dedup();
+        out
+    }
+
+    /// (key, event) of every time a corner came to hold the content of one of `keys`
+    /// ([`goban::corner`]), in (game, k) order (originals only, as [`Index::corner_games`]).
+    pub fn corner_events(&self, keys: &[u64]) -> Vec<(u64, CornerEvent)> {
         let mut out = Vec::new();
         for seg in &self.segments {
             let from = out.len();
             for &key in keys {
-                out.extend(seg.corner_games(key));
+                out.extend(seg.corner_events(key).map(|e| (key, e)));
             }
             // Segments are in id order: sorting each one's part sorts the whole.
-            out[from..].sort_unstable();
+            out[from..].sort_unstable_by_key(|&(key, e)| (e, key));
         }
-        out.dedup();
         out
     }
 

@@ -2,9 +2,10 @@
 //! both, so that the search knows no storage format or limit and the index no search.
 
 use goban::{Bitboard, Color, Point};
-use index::ops::{Op, Raw, RawKind, Walker};
+use index::layout::op::{KIND_SHIFT, POINT_MASK};
+use index::ops::{Op, Walker, KIND_EFFECT};
 use index::Occupancy;
-use search::store::{Change, Occurrence, Step, Walk};
+use search::store::{Change, CornerHeld, Occurrence, Step, Walk};
 
 use crate::stop::Stop;
 
@@ -159,16 +160,28 @@ impl search::Store for Games<'_> {
         Some(self.index.covering(&needs))
     }
 
-    fn corner_games(&self, width: u8, height: u8, keys: &[u64]) -> Option<Vec<u32>> {
+    fn corner_events(&self, width: u8, height: u8, keys: &[u64]) -> Option<Vec<CornerHeld>> {
         if !self.shortcuts || !goban::corner::has_corners(width, height) {
             return None;
         }
-        let mut games = self.index.corner_games(keys);
-        games.retain(|&g| {
-            let r = self.index.game(g);
+        let mut events = self.index.corner_events(keys);
+        events.retain(|(_, e)| {
+            let r = self.index.game(e.game);
             (r.width, r.height) == (width, height)
         });
-        Some(games)
+        Some(
+            events
+                .into_iter()
+                .map(|(key, e)| CornerHeld {
+                    key,
+                    game: e.game,
+                    k: e.k,
+                    corner: e.corner,
+                    transposed: e.transposed,
+                    next: e.next,
+                })
+                .collect(),
+        )
     }
 
     #[inline]
@@ -220,18 +233,14 @@ impl search::Store for Games<'_> {
         if rec.flags & index::FLAG_MARKS != 0 {
             return None;
         }
+        // A mark reads as (None, None), and is not in a program indexed without marks (see
+        // `FLAG_MARKS`).
         Some(program.iter().map(|&v| {
-            let op = Raw::split(v);
-            let (mover, content) = match op.kind {
-                RawKind::Move(c) => (Some(c), Some(c)),
-                RawKind::Put(content) => (None, content),
-                // Not in a program indexed without marks (see `FLAG_MARKS`).
-                RawKind::Mark => (None, None),
-            };
+            let (mover, content) = KIND_EFFECT[usize::from(v >> KIND_SHIFT)];
             Change {
                 mover,
                 content,
-                point: op.point,
+                point: usize::from(v & POINT_MASK),
             }
         }))
     }
@@ -312,6 +321,23 @@ mod tests {
             .find(|h| h.info.file == "again.sgf")
             .unwrap();
         assert_eq!(hit.moves, [1, 5]);
+        // The same stone as a whole corner square, which the corner table answers alone: it
+        // must see the second appearance too, and the moves played after each.
+        let square = ".......\n.......\n..O....\n.......\n.......\n.......\n.......\n";
+        let again = index
+            .search(&Query::pattern(square).unwrap().within([hit.game]))
+            .unwrap();
+        assert_eq!(again.hits.len(), 1);
+        assert_eq!(again.hits[0].moves, [1, 5]);
+        let rows: Vec<(Color, String)> = again
+            .continuations
+            .iter()
+            .map(|c| (c.color, c.point.unwrap().sgf_string()))
+            .collect();
+        assert_eq!(
+            rows,
+            [(Color::Black, "jj".into()), (Color::Black, "pp".into())]
+        );
         let two = (0..index.len())
             .find(|&g| index.game(g).unwrap().file == "two-corners.sgf")
             .unwrap();
@@ -338,7 +364,7 @@ mod tests {
             .collect();
         assert!(nineteen.len() >= 5, "{}", nineteen.len());
         let mut rng = Rng(0x5eed_c0de_1234_5678);
-        let (mut with_hits, mut through_corners) = (0, 0);
+        let (mut with_hits, mut through_corners, mut answered) = (0, 0, 0);
         for round in 0..1000 {
             let g = nineteen[rng.below(nineteen.len() as u64) as usize];
             let record = index.record(g).unwrap();
@@ -381,10 +407,16 @@ mod tests {
             );
             with_hits += usize::from(!plain.hits.is_empty());
             through_corners += usize::from(keys_a_corner(&diagram));
+            answered += usize::from(
+                keys_a_corner(&diagram) && diagram.bytes().filter(|b| b"XO.".contains(b)).count()
+                    == usize::from(goban::corner::SIDE).pow(2),
+            );
         }
         // The rounds must have asked something: most patterns come from a game, so they hit it.
         assert!(with_hits > 500, "{with_hits}");
-        assert!(through_corners > 60, "{through_corners}");
+        assert!(through_corners > 100, "{through_corners}");
+        // And the table must have answered some alone.
+        assert!(answered > 40, "{answered}");
     }
 
     /// Whether a diagram fixes a whole corner square holding a number of stones the corner table
@@ -419,8 +451,14 @@ mod tests {
             goban::corner::SIDE
         };
         let span = 10 - u64::from(least);
-        let (w, h) = (least + rng.below(span) as u8, least + rng.below(span) as u8);
-        let (x0, y0) = match rng.below(6) {
+        let (mut w, mut h) = (least + rng.below(span) as u8, least + rng.below(span) as u8);
+        // Some exactly a corner square, which the table answers alone when nothing else is
+        // constrained.
+        let square = least == goban::corner::SIDE && rng.below(3) == 0;
+        if square {
+            (w, h) = (least, least);
+        }
+        let (x0, y0) = match rng.below(if square { 4 } else { 6 }) {
             0 => (0, 0),
             1 => (19 - w, 0),
             2 => (0, 19 - h),

@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 use crate::engine::{candidates, map_back, with_copies, Answer, Continuation, Filter, Hit, Moves};
 use crate::query::{Cell, PatternQuery};
-use crate::store::{index_point, point_index, Store, Walk};
+use crate::store::{index_point, point_index, CornerHeld, Store, Walk};
 
 /// Finds where a pattern appears: game g hits at k when, for some placement, position k
 /// satisfies it and position k−1 does not (or k = 0).
@@ -30,8 +30,9 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
     placements.retain(|p| p.cells.iter().all(|(pt, _)| pt.x < bw && pt.y < bh));
     let touch = Touch::new(&placements, bh);
     let needs: Vec<Vec<(Color, Point)>> = placements.iter().map(|p| p.need.clone()).collect();
-    let games = match corner_candidates(index, bw, bh, filter, &placements) {
-        Some(games) => games,
+    let games = match from_corners(index, q, filter, &placements) {
+        Some(Corners::Answered(found)) => return answer(index, found, &placements, filter, q.board),
+        Some(Corners::Games(games)) => games,
         None => candidates(index, bw, bh, filter, &needs),
     };
     let ends = Ends::new(&placements, &touch, bw, bh);
@@ -64,54 +65,136 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
         )
         .flatten()
         .collect();
-    let continuations = continuations(index, &found, &placements, filter, (bw, bh));
+    answer(index, found, &placements, filter, q.board)
+}
+
+/// The answer from the hits found (original games, ascending) and what each contributes to the
+/// continuation table.
+fn answer<S: Store>(
+    index: &S,
+    found: Vec<(Hit, Vec<Next>)>,
+    placements: &[Placement],
+    filter: Filter<'_>,
+    board: (u8, u8),
+) -> Answer {
+    let continuations = continuations(index, &found, placements, filter, board);
     Answer {
         hits: with_copies(index, found.into_iter().map(|f| f.0).collect(), filter),
         continuations,
     }
 }
 
-/// The games that can hold some placement, from the store's corner table: when every placement
-/// fixes a whole corner square (every point black, white or empty) holding a keyed number of
-/// stones, a game can only show the placement at a position whose corner holds exactly that
-/// content, so the games that ever held one of these contents are all the candidates (and
-/// usually about as many as the hits). `None` when some placement fixes no such square, or the
-/// store keys no corner of this board: then the occupancy filter decides.
-fn corner_candidates<S: Store>(
+/// What the store's corner table says of a pattern ([`from_corners`]).
+enum Corners {
+    /// The whole answer: every placement is a whole corner square and nothing else.
+    Answered(Vec<(Hit, Vec<Next>)>),
+    /// The only games (originals, ascending) that can hold a placement.
+    Games(Vec<u32>),
+}
+
+/// The pattern from the store's corner table, when every placement fixes a whole corner square
+/// (every point black, white or empty) holding a keyed number of stones: a game can only show
+/// such a placement at a position where that corner holds exactly its content, and the table
+/// lists every time a corner came to hold a content, with the move played next. When every
+/// placement is such a square and constrains nothing else, the table's events are the hits
+/// themselves (a placement appears exactly when its corner comes to hold its content), and
+/// nothing is replayed. Otherwise the events' games are the candidates, usually about as many as
+/// the hits. `None` when some placement fixes no such square, or the store keys no corner of
+/// this board: then the occupancy filter decides.
+fn from_corners<S: Store>(
     index: &S,
-    bw: u8,
-    bh: u8,
+    q: &PatternQuery,
     filter: Filter<'_>,
     placements: &[Placement],
-) -> Option<Vec<u32>> {
+) -> Option<Corners> {
+    let (bw, bh) = q.board;
     if !corner::has_corners(bw, bh) || placements.is_empty() {
         return None;
     }
-    let mut keys = Vec::with_capacity(placements.len());
-    let mut stones_beyond = false;
-    for pl in placements {
-        let (key, stones) = pl.corner_key(bw, bh)?;
-        keys.push(key);
-        stones_beyond |= pl.need.len() > stones as usize;
-    }
+    let squares: Vec<Square> = placements
+        .iter()
+        .map(|pl| pl.square(bw, bh))
+        .collect::<Option<_>>()?;
+    let mut keys: Vec<u64> = squares.iter().map(|sq| sq.key).collect();
     keys.sort_unstable();
     keys.dedup();
-    let mut games = index.corner_games(bw, bh, &keys)?;
+    let mut events = index.corner_events(bw, bh, &keys)?;
+    if let Some(f) = filter {
+        let mut owners: Vec<u32> = f.iter().map(|&g| index.original(g).unwrap_or(g)).collect();
+        owners.sort_unstable();
+        owners.dedup();
+        events.retain(|e| owners.binary_search(&e.game).is_ok());
+    }
+    // Placements slid `anywhere` are many and have no orientation to count continuations in.
+    let whole = !q.anywhere && placements.len() <= 64 && squares.iter().all(|sq| sq.whole);
+    if whole {
+        return Some(Corners::Answered(corner_hits(index, &events, &squares)));
+    }
+    let mut games: Vec<u32> = events.iter().map(|e| e.game).collect();
+    games.dedup();
     // Stones outside the squares: a game must also have had them, which the occupancy columns
     // tell for all games at once (a few rare points cut a common corner's games down).
-    if stones_beyond {
+    if placements
+        .iter()
+        .zip(&squares)
+        .any(|(pl, sq)| pl.need.len() > sq.stones as usize)
+    {
         let needs: Vec<Vec<(Color, Point)>> = placements.iter().map(|p| p.need.clone()).collect();
         if let Some(pool) = index.covering(bw, bh, &needs) {
             games.retain(|g| pool.binary_search(g).is_ok());
         }
     }
-    if let Some(f) = filter {
-        let mut owners: Vec<u32> = f.iter().map(|&g| index.original(g).unwrap_or(g)).collect();
-        owners.sort_unstable();
-        owners.dedup();
-        games.retain(|g| owners.binary_search(g).is_ok());
+    Some(Corners::Games(games))
+}
+
+/// The hits of placements that are whole corner squares, from the times their corners came to
+/// hold their contents (in (game, k) order): placement i appears at an event of its corner
+/// whose content it is — the content as it stands in the frame has the placement's hash, which
+/// the event's key is, or, for a transposed key, the transposed content's. The placements that
+/// appeared at a position, in every corner, and the move played from it are what the scan
+/// would have recorded there.
+fn corner_hits<S: Store>(
+    index: &S,
+    events: &[CornerHeld],
+    squares: &[Square],
+) -> Vec<(Hit, Vec<Next>)> {
+    let mut found: Vec<(Hit, Vec<Next>)> = Vec::new();
+    for e in events {
+        if index.stopped() {
+            break;
+        }
+        let mask = squares
+            .iter()
+            .enumerate()
+            .filter(|(_, sq)| {
+                let hash = if e.transposed { sq.hashes.1 } else { sq.hashes.0 };
+                usize::from(e.corner) == sq.corner && hash == e.key
+            })
+            .fold(0u64, |m, (i, _)| m | 1 << i);
+        if mask == 0 {
+            continue;
+        }
+        match found.last_mut() {
+            Some((hit, nexts)) if hit.game == e.game => {
+                if hit.moves.last() == Some(&e.k) {
+                    if let Some(last) = nexts.last_mut() {
+                        last.0 |= mask;
+                    }
+                } else {
+                    hit.moves.push(e.k);
+                    nexts.push((mask, index.next_move(e.next)));
+                }
+            }
+            _ => found.push((
+                Hit {
+                    game: e.game,
+                    moves: Moves::from_slice(&[e.k]),
+                },
+                vec![(mask, index.next_move(e.next))],
+            )),
+        }
     }
-    Some(games)
+    found
 }
 
 /// The continuation table of a pattern's hits: each hit (of an original game, and of each of
@@ -289,8 +372,9 @@ fn slot(content: Option<Color>) -> usize {
 /// through a change that satisfies one of its constraints; one that matched must be tested
 /// after any change to its points. Everything else keeps its answer untested.
 enum Touch {
-    /// Up to 64 placements: one bit each, for black, white and empty.
-    Bits(Vec<[u64; 3]>),
+    /// Up to 64 placements: one bit each, for black, white and empty, then all three or'ed
+    /// (the placements that constrain the point at all, tested for every change).
+    Bits(Vec<[u64; 4]>),
     /// More (patterns placed anywhere): per point, (placement, which contents satisfy it).
     Lists(Vec<Vec<(u32, [bool; 3])>>),
 }
@@ -309,12 +393,13 @@ impl Touch {
             })
         };
         if placements.len() <= 64 {
-            let mut bits = vec![[0u64; 3]; n];
+            let mut bits = vec![[0u64; 4]; n];
             for (i, pl) in placements.iter().enumerate() {
                 for &(p, cell) in &pl.cells {
                     for (slot, ok) in allows(cell).into_iter().enumerate() {
                         bits[point_index(p)][slot] |= (ok as u64) << i;
                     }
+                    bits[point_index(p)][3] |= 1 << i;
                 }
             }
             Touch::Bits(bits)
@@ -333,7 +418,7 @@ impl Touch {
     #[inline(always)]
     fn watched(&self, i: usize) -> bool {
         match self {
-            Touch::Bits(bits) => bits.get(i).is_some_and(|b| b[0] | b[1] | b[2] != 0),
+            Touch::Bits(bits) => bits.get(i).is_some_and(|b| b[3] != 0),
             Touch::Lists(lists) => lists.get(i).is_some_and(|l| !l.is_empty()),
         }
     }
@@ -344,8 +429,7 @@ impl Touch {
         match self {
             Touch::Bits(bits) => {
                 let b = &bits[i];
-                let all = b[0] | b[1] | b[2];
-                scan.dirty_bits |= b[slot(content)] | all & scan.matched_bits;
+                scan.dirty_bits |= b[slot(content)] | b[3] & scan.matched_bits;
             }
             Touch::Lists(lists) => {
                 for &(j, ok) in &lists[i] {
@@ -366,7 +450,7 @@ impl Touch {
         match self {
             Touch::Bits(bits) => {
                 let b = &bits[i];
-                (b[0] | b[1] | b[2]) & !b[slot(content)]
+                b[3] & !b[slot(content)]
             }
             Touch::Lists(_) => 0,
         }
@@ -556,6 +640,19 @@ impl Scan {
     }
 }
 
+/// A corner square a placement fixes whole ([`Placement::square`]).
+struct Square {
+    /// Which corner, as [`corner::locate`] numbers them.
+    corner: usize,
+    key: u64,
+    /// The content's hashes in the corner's frame, as it stands and transposed
+    /// ([`corner::KeyBuilder::hashes`]).
+    hashes: (u64, u64),
+    stones: u32,
+    /// Whether the placement constrains no point outside the square.
+    whole: bool,
+}
+
 /// One placement of a pattern on the board: per-row masks.
 #[derive(Clone, Debug)]
 struct Placement {
@@ -607,10 +704,10 @@ impl Placement {
         }
     }
 
-    /// The key of a corner square this placement fixes whole with a keyed number of stones
-    /// ([`corner::KeyBuilder::key`]), and its stones: of the one with the most stones, the
-    /// likeliest to be rare.
-    fn corner_key(&self, bw: u8, bh: u8) -> Option<(u64, u32)> {
+    /// The corner square this placement fixes whole with a keyed number of stones
+    /// ([`corner::KeyBuilder::key`]): of several, the one with the most stones, the likeliest
+    /// to be rare.
+    fn square(&self, bw: u8, bh: u8) -> Option<Square> {
         let mut squares = [(0usize, corner::KeyBuilder::default()); 4];
         for &(p, cell) in &self.cells {
             let Some((c, i, j)) = corner::locate(p, bw, bh) else {
@@ -629,10 +726,17 @@ impl Placement {
         let area = corner::SIDE as usize * corner::SIDE as usize;
         squares
             .iter()
-            .filter(|(fixed, _)| *fixed == area)
-            .filter_map(|(_, key)| key.key().map(|k| (key.stones(), k)))
+            .enumerate()
+            .filter(|(_, (fixed, _))| *fixed == area)
+            .filter_map(|(c, (_, b))| b.key().map(|key| (b.stones(), c, key, b.hashes())))
             .max()
-            .map(|(stones, k)| (k, stones))
+            .map(|(stones, corner, key, hashes)| Square {
+                corner,
+                key,
+                hashes,
+                stones,
+                whole: self.cells.len() == area,
+            })
     }
 
     fn matches(&self, black: &Bitboard, white: &Bitboard) -> bool {

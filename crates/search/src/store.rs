@@ -22,6 +22,25 @@ pub struct Occurrence {
     pub next: u16,
 }
 
+/// A time a corner square came to hold a keyed content ([`Store::corner_events`]): the position
+/// where that content appeared, and in which orientation, so that a pattern made of whole
+/// corner squares needs no replay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CornerHeld {
+    /// The content's key ([`goban::corner::KeyBuilder::key`]).
+    pub key: u64,
+    pub game: u32,
+    /// The position: after `k` moves of the main line.
+    pub k: u32,
+    /// Which corner, as [`goban::corner::locate`] numbers them.
+    pub corner: u8,
+    /// Whether the key is the hash of the content transposed in the corner's frame rather than
+    /// as it stands ([`goban::corner::KeyBuilder::oriented`]).
+    pub transposed: bool,
+    /// The move played from the position, as a code of the store, or [`NO_NEXT`].
+    pub next: u16,
+}
+
 /// A position reached while replaying a game ([`Walk::next_position`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
@@ -121,10 +140,10 @@ pub trait Store: Sync {
     /// (then any game of that board may).
     fn covering(&self, width: u8, height: u8, needs: &[Vec<(Color, Point)>]) -> Option<Vec<u32>>;
 
-    /// Original games (ascending) of a `width`×`height` board whose corner square ever held one
-    /// of the contents these keys name ([`goban::corner`]), or `None` when the store does not
-    /// key the corners of that board (then any game may).
-    fn corner_games(&self, width: u8, height: u8, keys: &[u64]) -> Option<Vec<u32>>;
+    /// Every time a corner square of an original game of a `width`×`height` board came to hold
+    /// one of the contents these keys name ([`goban::corner`]), in (game, k) order, or `None`
+    /// when the store does not key the corners of that board (then any game may).
+    fn corner_events(&self, width: u8, height: u8, keys: &[u64]) -> Option<Vec<CornerHeld>>;
 
     /// For a game of a 19×19 board, the points (bit `y * 19 + x`) whose stone ever left or
     /// changed colour, when the store knows them: at every other point a stone, once put, stays

@@ -5,6 +5,7 @@
 use std::io::Write;
 
 use crate::layout::op::{KIND_SHIFT, NO_POINT, POINT_MASK};
+use crate::leb::{push_leb, read_leb};
 
 /// Positions with at most this many stones are in the position table; deeper positions are found
 /// by filtering games on occupancy and following them. Measured with `scripts/bench` on 1.3 M
@@ -168,54 +169,78 @@ pub(crate) fn decode_entry(b: &[u8]) -> (u32, u16, u16) {
     (game, (tail >> NEXT_BITS) as u16, next)
 }
 
-/// Appends a corner-table list to `corners.bin`'s bytes: the games (within the segment,
-/// ascending, distinct) as the first game and then the gaps, each in LEB128 (7 bits a byte, low
-/// first, the high bit saying that more follow). The common contents (a 4-4 stone alone) are in
-/// most games, so their gaps take one byte: 3 bytes an entry fixed were 66 B/game of all shared
-/// games (DESIGN-index.md).
-pub(crate) fn encode_corner_games(games: impl Iterator<Item = u32>, out: &mut Vec<u8>) {
+/// One time a corner square came to hold a keyed content ([`goban::corner`]): the game, the
+/// position (after `k` moves), which corner (0 top left, 1 top right, 2 bottom left, 3 bottom
+/// right), whether the key is the hash of the transposed content
+/// ([`goban::corner::KeyBuilder::oriented`]) and the move played from the position. With these a
+/// pattern that is a whole corner square is answered from the table alone, the move that came
+/// next included: no game is replayed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CornerEvent {
+    /// The game: within the segment in a segment's table, across the index once read.
+    pub game: u32,
+    pub k: u32,
+    pub corner: u8,
+    pub transposed: bool,
+    /// The move played from the position, as an op, or [`NO_NEXT`].
+    pub next: u16,
+}
+
+/// Appends a corner-table list to `corners.bin`'s bytes: the events of one key (games within
+/// the segment), in (game, k) order, each as the game's gap from the previous event's (the first
+/// as itself; 0 for another event of the same game) and k, both in LEB128, then two bytes
+/// (little-endian) holding the next move ([`pack_next`], 13 bits) above the corner (2 bits)
+/// and the orientation (1 bit). The common contents (a 4-4 stone alone) are in most games, so
+/// their gaps take one byte, and k takes one up to move 127: four bytes an event, which is what
+/// lets a corner pattern be answered without a replay (DESIGN-index.md has the sizes).
+// The next move and the corner fill an event's two fixed bytes.
+const _: () = assert!(NEXT_BITS + 3 <= 16);
+
+pub(crate) fn encode_corner_events(events: impl Iterator<Item = CornerEvent>, out: &mut Vec<u8>) {
     let mut last = None;
-    for g in games {
-        let mut v = match last {
-            None => g,
-            Some(l) => g - l,
-        };
-        last = Some(g);
-        while v >= 0x80 {
-            out.push(v as u8 | 0x80);
-            v >>= 7;
-        }
-        out.push(v as u8);
+    for e in events {
+        push_leb(last.map_or(e.game, |l| e.game - l), out);
+        last = Some(e.game);
+        push_leb(e.k, out);
+        let tail = pack_next(e.next) << 3 | u32::from(e.corner & 3) << 1 | u32::from(e.transposed);
+        out.extend_from_slice(&(tail as u16).to_le_bytes());
     }
 }
 
-/// The games of a list [`encode_corner_games`] wrote. A damaged list ends at its first
+/// The events of a list [`encode_corner_events`] wrote. A damaged list ends at its first
 /// malformed number (one running past the bytes or over 32 bits).
-pub(crate) fn decode_corner_games(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
+pub(crate) fn decode_corner_events(bytes: &[u8]) -> impl Iterator<Item = CornerEvent> + '_ {
     let mut at = 0;
     let mut last: Option<u32> = None;
     std::iter::from_fn(move || {
-        let mut v: u64 = 0;
-        let mut shift = 0;
-        loop {
-            let b = *bytes.get(at)?;
-            at += 1;
-            v |= u64::from(b & 0x7f) << shift;
-            if b & 0x80 == 0 {
-                break;
+        let event = (|| {
+            let gap = read_leb(bytes, &mut at)?;
+            let game = match last {
+                None => gap,
+                Some(l) => l.checked_add(gap)?,
+            };
+            let k = read_leb(bytes, &mut at)?;
+            let tail = bytes.get(at..at + 2)?;
+            at += 2;
+            let tail = u32::from(u16::from_le_bytes([tail[0], tail[1]]));
+            Some(CornerEvent {
+                game,
+                k,
+                corner: (tail >> 1 & 3) as u8,
+                transposed: tail & 1 == 1,
+                next: unpack_next(tail >> 3),
+            })
+        })();
+        match event {
+            Some(e) => {
+                last = Some(e.game);
+                Some(e)
             }
-            shift += 7;
-            if shift > 28 {
+            None => {
                 at = bytes.len();
-                return None;
+                None
             }
         }
-        let g = match last {
-            None => u32::try_from(v).ok()?,
-            Some(l) => l.checked_add(u32::try_from(v).ok()?)?,
-        };
-        last = Some(g);
-        Some(g)
     })
 }
 
@@ -338,27 +363,40 @@ mod tests {
 
     #[test]
     fn corner_lists_read_back_and_damage_ends_them() {
-        for games in [
+        let event = |game, k, corner, transposed, next| CornerEvent {
+            game,
+            k,
+            corner,
+            transposed,
+            next,
+        };
+        let white_pass = 1 << KIND_SHIFT | NO_POINT;
+        for events in [
             vec![],
-            vec![0],
-            vec![0, 1, 2, 200, 16_000, MAX_SEGMENT_GAMES],
-            (0..1000).map(|i| i * 37).collect(),
+            vec![event(0, 0, 0, false, NO_NEXT)],
+            vec![
+                event(0, 3, 1, true, 60),
+                event(0, 9, 3, false, white_pass),
+                event(1, 2, 2, false, 1 << KIND_SHIFT | 72),
+                event(200, 1000, 0, true, NO_NEXT),
+                event(16_000, 5, 1, false, 0),
+                event(MAX_SEGMENT_GAMES, 1 << 20, 3, true, 2703),
+            ],
+            (0..1000).map(|i| event(i * 37, i % 300, (i % 4) as u8, i % 3 == 0, i as u16)).collect(),
         ] {
             let mut bytes = Vec::new();
-            encode_corner_games(games.iter().copied(), &mut bytes);
-            assert_eq!(decode_corner_games(&bytes).collect::<Vec<_>>(), games);
+            encode_corner_events(events.iter().copied(), &mut bytes);
+            assert_eq!(decode_corner_events(&bytes).collect::<Vec<_>>(), events);
             // Cut anywhere: a prefix of the list, never a panic.
             for cut in 0..bytes.len() {
-                let got: Vec<_> = decode_corner_games(&bytes[..cut]).collect();
-                assert!(games.starts_with(&got));
+                let got: Vec<_> = decode_corner_events(&bytes[..cut]).collect();
+                assert!(events.starts_with(&got));
             }
         }
-        // Too many continuation bytes: the list ends.
-        assert_eq!(decode_corner_games(&[0xff; 12]).count(), 0);
-        assert_eq!(
-            decode_corner_games(&[5, 0xff, 0xff, 0xff, 0xff, 0x7f]).count(),
-            1
-        );
+        // Too many continuation bytes, or a number cut short: the list ends.
+        assert_eq!(decode_corner_events(&[0xff; 12]).count(), 0);
+        assert_eq!(decode_corner_events(&[5, 8, 1, 0, 0xff, 0xff, 0xff, 0xff, 0x7f]).count(), 1);
+        assert_eq!(decode_corner_events(&[5, 8, 0x80]).count(), 0);
     }
 
     #[test]

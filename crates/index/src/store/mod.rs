@@ -43,7 +43,7 @@ mod write;
 
 pub use crate::occupancy::{Occupancy, Vacated};
 pub use format::{
-    pack_next, unpack_next, GameRec, PosEntry, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_MARKS,
+    pack_next, unpack_next, CornerEvent, GameRec, PosEntry, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_MARKS,
     FLAG_PACKED, FLAG_SKELETON, FLAG_SYMMETRIC_COPY, MAX_INDEXED_STONES, MAX_SEGMENT_GAMES,
     MAX_TABLE_MOVE, NO_NEXT,
 };
@@ -71,14 +71,29 @@ mod tests {
                 (7, 9, NO_NEXT),
             ],
         ];
-        let corners: [&[u64]; 3] = [&[5, 9], &[9], &[1, 5, 9, u64::MAX]];
+        // (key, k, corner) of each game's corner events; the next move is k's.
+        let corners: [&[(u64, u32, u8)]; 3] = [
+            &[(9, 1, 0), (5, 2, 1), (9, 7, 3)],
+            &[(9, 0, 2)],
+            &[(1, 3, 0), (5, 3, 1), (9, 4, 2), (u64::MAX, 900, 3)],
+        ];
+        let event = |game, k, corner| CornerEvent {
+            game,
+            k,
+            corner,
+            transposed: k % 2 == 1,
+            next: if k == 900 { NO_NEXT } else { black(k as u8 % 19, 4) },
+        };
         for (positions, corners) in games.into_iter().zip(corners) {
             w.add_game(GameData {
                 rec: GameRec::default(),
                 ops: StoredOps::default(),
                 occupancy: Occupancy::default(),
                 positions: positions.to_vec(),
-                corners: corners.to_vec(),
+                corners: corners
+                    .iter()
+                    .map(|&(key, k, c)| (key, event(0, k, c)))
+                    .collect(),
                 vacated: None,
                 record: Vec::new(),
                 signatures: (0, 0),
@@ -116,11 +131,19 @@ mod tests {
         assert_eq!(got(u64::MAX), [(1001, 5, NO_NEXT)]);
         assert_eq!(got(3), []);
         assert_eq!(got(8), []);
-        let corner = |k| seg.corner_games(k).collect::<Vec<u32>>();
-        assert_eq!(corner(9), [1000, 1001, 1002]);
-        assert_eq!(corner(5), [1000, 1002]);
-        assert_eq!(corner(1), [1002]);
-        assert_eq!(corner(u64::MAX), [1002]);
+        let corner = |key| seg.corner_events(key).collect::<Vec<CornerEvent>>();
+        assert_eq!(
+            corner(9),
+            [
+                event(1000, 1, 0),
+                event(1000, 7, 3),
+                event(1001, 0, 2),
+                event(1002, 4, 2)
+            ]
+        );
+        assert_eq!(corner(5), [event(1000, 2, 1), event(1002, 3, 1)]);
+        assert_eq!(corner(1), [event(1002, 3, 0)]);
+        assert_eq!(corner(u64::MAX), [event(1002, 900, 3)]);
         assert!(corner(0).is_empty());
         assert!(corner(7).is_empty());
         let _ = std::fs::remove_dir_all(&dir);

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use crate::mapped::Mapped;
 
 use super::format::{
-    decode_corner_games, decode_entry, decode_ops, GameRec, PosEntry, RecordAt, ENTRY_SIZE,
+    decode_corner_events, decode_entry, decode_ops, CornerEvent, GameRec, PosEntry, RecordAt, ENTRY_SIZE,
     FLAG_PACKED, FLAG_SKELETON, RECORD_INDEX_SIZE,
 };
 use crate::layout::segment as file;
@@ -186,9 +186,9 @@ impl Segment {
             .unwrap_or_default()
     }
 
-    /// Games of the segment (global ids, ascending) whose corner ever held the content with this
-    /// key ([`goban::corner`]).
-    pub fn corner_games(&self, key: u64) -> impl Iterator<Item = u32> + '_ {
+    /// The times a corner of the segment's games came to hold the content with this key
+    /// ([`goban::corner`]), in (game, k) order, games as global ids.
+    pub fn corner_events(&self, key: u64) -> impl Iterator<Item = CornerEvent> + '_ {
         let (first_game, games) = (self.first_game, self.len());
         let n = self.corner_keys.len() / 8;
         let key_at =
@@ -207,10 +207,13 @@ impl Segment {
         } else {
             &[]
         };
-        decode_corner_games(bytes)
+        decode_corner_events(bytes)
             // Only a damaged table names a game past the segment's end.
-            .take_while(move |&g| g < games)
-            .map(move |g| first_game + g)
+            .take_while(move |e| e.game < games)
+            .map(move |e| CornerEvent {
+                game: first_game + e.game,
+                ..e
+            })
     }
 
     /// How many position-table entries have this hash.
@@ -238,10 +241,21 @@ impl Segment {
     /// The vacated points of game `i` (see [`Vacated`]); every point for a game of another board
     /// or past a damaged file's end.
     pub fn vacated(&self, i: u32) -> Vacated {
-        let at = i as usize * Vacated::SIZE;
-        match self.vacated.get(at..at + Vacated::SIZE) {
-            Some(b) => Vacated::from_bytes(b.try_into().unwrap()),
-            None => Vacated::ALL,
+        // The file holds where each list starts (after these starts), then the lists.
+        let lists = (self.len() as usize + 1) * 4;
+        let start = |i: usize| {
+            self.vacated
+                .get(i * 4..i * 4 + 4)
+                .map(|b| lists + u32::from_le_bytes(b.try_into().unwrap()) as usize)
+        };
+        let i = i as usize;
+        match (start(i), start(i + 1)) {
+            (Some(from), Some(to)) => self
+                .vacated
+                .get(from..to)
+                .and_then(Vacated::decode)
+                .unwrap_or(Vacated::ALL),
+            _ => Vacated::ALL,
         }
     }
 

@@ -6,13 +6,14 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::format::{
-    encode_corner_games, encode_entry, GameRec, PosEntry, RecordAt, StoredOps, FLAG_LONG,
+    encode_corner_events, encode_entry, CornerEvent, GameRec, PosEntry, RecordAt, StoredOps, FLAG_LONG,
     FLAG_PACKED, MAX_TABLE_MOVE, RECORDS_PER_BLOCK,
 };
 use crate::layout::segment as file;
 use crate::manifest::FileSum;
 use crate::occupancy::{Occupancy, Vacated};
 use crate::IndexError;
+use rayon::slice::ParallelSliceMut;
 
 /// Everything the builder knows about one game, ready to be written.
 pub struct GameData {
@@ -21,8 +22,8 @@ pub struct GameData {
     pub occupancy: Occupancy,
     /// (hash, k, next) of the positions to index.
     pub positions: Vec<(u64, u16, u16)>,
-    /// Keys of the corner contents the game held (see [`goban::corner`]), without repeats.
-    pub corners: Vec<u64>,
+    /// (key, event) of the corner contents the game came to hold (see [`goban::corner`]).
+    pub corners: Vec<(u64, CornerEvent)>,
     /// On 19×19 boards, the points whose stone ever left (see [`Vacated`]); `None` stores
     /// [`Vacated::ALL`].
     pub vacated: Option<Vacated>,
@@ -82,6 +83,9 @@ pub struct SegmentWriter {
     files: SegmentFile,
     sigs: SegmentFile,
     vacated: SegmentFile,
+    /// Each game's vacated points ([`Vacated::encode`]), and where each game's list starts.
+    vacated_lists: Vec<u8>,
+    vacated_starts: Vec<u32>,
     rejected: SegmentFile,
     winners: Vec<u8>,
     /// (copy, original) of the exact copies written so far.
@@ -91,7 +95,7 @@ pub struct SegmentWriter {
     records_len: u64,
     positions: Vec<PosEntry>,
     /// (key, game within the segment) of the corner table.
-    corners: Vec<(u64, u32)>,
+    corners: Vec<(u64, CornerEvent)>,
     block: Vec<u8>,
     block_entries: Vec<(u32, u32)>,
     /// One compression context for every block (making one per block showed in profiles).
@@ -115,6 +119,8 @@ impl SegmentWriter {
             files: open(file::FILES)?,
             sigs: open(file::SIGNATURES)?,
             vacated: open(file::VACATED)?,
+            vacated_lists: Vec::new(),
+            vacated_starts: Vec::new(),
             rejected: open(file::REJECTED)?,
             winners: Vec::new(),
             copies: Vec::new(),
@@ -187,12 +193,16 @@ impl SegmentWriter {
                 k,
                 next,
             }));
-        self.vacated
-            .write_all(&g.vacated.unwrap_or(Vacated::ALL).to_bytes())
-            .map_err(err)?;
+        self.vacated_starts.push(self.vacated_lists.len() as u32);
+        g.vacated
+            .unwrap_or(Vacated::ALL)
+            .encode(&mut self.vacated_lists);
         let game = self.count;
-        self.corners
-            .extend(g.corners.iter().map(|&key| (key, game)));
+        self.corners.extend(
+            g.corners
+                .iter()
+                .map(|&(key, e)| (key, CornerEvent { game, ..e })),
+        );
         self.block_entries
             .push((self.block.len() as u32, g.record.len() as u32));
         self.block.extend_from_slice(&g.record);
@@ -236,6 +246,13 @@ impl SegmentWriter {
         let create = |name: &'static str| create_file(&dir, name);
         let mut winners = create(file::WINNERS)?;
         winners.write_all(&self.winners).map_err(err)?;
+        // `vacated.bin`: where each game's list starts (one u32 a game, and one where the last
+        // ends), then the lists.
+        self.vacated_starts.push(self.vacated_lists.len() as u32);
+        for start in &self.vacated_starts {
+            self.vacated.write_all(&start.to_le_bytes()).map_err(err)?;
+        }
+        self.vacated.write_all(&self.vacated_lists).map_err(err)?;
         let mut lists = create(file::COPIES)?;
         for (copy, original) in &self.copies {
             lists.write_all(&copy.to_le_bytes()).map_err(err)?;
@@ -304,13 +321,15 @@ impl SegmentWriter {
 
     /// Writes the corner table, grouped by key as the position table is: the distinct keys, where
     /// each one's list starts in `corners.bin` (in bytes, 4 each, and last where the last ends), and the
-    /// lists ([`encode_corner_games`]).
+    /// lists ([`encode_corner_events`]).
     fn write_corners(
         &mut self,
         dir: &Path,
     ) -> Result<(SegmentFile, SegmentFile, SegmentFile), IndexError> {
         let err = |e| IndexError::io(dir, e);
-        self.corners.sort_unstable();
+        // By key, then game and position; sorted on all cores, as it is most of this segment's
+        // end.
+        self.corners.par_sort_unstable();
         let create = |name: &'static str| create_file(dir, name);
         let (mut keys, mut starts, mut games) = (
             create(file::CORNER_KEYS)?,
@@ -318,7 +337,7 @@ impl SegmentWriter {
             create(file::CORNERS)?,
         );
         let mut bytes = Vec::new();
-        // A segment's lists stay far below 4 GB (at most 24 games a game, of 1 to 4 bytes).
+        // A segment's lists stay far below 4 GB (a few dozen events a game, of 3 to 12 bytes).
         let start = |n: usize| {
             u32::try_from(n)
                 .map(u32::to_le_bytes)
@@ -327,7 +346,7 @@ impl SegmentWriter {
         for group in self.corners.chunk_by(|a, b| a.0 == b.0) {
             keys.write_all(&group[0].0.to_le_bytes()).map_err(err)?;
             starts.write_all(&start(bytes.len())?).map_err(err)?;
-            encode_corner_games(group.iter().map(|e| e.1), &mut bytes);
+            encode_corner_events(group.iter().map(|e| e.1), &mut bytes);
         }
         starts.write_all(&start(bytes.len())?).map_err(err)?;
         games.write_all(&bytes).map_err(err)?;
