@@ -24,9 +24,15 @@ use crate::{Bitboard, Color, Point};
 /// the four squares of a 19×19 board apart; the measurements behind it are in `DESIGN-index.md`.
 pub const SIDE: u8 = 7;
 
-/// A corner content is keyed while it holds from 1 to this many stones. An empty corner is in
-/// every game, and a pattern with more stones is already rare enough for the occupancy filter.
+/// A corner content is keyed while it holds from [`MIN_STONES`] to this many stones. A pattern
+/// with more stones is already rare enough for the occupancy filter.
 pub const MAX_STONES: u32 = 6;
+
+/// The fewest stones of a keyed content. An empty corner is in every game, and a lone stone in
+/// an empty corner (a 4-4 or 3-4 point) in nearly every one: keyed, each would be four events a
+/// game (16 B of the index's 1 KB a game) for patterns the occupancy filter and the scan's early
+/// end already serve.
+pub const MIN_STONES: u32 = 2;
 
 /// Points of a square.
 const AREA: usize = SIDE as usize * SIDE as usize;
@@ -114,7 +120,7 @@ impl KeyBuilder {
         self.stones
     }
 
-    /// The key, when the content is keyed (1 to [`MAX_STONES`] stones).
+    /// The key, when the content is keyed ([`MIN_STONES`] to [`MAX_STONES`] stones).
     pub fn key(&self) -> Option<u64> {
         self.oriented().map(|(key, _)| key)
     }
@@ -124,7 +130,7 @@ impl KeyBuilder {
     /// content is keyed. The index stores both, so that a search knows which orientation of a
     /// keyed content a corner held without replaying the game.
     pub fn oriented(&self) -> Option<(u64, bool)> {
-        (1..=MAX_STONES)
+        (MIN_STONES..=MAX_STONES)
             .contains(&self.stones)
             .then(|| (self.plain.min(self.transposed), self.transposed < self.plain))
     }
@@ -138,7 +144,8 @@ impl KeyBuilder {
 }
 
 /// The key of corner `corner`'s content on a `width`×`height` board with these stones (see
-/// [`has_corners`]), or `None` when it holds no stone or more than [`MAX_STONES`].
+/// [`has_corners`]), or `None` when it holds fewer than [`MIN_STONES`] or more than
+/// [`MAX_STONES`].
 pub fn key(
     black: &Bitboard,
     white: &Bitboard,

@@ -576,6 +576,8 @@ mod tests {
         let a = analysed("(;SZ[19];B[dd];AW[cc]W[qq];B[cd])");
         let ops = a.ops.decode();
         assert_eq!(a.corners, corners_walked(&ops, 19, 19));
-        assert_eq!(a.corners.len(), 4, "dd; dd+cc; qq; dd+cc+cd");
+        // A lone stone is not keyed: dd+cc at position 1, dd+cc+cd at 3.
+        let at: Vec<(u32, u8)> = a.corners.iter().map(|(_, e)| (e.k, e.corner)).collect();
+        assert_eq!(at, [(1, 0), (3, 0)]);
     }
 }

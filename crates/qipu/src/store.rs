@@ -414,9 +414,9 @@ mod tests {
         }
         // The rounds must have asked something: most patterns come from a game, so they hit it.
         assert!(with_hits > 500, "{with_hits}");
-        assert!(through_corners > 100, "{through_corners}");
+        assert!(through_corners > 45, "{through_corners}");
         // And the table must have answered some alone.
-        assert!(answered > 40, "{answered}");
+        assert!(answered > 30, "{answered} of {through_corners}");
     }
 
     /// Whether a diagram fixes a whole corner square holding a number of stones the corner table
@@ -436,7 +436,7 @@ mod tests {
                     }
                 }
             }
-            fixed && (1..=goban::corner::MAX_STONES).contains(&stones)
+            fixed && (goban::corner::MIN_STONES..=goban::corner::MAX_STONES).contains(&stones)
         })
     }
 
@@ -454,7 +454,7 @@ mod tests {
         let (mut w, mut h) = (least + rng.below(span) as u8, least + rng.below(span) as u8);
         // Some exactly a corner square, which the table answers alone when nothing else is
         // constrained.
-        let square = least == goban::corner::SIDE && rng.below(3) == 0;
+        let square = least == goban::corner::SIDE && rng.below(3) != 0;
         if square {
             (w, h) = (least, least);
         }
