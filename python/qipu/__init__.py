@@ -147,6 +147,7 @@ class Index:
         limit: Optional[int] = None,
         offset: int = 0,
         sort: str = "indexed",
+        within: Optional[Iterable[tuple]] = None,
     ) -> Answer:
         """Searches the index, as ``qipu search`` does: a position (``position=FILE`` with
         ``at=K``, or typed points ``black=[...]``, ``white=[...]``), a ``pattern`` (a diagram's
@@ -155,7 +156,8 @@ class Index:
         game-information ``query`` (alone, or narrowing the others). ``symmetry``,
         ``swap_colors`` and ``to_move`` ("B"/"W") as their CLI options; ``limit`` and
         ``offset`` cut the hits (the counts and continuations are over all of them); ``sort``
-        is ``indexed``, ``most_positions``, ``oldest`` or ``newest``."""
+        is ``indexed``, ``most_positions``, ``oldest`` or ``newest``; ``within``, a list of
+        ``(file, game)`` pairs as hits name games, searches those games only."""
         hits, continuations, summary = self._ix.search_lines(
             position=None if position is None else os.fspath(position),
             at=at,
@@ -174,6 +176,7 @@ class Index:
             limit=limit,
             offset=offset,
             sort=sort,
+            within=None if within is None else [(str(f), int(g)) for f, g in within],
         )
         return Answer(hits, continuations, summary)
 

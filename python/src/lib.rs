@@ -485,6 +485,22 @@ fn points_text(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
     Ok(Some(items.join(",")))
 }
 
+/// Game numbers by (file, game in file), made once per index (a look-up in the game table per
+/// game, no metadata).
+fn numbers<'a>(
+    index: &qipu::Index,
+    names: &'a OnceLock<HashMap<(String, u32), u32>>,
+) -> &'a HashMap<(String, u32), u32> {
+    names.get_or_init(|| {
+        (0..index.len())
+            .filter_map(|id| {
+                let (f, g) = index.identity(id).ok()?;
+                Some(((f.to_string(), g), id))
+            })
+            .collect()
+    })
+}
+
 #[pymethods]
 impl Index {
     /// Opens the index in `path`.
@@ -506,7 +522,7 @@ impl Index {
     #[pyo3(signature = (
         *, position=None, at=None, black=None, white=None, size=19, pattern=None, place=None,
         anywhere=false, moves=None, any_order=false, query=None, symmetry=true,
-        swap_colors=false, to_move=None, limit=None, offset=0, sort="indexed"
+        swap_colors=false, to_move=None, limit=None, offset=0, sort="indexed", within=None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn search_lines<'py>(
@@ -529,6 +545,7 @@ impl Index {
         limit: Option<usize>,
         offset: usize,
         sort: &str,
+        within: Option<Vec<(String, u32)>>,
     ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>, Bound<'py, PyAny>)> {
         let ask = Ask {
             position,
@@ -551,6 +568,7 @@ impl Index {
         let sort = parse_sort(sort)?;
         let to_move = to_move.as_deref().map(parse_color).transpose()?;
         let index = Arc::clone(&self.inner);
+        let names = &self.names;
         let (lines, paths) = py.detach(|| -> PyResult<(Vec<Value>, Vec<Option<String>>)> {
             let mut q = build_query(&ask)?
                 .symmetry(symmetry)
@@ -561,6 +579,16 @@ impl Index {
                 .sort(sort);
             if let (Some(text), true) = (&query, on_the_board) {
                 q = q.filter(text.as_str());
+            }
+            if let Some(games) = &within {
+                // Games the index does not hold are none of the games searched.
+                let names = numbers(&index, names);
+                let mut ids: Vec<u32> = games
+                    .iter()
+                    .filter_map(|(f, g)| names.get(&(f.clone(), *g)).copied())
+                    .collect();
+                ids.sort_unstable();
+                q = q.within(ids);
             }
             let answer = index.search(&q).map_err(raise)?;
             let lines = qipu::lines::lines(&answer, usize::MAX)
@@ -602,14 +630,7 @@ impl Index {
         let index = Arc::clone(&self.inner);
         let names = &self.names;
         let read = py.detach(|| -> Result<Option<(u32, RecordGame)>, qipu::Error> {
-            let names = names.get_or_init(|| {
-                (0..index.len())
-                    .filter_map(|id| {
-                        let (f, g) = index.identity(id).ok()?;
-                        Some(((f.to_string(), g), id))
-                    })
-                    .collect()
-            });
+            let names = numbers(&index, names);
             let Some(&id) = names.get(&(file.to_string(), game)) else {
                 return Ok(None);
             };
