@@ -142,24 +142,24 @@ fn moves_list<'py>(py: Python<'py>, moves: &[qipu::Move]) -> PyResult<Bound<'py,
         pyo3::intern!(py, "W"),
         pyo3::intern!(py, ""),
     );
-    let items = moves.iter().map(|m| {
-        let c = match m.color {
-            Color::Black => b,
-            Color::White => w,
-        };
-        let p = match m.point {
-            Some(p) if p.x < 52 && p.y < 52 => {
-                names[usize::from(p.y) * 52 + usize::from(p.x)].bind(py)
-            }
-            _ => pass,
-        };
-        PyTuple::new(py, [c.clone().into_any(), p.clone().into_any()])
-    });
-    let list = PyList::empty(py);
-    for t in items {
-        list.append(t?)?;
-    }
-    Ok(list)
+    let tuples = moves
+        .iter()
+        .map(|m| {
+            let c = match m.color {
+                Color::Black => b,
+                Color::White => w,
+            };
+            let p = match m.point {
+                Some(p) if p.x < 52 && p.y < 52 => {
+                    names[usize::from(p.y) * 52 + usize::from(p.x)].bind(py)
+                }
+                _ => pass,
+            };
+            PyTuple::new(py, [c.clone().into_any(), p.clone().into_any()])
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    // Made at its length in one call, not grown by appends.
+    PyList::new(py, tuples)
 }
 
 /// One game of a record file, read by qipu (`qipu.read`, `Index.game`).
@@ -251,12 +251,13 @@ impl Game {
     }
 }
 
-/// The games of files, folders and archives, read in batches of sources on all cores (the GIL
-/// released), handed out one at a time.
+/// The games of files, folders and archives, read in batches of sources on all cores by a
+/// thread of its own, one batch ahead of the caller (so Python's work on a batch overlaps the
+/// reading of the next), handed out one at a time.
 #[pyclass(module = "qipu._qipu")]
 struct Reader {
-    sources: Vec<inputs::Source>,
-    next_source: usize,
+    /// Behind a lock only because a Python object must be shareable; one thread reads it.
+    batches: std::sync::Mutex<std::sync::mpsc::Receiver<Vec<SourceGames>>>,
     ready: VecDeque<Game>,
     problems: Vec<(String, String)>,
 }
@@ -264,6 +265,21 @@ struct Reader {
 /// Sources read at once: enough to keep both cores busy on one-game files, few enough that a
 /// batch of archives stays small.
 const SOURCES_PER_BATCH: usize = 256;
+
+/// Starts the thread that reads `sources` batch after batch; it stops when the reader is
+/// dropped (its next send fails).
+fn start_reading(sources: Vec<inputs::Source>) -> std::sync::mpsc::Receiver<Vec<SourceGames>> {
+    let (tx, rx) = std::sync::mpsc::sync_channel(1);
+    std::thread::spawn(move || {
+        for batch in sources.chunks(SOURCES_PER_BATCH) {
+            let read: Vec<SourceGames> = batch.par_iter().map(read_one_source).collect();
+            if tx.send(read).is_err() {
+                return;
+            }
+        }
+    });
+    rx
+}
 
 type SourceGames = (Vec<Game>, Vec<(String, String)>);
 
@@ -310,14 +326,12 @@ impl Reader {
     }
 
     fn __next__(mut slf: PyRefMut<'_, Self>, py: Python<'_>) -> Option<Game> {
-        while slf.ready.is_empty() && slf.next_source < slf.sources.len() {
-            let from = slf.next_source;
-            let to = (from + SOURCES_PER_BATCH).min(slf.sources.len());
-            let batch = &slf.sources[from..to];
-            let read: Vec<SourceGames> =
-                py.detach(|| batch.par_iter().map(read_one_source).collect());
-            slf.next_source = to;
-            for (games, problems) in read {
+        while slf.ready.is_empty() {
+            let batch = {
+                let rx = &slf.batches;
+                py.detach(|| rx.lock().ok()?.recv().ok())?
+            };
+            for (games, problems) in batch {
                 slf.ready.extend(games);
                 slf.problems.extend(problems);
             }
@@ -352,8 +366,7 @@ fn read(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<Reader> {
         )
         .collect();
     Ok(Reader {
-        sources: found.sources,
-        next_source: 0,
+        batches: std::sync::Mutex::new(start_reading(found.sources)),
         ready: VecDeque::new(),
         problems,
     })

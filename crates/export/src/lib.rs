@@ -175,10 +175,16 @@ impl Column {
     }
 
     fn opt_text(&mut self, v: Option<&str>) {
+        self.opt_bytes(v.map(ByteArray::from));
+    }
+
+    /// A value made beforehand: cloning a [`ByteArray`] shares its bytes, so the few hundred
+    /// distinct next moves of a million table rows are not a million allocations.
+    fn opt_bytes(&mut self, v: Option<ByteArray>) {
         if let Column::OptText(vals, defs) = self {
             defs.push(i16::from(v.is_some()));
             if let Some(v) = v {
-                vals.push(ByteArray::from(v));
+                vals.push(v);
             }
         }
     }
@@ -395,9 +401,17 @@ pub fn export(
     )?;
     // SGF points as strings, made once: a row group repeats a few hundred of them a million
     // times.
-    let names: Vec<String> = (0..52u16 * 52)
-        .map(|i| Point::new((i % 52) as u8, (i / 52) as u8).sgf_string())
+    let names: Vec<ByteArray> = (0..52u16 * 52)
+        .map(|i| {
+            ByteArray::from(
+                Point::new((i % 52) as u8, (i / 52) as u8)
+                    .sgf_string()
+                    .as_str(),
+            )
+        })
         .collect();
+    let colors = [ByteArray::from("B"), ByteArray::from("W")];
+    let pass = ByteArray::from("");
     for e in index.position_table() {
         let c = &mut positions.columns;
         if let Column::Int64(v) = &mut c[0] {
@@ -407,15 +421,14 @@ pub fn export(
         push_int(&mut c[1], e.game);
         push_int(&mut c[2], e.k);
         let next = e.next;
-        c[3].opt_text(next.map(|m| color_str(m.color)));
+        c[3].opt_bytes(next.map(|m| colors[usize::from(m.color == Color::White)].clone()));
         let point = next.map(|m| match m.point {
             Some(p) if p.x < 52 && p.y < 52 => {
-                names[usize::from(p.y) * 52 + usize::from(p.x)].as_str()
+                names[usize::from(p.y) * 52 + usize::from(p.x)].clone()
             }
-            Some(_) => "",
-            None => "",
+            _ => pass.clone(),
         });
-        c[4].opt_text(point);
+        c[4].opt_bytes(point);
         let at = next.and_then(|m| m.point);
         c[5].opt_int(at.map(|p| u32::from(p.x)));
         c[6].opt_int(at.map(|p| u32::from(p.y)));

@@ -45,16 +45,18 @@ pub struct RecordGame {
     /// Why the game could not be read at all (no node, a board qipu cannot play on); its other
     /// fields are then empty.
     pub rejected: Option<String>,
-    /// The main line as setup and moves per node, for [`RecordGame::board`].
-    nodes: Vec<NodeSteps>,
+    /// The main line as one program of steps, for [`RecordGame::board`]: one flat vector, not
+    /// one per node (a game has hundreds of nodes, and reading is meant to be cheap).
+    steps: Vec<Step>,
 }
 
-/// What one node of the main line does: its setup (`AB`, `AW`, `AE` in that order; `None`
-/// empties a point), then its moves.
-#[derive(Clone, Debug, Default)]
-struct NodeSteps {
-    setup: Vec<(Option<Color>, Point)>,
-    moves: Vec<Move>,
+/// A step of a main line's program: a node starts (and whether it holds a move), a setup point
+/// (`AB`, `AW`, `AE` in that order; `None` empties the point), a move.
+#[derive(Clone, Copy, Debug)]
+enum Step {
+    Node { moves: bool },
+    Setup(Option<Color>, Point),
+    Play(Move),
 }
 
 /// The normalised game information of a record, each read value beside what was written. Its
@@ -183,13 +185,17 @@ fn read_game(i: usize, format: &'static str, tree: &sgf::GameTree<'_>) -> Record
     let mut points = Vec::new();
     let mut played = 0usize;
     for node in tree.main_line() {
-        let mut steps = NodeSteps::default();
+        let (b, wm) = (node.get(ids::B), node.get(ids::W));
+        let at = game.steps.len();
+        game.steps.push(Step::Node {
+            moves: b.is_some() || wm.is_some(),
+        });
         for (content, raw) in node.setup_values() {
             points.clear();
             let mut bad = !value::point_list(raw, &mut points);
             for &p in &points {
                 if p.x < w && p.y < h {
-                    steps.setup.push((content, p));
+                    game.steps.push(Step::Setup(content, p));
                 } else {
                     bad = true;
                 }
@@ -202,7 +208,6 @@ fn read_game(i: usize, format: &'static str, tree: &sgf::GameTree<'_>) -> Record
                 ));
             }
         }
-        let (b, wm) = (node.get(ids::B), node.get(ids::W));
         if b.is_some() && wm.is_some() {
             game.diagnostics
                 .push(format!("move {}: node holds both B and W", played + 1));
@@ -219,12 +224,14 @@ fn read_game(i: usize, format: &'static str, tree: &sgf::GameTree<'_>) -> Record
                 ));
                 None
             });
-            steps.moves.push(Move { color, point });
+            let m = Move { color, point };
+            game.steps.push(Step::Play(m));
+            game.moves.push(m);
             played += 1;
         }
-        if !steps.setup.is_empty() || !steps.moves.is_empty() {
-            game.moves.extend_from_slice(&steps.moves);
-            game.nodes.push(steps);
+        // A node that does nothing needs no step.
+        if game.steps.len() == at + 1 {
+            game.steps.pop();
         }
     }
     game
@@ -316,16 +323,18 @@ impl RecordGame {
         let (w, h) = self.board;
         let mut board = Board::new(w, h).map_err(|e| bad_position(e.to_string()))?;
         let mut played = 0usize;
-        for node in &self.nodes {
-            if !node.moves.is_empty() && k.is_some_and(|k| played >= k) {
-                break;
-            }
-            for &(content, p) in &node.setup {
-                board.setup(content, p);
-            }
-            for m in &node.moves {
-                board.play(m.color, m.point);
-                played += 1;
+        for step in &self.steps {
+            match *step {
+                // Position k is the board before the node holding move k + 1, its setup too.
+                Step::Node { moves: true } if k.is_some_and(|k| played >= k) => break,
+                Step::Node { .. } => {}
+                Step::Setup(content, p) => {
+                    board.setup(content, p);
+                }
+                Step::Play(m) => {
+                    board.play(m.color, m.point);
+                    played += 1;
+                }
             }
         }
         let mut cells = vec![0i8; usize::from(w) * usize::from(h)];
