@@ -165,8 +165,6 @@ Exit status: 0 when something was found, 1 when nothing was, 2 on an error.")]
         #[arg(long, env = "QIPU_INDEX")]
         index: PathBuf,
     },
-    /// Write a larger corpus derived from INPUTs by board symmetries and colour swap (each derived
-    /// game is a different game on the board; its game comment says how it was made).
     /// Write an index as Parquet files (games, the position table, the hash keys) for column
     /// engines: DuckDB, ClickHouse, Spark, pandas.
     #[command(after_help = "Examples:
@@ -181,6 +179,8 @@ Exit status: 0 when something was found, 1 when nothing was, 2 on an error.")]
         #[arg(long, value_name = "OUT")]
         parquet: PathBuf,
     },
+    /// Write a larger corpus derived from INPUTs by board symmetries and colour swap (each derived
+    /// game is a different game on the board; its game comment says how it was made).
     #[command(after_help = "Examples:
   qipu derive --out /tmp/corpus --variants 3 games/")]
     Derive {
