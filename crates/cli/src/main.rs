@@ -8,6 +8,7 @@ mod capped;
 mod color;
 mod convert;
 mod derive;
+mod export;
 mod index;
 mod info;
 mod inputs;
@@ -164,6 +165,20 @@ Exit status: 0 when something was found, 1 when nothing was, 2 on an error.")]
         #[arg(long, env = "QIPU_INDEX")]
         index: PathBuf,
     },
+    /// Write an index as Parquet files (games, the position table, the hash keys) for column
+    /// engines: DuckDB, ClickHouse, Spark, pandas.
+    #[command(after_help = "Examples:
+  qipu export --index ~/go-index --parquet ~/go-parquet/
+  duckdb -c \"SELECT count(*) FROM '~/go-parquet/positions.parquet'\"")]
+    Export {
+        /// The index (default: the folder `QIPU_INDEX` names).
+        #[arg(long, env = "QIPU_INDEX")]
+        index: PathBuf,
+        /// The folder to write `games.parquet`, `positions.parquet` and `hash_keys.parquet`
+        /// into (created if missing; files of those names are replaced).
+        #[arg(long, value_name = "OUT")]
+        parquet: PathBuf,
+    },
     /// Write a larger corpus derived from INPUTs by board symmetries and colour swap (each derived
     /// game is a different game on the board; its game comment says how it was made).
     #[command(after_help = "Examples:
@@ -241,6 +256,7 @@ fn run(cli: Cli) -> ExitCode {
         Command::Search(args) => search::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Verify { index } => verify::run(&index),
+        Command::Export { index, parquet } => export::run(&index, &parquet),
         Command::Derive {
             out,
             variants,

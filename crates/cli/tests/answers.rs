@@ -499,8 +499,8 @@ fn standard_error_stays_clean_on_a_pipe() {
 }
 
 /// The subcommands, as `qipu --help` lists them.
-const COMMANDS: [&str; 9] = [
-    "index", "search", "serve", "stats", "verify", "info", "show", "convert", "derive",
+const COMMANDS: [&str; 10] = [
+    "index", "search", "serve", "stats", "verify", "export", "info", "show", "convert", "derive",
 ];
 
 /// The long options a `--help` text lists (`--name`), `--help` and `--version` left out.

@@ -386,6 +386,12 @@ impl Index {
         self.segments.iter().flat_map(move |s| s.positions(hash))
     }
 
+    /// The whole position table, segment after segment (each by hash, then game): what an
+    /// export streams out.
+    pub fn all_positions(&self) -> impl Iterator<Item = PosEntry> + '_ {
+        self.segments.iter().flat_map(|s| s.all_positions())
+    }
+
     /// Games (ascending, originals only: a copy's corners are its original's) whose corner ever
     /// held the content of one of `keys` ([`goban::corner`]); only games on boards with corners
     /// ([`goban::corner::has_corners`]) have any.

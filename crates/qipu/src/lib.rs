@@ -216,8 +216,10 @@ mod error;
 pub mod lines;
 mod query;
 mod reader;
+pub mod records;
 mod stop;
 mod store;
+mod table;
 
 pub use answer::{Answer, Continuation, GameId, GameInfo, Hit, MainLine, Move, Summary, Timings};
 pub use build::{build, BuildOptions, BuildSummary, Progress, Totals};
@@ -228,6 +230,7 @@ pub use query::{check_board_size, Query, Sort, MAX_BOARD};
 pub use rayon;
 pub use reader::{Damage, Index, Stats};
 pub use stop::Stop;
+pub use table::{GameFacts, TableEntry, TABLE_MOVES, TABLE_STONES};
 
 /// The files of live memory maps (index files, large record files) that another program cut
 /// short while this process read them. Anything read from them since was zeros: an answer

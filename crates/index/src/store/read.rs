@@ -221,6 +221,36 @@ impl Segment {
         self.entries(hash).len() / ENTRY_SIZE
     }
 
+    /// Every position-table entry of the segment, by hash ascending and then by game: the whole
+    /// table in its stored order, for an export that streams it (nothing is collected).
+    pub fn all_positions(&self) -> impl Iterator<Item = PosEntry> + '_ {
+        let (first_game, games) = (self.first_game, self.len());
+        let n = self.keys.len() / 8;
+        let start_at = |i: usize| {
+            self.starts
+                .get(i * 4..i * 4 + 4)
+                .map_or(0, |b| u32::from_le_bytes(b.try_into().unwrap()) as usize)
+        };
+        (0..n).flat_map(move |i| {
+            let hash = u64::from_le_bytes(self.keys[i * 8..i * 8 + 8].try_into().unwrap());
+            // Damaged starts read as no entries, as in `entries`.
+            let (from, to) = (start_at(i), start_at(i + 1));
+            self.positions
+                .get(from.saturating_mul(ENTRY_SIZE)..to.saturating_mul(ENTRY_SIZE))
+                .unwrap_or_default()
+                .chunks_exact(ENTRY_SIZE)
+                .filter_map(move |b| {
+                    let (game, k, next) = decode_entry(b);
+                    (game < games).then(|| PosEntry {
+                        hash,
+                        game: first_game + game,
+                        k,
+                        next,
+                    })
+                })
+        })
+    }
+
     /// Position-table entries with this hash, by game.
     pub fn positions(&self, hash: u64) -> impl Iterator<Item = PosEntry> + '_ {
         let (first_game, games) = (self.first_game, self.len());

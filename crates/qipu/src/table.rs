@@ -1,0 +1,111 @@
+//! The index's tables as rows, for clients that hand them to other engines (a Parquet export):
+//! the position table entry by entry and each game's facts, in plain types. Searches never need
+//! these; they are the raw material an answer is computed from, so that a column engine given
+//! the same rows can compute the same answers.
+
+use goban::Color;
+
+use crate::answer::{GameId, Move};
+use crate::error::{Error, QueryError, QueryPart};
+use crate::reader::Index;
+
+/// Positions with at most this many stones are all in the position table (larger ones are
+/// found by replaying games): a client answering from [`Index::position_table`] alone can
+/// answer exactly the positions this small.
+pub const TABLE_STONES: u32 = index::MAX_INDEXED_STONES;
+
+/// Positions after this move number are not in the position table; the games that have such
+/// positions are [`GameFacts::long`].
+pub const TABLE_MOVES: u32 = index::MAX_TABLE_MOVE;
+
+/// One entry of the position table: game `game` reached the position with hash `hash` (see
+/// [`crate::Position::hash`]) after `k` moves of its main line, and `next` was played from it.
+/// Only stored games have entries: an exact copy is answered through its original
+/// ([`GameFacts::copy_of`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TableEntry {
+    /// The position's Zobrist hash, in the orientation the game played it.
+    pub hash: u64,
+    /// The game.
+    pub game: GameId,
+    /// The number of moves played before the position (0: the start).
+    pub k: u32,
+    /// The move played from it, `None` at the end of the game.
+    pub next: Option<Move>,
+}
+
+/// What the index's game table says of a game, beside its information ([`crate::GameInfo`]):
+/// what a client needs to combine position-table entries into answers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct GameFacts {
+    /// Columns and rows of its board.
+    pub board: (u8, u8),
+    /// Moves of its main line, passes included.
+    pub moves: u32,
+    /// Who won, as the oracle reads `RE` (`None`: a draw, no result, or unreadable).
+    #[serde(serialize_with = "winner_letter")]
+    pub winner: Option<Color>,
+    /// The earlier game it is an exact copy of (same main line): it has no table entries of its
+    /// own, and hits wherever that game hits.
+    pub copy_of: Option<GameId>,
+    /// Hidden: its input changed or was deleted since it was indexed. Never answered.
+    pub removed: bool,
+    /// It has positions past move [`TABLE_MOVES`], which the table does not hold.
+    pub long: bool,
+}
+
+fn winner_letter<S: serde::Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
+    match c {
+        Some(c) => s.serialize_some(&c.letter()),
+        None => s.serialize_none(),
+    }
+}
+
+impl Index {
+    /// Every entry of the position table, streamed from the memory-mapped files (nothing is
+    /// collected): segment after segment, each by hash and then by game. A client that needs
+    /// the table's entries in one order sorts them itself.
+    pub fn position_table(&self) -> impl Iterator<Item = TableEntry> + '_ {
+        self.inner.all_positions().map(|e| TableEntry {
+            hash: e.hash,
+            game: e.game,
+            k: u32::from(e.k),
+            next: next_move(e.next),
+        })
+    }
+
+    /// The game table's facts about game `id`.
+    pub fn facts(&self, id: GameId) -> Result<GameFacts, Error> {
+        if id >= self.len() {
+            return Err(QueryError::new(
+                QueryPart::Game,
+                format!("game {id}: the index holds {} games", self.len()),
+            )
+            .into());
+        }
+        let rec = self.inner.game(id);
+        Ok(GameFacts {
+            board: (rec.width, rec.height),
+            moves: rec.moves,
+            winner: match self.inner.winner(id) {
+                1 => Some(Color::Black),
+                2 => Some(Color::White),
+                _ => None,
+            },
+            copy_of: self.inner.is_copy(id).then_some(rec.duplicate_of),
+            removed: self.inner.is_removed(id),
+            long: rec.flags & index::FLAG_LONG != 0,
+        })
+    }
+}
+
+/// A table entry's next move as a [`Move`] (a stored code that is no move reads as none).
+fn next_move(code: u16) -> Option<Move> {
+    if code == index::NO_NEXT {
+        return None;
+    }
+    match index::ops::Op::decode(code) {
+        index::ops::Op::Move(color, point) => Some(Move { color, point }),
+        _ => None,
+    }
+}

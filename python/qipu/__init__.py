@@ -1,0 +1,234 @@
+"""qipu for data work: search an index of Go (weiqi, baduk) game records from Python, and read
+records (every format qipu reads) as Python values and numpy boards.
+
+    import qipu
+    ix = qipu.Index("~/go-index")
+    answer = ix.search(black=["pd", "dp"], white=["dd"])
+    answer.games, answer.hits[0]["file"], answer.continuations[0]["point"]
+    hits = answer.to_pandas()                      # or .to_pandas("continuations"), .to_arrow()
+    for game in qipu.read("games/"):               # files, folders, archives
+        game.info["black"], game.moves[:3], game.board(at=50)
+
+Everything is answered by qipu's Rust library (the same answers as ``qipu search --json``);
+the GIL is released while it works, so threads can search in parallel. Failures are
+exceptions with qipu's one-line message: ``QueryError`` (the query, a game or a move asked
+for), ``IndexError`` (the index or the machine), ``InputError`` (an input that cannot be read),
+all of them ``qipu.Error``.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any, Iterable, Iterator, Optional, Sequence, Union
+
+from . import _qipu
+from ._qipu import Error, IndexError, InputError, QueryError, TABLE_MOVES, TABLE_STONES
+
+__all__ = [
+    "Answer",
+    "Error",
+    "Game",
+    "Index",
+    "IndexError",
+    "InputError",
+    "QueryError",
+    "TABLE_MOVES",
+    "TABLE_STONES",
+    "build",
+    "read",
+    "read_bytes",
+]
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+_TABLES = ("hits", "continuations")
+
+
+class Answer:
+    """The answer to a search: ``games`` and ``positions`` counted over all hits, ``hits`` (a
+    dict per hit game: ``file``, ``game``, ``moves``, ``black``, ``white``, ``date``, ``result``,
+    ``event``, ``copy``, ``path``), ``continuations`` (a dict per next move: ``color``,
+    ``point``, ``count``, ``black_wins``, ``white_wins``) and ``elapsed_ms`` (the search's
+    time). Each dict is what a line of ``qipu search --json`` holds, without its ``type``."""
+
+    __slots__ = ("hits", "continuations", "games", "positions", "elapsed_ms")
+
+    def __init__(self, hits: list, continuations: list, summary: dict) -> None:
+        self.hits = hits
+        self.continuations = continuations
+        self.games = summary["games"]
+        self.positions = summary["positions"]
+        self.elapsed_ms = summary["elapsed_ms"]
+
+    def _rows(self, table: str) -> list:
+        if table not in _TABLES:
+            raise QueryError(f"table {table!r}: give 'hits' or 'continuations'")
+        return self.hits if table == "hits" else self.continuations
+
+    def to_arrow(self, table: str = "hits"):
+        """The hits (or ``"continuations"``) as a ``pyarrow.Table``."""
+        import pyarrow as pa
+
+        rows = self._rows(table)
+        if rows:
+            return pa.Table.from_pylist(rows)
+        return pa.Table.from_pylist([], schema=_empty_schema(table))
+
+    def to_pandas(self, table: str = "hits"):
+        """The hits (or ``"continuations"``) as a ``pandas.DataFrame``."""
+        import pandas as pd
+
+        rows = self._rows(table)
+        columns = _HIT_COLUMNS if table == "hits" else _CONTINUATION_COLUMNS
+        return pd.DataFrame(rows, columns=columns)
+
+    def __repr__(self) -> str:
+        return (
+            f"<qipu.Answer {self.games} games, {self.positions} positions, "
+            f"{len(self.continuations)} continuations, {self.elapsed_ms} ms>"
+        )
+
+
+_HIT_COLUMNS = ["file", "game", "moves", "black", "white", "date", "result", "event", "copy", "path"]
+_CONTINUATION_COLUMNS = ["color", "point", "count", "black_wins", "white_wins"]
+
+
+def _empty_schema(table: str):
+    import pyarrow as pa
+
+    if table == "hits":
+        s = pa.string()
+        return pa.schema(
+            [("file", s), ("game", pa.int64()), ("moves", pa.list_(pa.int64())), ("black", s),
+             ("white", s), ("date", s), ("result", s), ("event", s), ("copy", pa.bool_()),
+             ("path", s)]
+        )
+    return pa.schema(
+        [("color", pa.string()), ("point", pa.string()), ("count", pa.int64()),
+         ("black_wins", pa.int64()), ("white_wins", pa.int64())]
+    )
+
+
+Game = _qipu.Game
+
+
+
+
+class Index:
+    """An index of game records (made by ``qipu index`` or ``qipu.build``), opened for
+    searching. Opening reads little and locks nothing; share one among threads."""
+
+    __slots__ = ("_ix", "path")
+
+    def __init__(self, path: PathLike) -> None:
+        self.path = os.fspath(path)
+        self._ix = _qipu.Index(os.path.expanduser(self.path))
+
+    def __len__(self) -> int:
+        return len(self._ix)
+
+    def search(
+        self,
+        *,
+        position: Optional[PathLike] = None,
+        at: Optional[int] = None,
+        black: Union[None, str, Sequence[str]] = None,
+        white: Union[None, str, Sequence[str]] = None,
+        size: int = 19,
+        pattern: Optional[PathLike] = None,
+        place: Optional[tuple] = None,
+        anywhere: bool = False,
+        moves: Optional[str] = None,
+        any_order: bool = False,
+        query: Optional[str] = None,
+        symmetry: bool = True,
+        swap_colors: bool = False,
+        to_move: Optional[str] = None,
+        limit: Optional[int] = None,
+        offset: int = 0,
+        sort: str = "indexed",
+        within: Optional[Iterable[tuple]] = None,
+    ) -> Answer:
+        """Searches the index, as ``qipu search`` does: a position (``position=FILE`` with
+        ``at=K``, or typed points ``black=[...]``, ``white=[...]``), a ``pattern`` (a diagram's
+        text or its file: ``X O . ? x o``; ``place=(column, row)``, ``anywhere=True``), a move
+        sequence (``moves="B[pd] W[dp]"`` or a record file; ``any_order=True``) or a
+        game-information ``query`` (alone, or narrowing the others). ``symmetry``,
+        ``swap_colors`` and ``to_move`` ("B"/"W") as their CLI options; ``limit`` and
+        ``offset`` cut the hits (the counts and continuations are over all of them); ``sort``
+        is ``indexed``, ``most_positions``, ``oldest`` or ``newest``; ``within``, a list of
+        ``(file, game)`` pairs as hits name games, searches those games only."""
+        hits, continuations, summary = self._ix.search_lines(
+            position=None if position is None else os.fspath(position),
+            at=at,
+            black=black,
+            white=white,
+            size=size,
+            pattern=None if pattern is None else os.fspath(pattern),
+            place=place,
+            anywhere=anywhere,
+            moves=moves,
+            any_order=any_order,
+            query=query,
+            symmetry=symmetry,
+            swap_colors=swap_colors,
+            to_move=to_move,
+            limit=limit,
+            offset=offset,
+            sort=sort,
+            within=None if within is None else [(str(f), int(g)) for f, g in within],
+        )
+        return Answer(hits, continuations, summary)
+
+    def game(self, file: str, game: int = 0) -> "Game":
+        """The indexed game ``game`` of record file ``file`` (as a hit names them), read from the
+        record the index keeps: ``.info``, ``.moves``, ``.board(at=k)`` as ``qipu.read`` gives."""
+        return self._ix.game(file, game)
+
+    def stats(self, top: int = 10) -> dict:
+        """Counts and sizes, as ``qipu stats --json`` prints them."""
+        return self._ix.stats(top)
+
+    def export_parquet(self, out: PathLike) -> dict:
+        """Writes the index as Parquet files into the folder ``out``, as ``qipu export`` does
+        (``games.parquet``, ``positions.parquet``, ``hash_keys.parquet``)."""
+        return self._ix.export_parquet(os.fspath(out))
+
+    def __repr__(self) -> str:
+        return f"<qipu.Index {self.path!r} {len(self)} games>"
+
+
+def read(*paths: Union[PathLike, Iterable[PathLike]]) -> Iterator["Game"]:
+    """Every game of files, folders (searched recursively) and archives (``.zip``, ``.tar``,
+    ``.tar.gz``, ``.tar.zst``, ``.sgf.zst``), in every format qipu reads, as ``qipu index``
+    reads them: an iterator of ``Game`` (``.file``, ``.game``, ``.info``, ``.moves``,
+    ``.diagnostics``, ``.rejected``, ``.board(at=k)``). Files are read in batches on all
+    cores. The iterator's ``problems`` lists what could not be read, as (file, message)."""
+    flat = []
+    for p in paths:
+        if isinstance(p, (str, os.PathLike)):
+            flat.append(os.fspath(p))
+        else:
+            flat.extend(os.fspath(q) for q in p)
+    return _qipu.read(flat)
+
+
+def read_bytes(data: bytes, name: str = "-") -> list:
+    """The games of one record file's bytes (any format qipu reads)."""
+    return _qipu.read_bytes(bytes(data), name)
+
+
+def build(index_dir: PathLike, inputs: Union[PathLike, Sequence[PathLike]], progress=None,
+          *, rebuild: bool = False, aliases: Optional[PathLike] = None) -> dict:
+    """Builds the index in ``index_dir`` from ``inputs`` (files, folders, archives), or adds
+    what is new to it; ``progress(dict)`` is called as it goes (``games``, ``bytes_read``,
+    ``bytes_total``). Returns the build's summary (what ``qipu index`` reports)."""
+    if isinstance(inputs, (str, os.PathLike)):
+        inputs = [inputs]
+    return _qipu.build(
+        os.fspath(index_dir),
+        [os.fspath(i) for i in inputs],
+        progress=progress,
+        rebuild=rebuild,
+        aliases=None if aliases is None else os.fspath(aliases),
+    )
