@@ -130,9 +130,12 @@ impl KeyBuilder {
     /// content is keyed. The index stores both, so that a search knows which orientation of a
     /// keyed content a corner held without replaying the game.
     pub fn oriented(&self) -> Option<(u64, bool)> {
-        (MIN_STONES..=MAX_STONES)
-            .contains(&self.stones)
-            .then(|| (self.plain.min(self.transposed), self.transposed < self.plain))
+        (MIN_STONES..=MAX_STONES).contains(&self.stones).then(|| {
+            (
+                self.plain.min(self.transposed),
+                self.transposed < self.plain,
+            )
+        })
     }
 
     /// The hashes of the content in the frame and of its transpose: the content in the frame is

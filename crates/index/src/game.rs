@@ -8,8 +8,8 @@ use sgf::{GameInfo, GameTree};
 use crate::layout::op::{point_index, POINT_MASK, POINT_STRIDE};
 use crate::ops::{encode_main_line_at, with_removals_into, Op, Raw, RawKind, Walker};
 use crate::store::{
-    CornerEvent, GameRec, Occupancy, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_MARKS, FLAG_SKELETON,
-    MAX_INDEXED_STONES, MAX_TABLE_MOVE, NO_NEXT,
+    CornerEvent, GameRec, Occupancy, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_MARKS,
+    FLAG_SKELETON, MAX_INDEXED_STONES, MAX_TABLE_MOVE, NO_NEXT,
 };
 
 /// A game ready for the store and the metadata index.

@@ -287,7 +287,11 @@ mod vacated_tests {
             v.encode(&mut bytes);
             let back = Vacated::decode(&bytes).unwrap();
             assert_eq!(low(&back), low(&v));
-            assert_eq!(back.0[5] >> (361 - 320), !0u64 >> (361 - 320), "past the board: set");
+            assert_eq!(
+                back.0[5] >> (361 - 320),
+                !0u64 >> (361 - 320),
+                "past the board: set"
+            );
             // Cut short: no set, never a panic.
             for cut in 0..bytes.len() {
                 assert_eq!(Vacated::decode(&bytes[..cut]), None, "{v:?} cut at {cut}");

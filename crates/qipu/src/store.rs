@@ -408,8 +408,9 @@ mod tests {
             with_hits += usize::from(!plain.hits.is_empty());
             through_corners += usize::from(keys_a_corner(&diagram));
             answered += usize::from(
-                keys_a_corner(&diagram) && diagram.bytes().filter(|b| b"XO.".contains(b)).count()
-                    == usize::from(goban::corner::SIDE).pow(2),
+                keys_a_corner(&diagram)
+                    && diagram.bytes().filter(|b| b"XO.".contains(b)).count()
+                        == usize::from(goban::corner::SIDE).pow(2),
             );
         }
         // The rounds must have asked something: most patterns come from a game, so they hit it.

@@ -31,7 +31,9 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
     let touch = Touch::new(&placements, bh);
     let needs: Vec<Vec<(Color, Point)>> = placements.iter().map(|p| p.need.clone()).collect();
     let games = match from_corners(index, q, filter, &placements) {
-        Some(Corners::Answered(found)) => return answer(index, found, &placements, filter, q.board),
+        Some(Corners::Answered(found)) => {
+            return answer(index, found, &placements, filter, q.board)
+        }
         Some(Corners::Games(games)) => games,
         None => candidates(index, bw, bh, filter, &needs),
     };
@@ -167,7 +169,11 @@ fn corner_hits<S: Store>(
             .iter()
             .enumerate()
             .filter(|(_, sq)| {
-                let hash = if e.transposed { sq.hashes.1 } else { sq.hashes.0 };
+                let hash = if e.transposed {
+                    sq.hashes.1
+                } else {
+                    sq.hashes.0
+                };
                 usize::from(e.corner) == sq.corner && hash == e.key
             })
             .fold(0u64, |m, (i, _)| m | 1 << i);

@@ -382,7 +382,9 @@ mod tests {
                 event(16_000, 5, 1, false, 0),
                 event(MAX_SEGMENT_GAMES, 1 << 20, 3, true, 2703),
             ],
-            (0..1000).map(|i| event(i * 37, i % 300, (i % 4) as u8, i % 3 == 0, i as u16)).collect(),
+            (0..1000)
+                .map(|i| event(i * 37, i % 300, (i % 4) as u8, i % 3 == 0, i as u16))
+                .collect(),
         ] {
             let mut bytes = Vec::new();
             encode_corner_events(events.iter().copied(), &mut bytes);
@@ -395,7 +397,10 @@ mod tests {
         }
         // Too many continuation bytes, or a number cut short: the list ends.
         assert_eq!(decode_corner_events(&[0xff; 12]).count(), 0);
-        assert_eq!(decode_corner_events(&[5, 8, 1, 0, 0xff, 0xff, 0xff, 0xff, 0x7f]).count(), 1);
+        assert_eq!(
+            decode_corner_events(&[5, 8, 1, 0, 0xff, 0xff, 0xff, 0xff, 0x7f]).count(),
+            1
+        );
         assert_eq!(decode_corner_events(&[5, 8, 0x80]).count(), 0);
     }
 

@@ -43,9 +43,9 @@ mod write;
 
 pub use crate::occupancy::{Occupancy, Vacated};
 pub use format::{
-    pack_next, unpack_next, CornerEvent, GameRec, PosEntry, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_MARKS,
-    FLAG_PACKED, FLAG_SKELETON, FLAG_SYMMETRIC_COPY, MAX_INDEXED_STONES, MAX_SEGMENT_GAMES,
-    MAX_TABLE_MOVE, NO_NEXT,
+    pack_next, unpack_next, CornerEvent, GameRec, PosEntry, StoredOps, FLAG_IRREGULAR, FLAG_LONG,
+    FLAG_MARKS, FLAG_PACKED, FLAG_SKELETON, FLAG_SYMMETRIC_COPY, MAX_INDEXED_STONES,
+    MAX_SEGMENT_GAMES, MAX_TABLE_MOVE, NO_NEXT,
 };
 pub(crate) use read::file_crc;
 pub use read::Segment;
@@ -82,7 +82,11 @@ mod tests {
             k,
             corner,
             transposed: k % 2 == 1,
-            next: if k == 900 { NO_NEXT } else { black(k as u8 % 19, 4) },
+            next: if k == 900 {
+                NO_NEXT
+            } else {
+                black(k as u8 % 19, 4)
+            },
         };
         for (positions, corners) in games.into_iter().zip(corners) {
             w.add_game(GameData {

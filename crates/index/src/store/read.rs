@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use crate::mapped::Mapped;
 
 use super::format::{
-    decode_corner_events, decode_entry, decode_ops, CornerEvent, GameRec, PosEntry, RecordAt, ENTRY_SIZE,
-    FLAG_PACKED, FLAG_SKELETON, RECORD_INDEX_SIZE,
+    decode_corner_events, decode_entry, decode_ops, CornerEvent, GameRec, PosEntry, RecordAt,
+    ENTRY_SIZE, FLAG_PACKED, FLAG_SKELETON, RECORD_INDEX_SIZE,
 };
 use crate::layout::segment as file;
 use crate::manifest::{FileSum, SegmentInfo};

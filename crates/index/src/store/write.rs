@@ -6,8 +6,8 @@ use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::format::{
-    encode_corner_events, encode_entry, CornerEvent, GameRec, PosEntry, RecordAt, StoredOps, FLAG_LONG,
-    FLAG_PACKED, MAX_TABLE_MOVE, RECORDS_PER_BLOCK,
+    encode_corner_events, encode_entry, CornerEvent, GameRec, PosEntry, RecordAt, StoredOps,
+    FLAG_LONG, FLAG_PACKED, MAX_TABLE_MOVE, RECORDS_PER_BLOCK,
 };
 use crate::layout::segment as file;
 use crate::manifest::FileSum;
