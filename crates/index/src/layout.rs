@@ -25,8 +25,9 @@
 /// `meta/tokenizer.rs`) and records the player alias list in the metadata folder
 /// (`meta/aliases.rs`): an older dictionary's tokens would miss folded queries; version 16 adds
 /// the corner table (`corners.*`, see `goban::corner`) and each game's
-/// vacated points (`vacated.bin`).
-pub const FORMAT_VERSION: u32 = 16;
+/// vacated points (`vacated.bin`); version 17 adds each game's facts (`facts.bin`: date month,
+/// ranks, handicap, komi, result class; see `facts`).
+pub const FORMAT_VERSION: u32 = 17;
 
 /// The manifest in the index folder (replaced atomically through `MANIFEST.tmp`).
 pub const MANIFEST: &str = "qipu-index.json";
@@ -104,6 +105,8 @@ pub mod segment {
     pub const FILES: &str = "files.jsonl";
     /// Each game's main-line signatures.
     pub const SIGNATURES: &str = "sigs.bin";
+    /// Each game's facts (`facts::Facts`), 8 bytes a game.
+    pub const FACTS: &str = "facts.bin";
     /// Each game's winner byte.
     pub const WINNERS: &str = "winners.bin";
     /// The segment's exact copies.

@@ -29,6 +29,8 @@ pub struct GameData {
     pub record: Vec<u8>,
     /// Exact and canonical main-line signatures (see [`crate::game`]).
     pub signatures: (u64, u64),
+    /// The game's own facts (a copy's are its own, not its original's).
+    pub facts: crate::Facts,
 }
 
 /// A segment file being written: its length and CRC-32 are taken as the bytes go out, so that
@@ -84,6 +86,7 @@ pub struct SegmentWriter {
     vacated: SegmentFile,
     rejected: SegmentFile,
     winners: Vec<u8>,
+    facts: Vec<u8>,
     /// (copy, original) of the exact copies written so far.
     copies: Vec<(u32, u32)>,
     long: Vec<u32>,
@@ -117,6 +120,7 @@ impl SegmentWriter {
             vacated: open(file::VACATED)?,
             rejected: open(file::REJECTED)?,
             winners: Vec::new(),
+            facts: Vec::new(),
             copies: Vec::new(),
             long: Vec::new(),
             ops_len: 0,
@@ -165,6 +169,7 @@ impl SegmentWriter {
             g.rec.flags |= FLAG_PACKED;
         }
         self.winners.push(g.rec.winner);
+        self.facts.extend_from_slice(&g.facts.to_bytes());
         if g.rec.is_copy() {
             self.copies.push((id, g.rec.duplicate_of));
         } else if g.rec.flags & FLAG_LONG != 0 {
@@ -236,6 +241,8 @@ impl SegmentWriter {
         let create = |name: &'static str| create_file(&dir, name);
         let mut winners = create(file::WINNERS)?;
         winners.write_all(&self.winners).map_err(err)?;
+        let mut facts = create(file::FACTS)?;
+        facts.write_all(&self.facts).map_err(err)?;
         let mut lists = create(file::COPIES)?;
         for (copy, original) in &self.copies {
             lists.write_all(&copy.to_le_bytes()).map_err(err)?;
@@ -272,6 +279,7 @@ impl SegmentWriter {
             .map_err(err)?;
         for w in [
             winners,
+            facts,
             lists,
             long,
             keys,
