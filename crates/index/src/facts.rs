@@ -114,7 +114,9 @@ mod tests {
 
     fn facts(record: &str) -> Facts {
         let records = sgf::Records::read(record.as_bytes());
-        Facts::of(&GameInfo::read(&records.game(0).unwrap()))
+        let tree = records.game(0).unwrap();
+        let facts = Facts::of(&GameInfo::read(&tree));
+        facts
     }
 
     #[test]

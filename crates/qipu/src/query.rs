@@ -411,6 +411,12 @@ impl Query {
         self.board
     }
 
+    /// Whether the query is of game information only ([`Query::metadata`]): no position,
+    /// pattern or moves, so no board of its own.
+    pub fn metadata_only(&self) -> bool {
+        self.kind == Kind::Metadata
+    }
+
     /// The metadata query that selects or filters games, if any.
     pub fn metadata_query(&self) -> Option<&str> {
         self.filter.as_deref()
