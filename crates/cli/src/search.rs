@@ -634,10 +634,7 @@ fn profile_chart(p: &qipu::Profile) -> String {
     let most = periods.iter().map(|y| y.games).max().unwrap_or(1).max(1);
     let skipped = periods.len().saturating_sub(PERIODS_SHOWN);
     if skipped > 0 {
-        let _ = writeln!(
-            s,
-            "  … {skipped} earlier periods (--json lists them all)"
-        );
+        let _ = writeln!(s, "  … {skipped} earlier periods (--json lists them all)");
     }
     let share = |n: u64, of: u64| 100.0 * n as f64 / of.max(1) as f64;
     for y in &periods[skipped..] {

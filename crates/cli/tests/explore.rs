@@ -46,7 +46,11 @@ fn index() -> (Scratch, String) {
     let index = s.0.join("index").display().to_string();
     let games = s.0.join("games").display().to_string();
     let out = qipu(&["index", "--quiet", "--index", &index, &games]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     (s, index)
 }
 
@@ -107,17 +111,26 @@ fn the_explorer_flags_narrow_count_sort_and_page() {
     let all = json(&index, &empty);
     assert_eq!(files(&all), ["a.sgf", "b.sgf", "c.sgf", "e.sgf"]);
     assert_eq!(
-        of_type(&all, "hit").iter().map(|h| h["copy"].as_bool().unwrap()).collect::<Vec<_>>(),
+        of_type(&all, "hit")
+            .iter()
+            .map(|h| h["copy"].as_bool().unwrap())
+            .collect::<Vec<_>>(),
         [false, true, false, false]
     );
     // b.sgf is a copy of a.sgf: it counts once.
-    assert_eq!(rows(&all), [row("B", "dd", 2, 1, 1, 0), row("B", "cd", 1, 0, 0, 1)]);
+    assert_eq!(
+        rows(&all),
+        [row("B", "dd", 2, 1, 1, 0), row("B", "cd", 1, 0, 0, 1)]
+    );
     let dd = of_type(&all, "continuation")[0];
     // The mover: Ke Jie 9p (19 on the scale) and Amateur A 3d (3); the opponents 9p and 5d.
     assert_eq!(dd["mover_rank"], 11.0);
     assert_eq!(dd["mover_ranked"], 2);
     assert_eq!(dd["opponent_rank"], 12.0);
-    assert_eq!((dd["first_year"].as_u64(), dd["last_year"].as_u64()), (Some(2015), Some(2016)));
+    assert_eq!(
+        (dd["first_year"].as_u64(), dd["last_year"].as_u64()),
+        (Some(2015), Some(2016))
+    );
     // The example: the game whose weaker player is strongest.
     assert_eq!(dd["example"], "a.sgf#0");
     let cd = of_type(&all, "continuation")[1];
@@ -133,33 +146,71 @@ fn the_explorer_flags_narrow_count_sort_and_page() {
     );
     // Each copy counted.
     let each = json(&index, &[&empty[..], &["--with-copies"]].concat());
-    assert_eq!(rows(&each), [row("B", "dd", 3, 2, 1, 0), row("B", "cd", 1, 0, 0, 1)]);
+    assert_eq!(
+        rows(&each),
+        [row("B", "dd", 3, 2, 1, 0), row("B", "cd", 1, 0, 0, 1)]
+    );
     assert_eq!(of_type(&each, "profile")[0]["years"][0]["games"], 2);
 
     // Filters narrow hits, rows and profile.
-    let since = json(&index, &[&empty[..], &["--since", "2016", "--by-month"]].concat());
+    let since = json(
+        &index,
+        &[&empty[..], &["--since", "2016", "--by-month"]].concat(),
+    );
     assert_eq!(files(&since), ["c.sgf"]);
     assert_eq!(rows(&since), [row("B", "dd", 1, 0, 1, 0)]);
     let p = of_type(&since, "profile")[0];
     assert_eq!(p["undated"], 0);
     assert_eq!(p["months"][0]["month"], 2);
-    assert_eq!(files(&json(&index, &[&empty[..], &["--until", "2015-05"]].concat())), ["a.sgf", "b.sgf"]);
-    assert_eq!(files(&json(&index, &[&empty[..], &["--min-rank", "5p"]].concat())), ["a.sgf", "b.sgf"]);
+    assert_eq!(
+        files(&json(
+            &index,
+            &[&empty[..], &["--until", "2015-05"]].concat()
+        )),
+        ["a.sgf", "b.sgf"]
+    );
+    assert_eq!(
+        files(&json(&index, &[&empty[..], &["--min-rank", "5p"]].concat())),
+        ["a.sgf", "b.sgf"]
+    );
     // Both players at least 4d: Amateur A is 3d.
-    assert!(files(&json(&index, &[&empty[..], &["--min-rank", "4d"]].concat())) == ["a.sgf", "b.sgf"]);
-    assert_eq!(files(&json(&index, &[&empty[..], &["--komi", "7..8"]].concat())), ["c.sgf"]);
+    assert!(
+        files(&json(&index, &[&empty[..], &["--min-rank", "4d"]].concat())) == ["a.sgf", "b.sgf"]
+    );
+    assert_eq!(
+        files(&json(&index, &[&empty[..], &["--komi", "7..8"]].concat())),
+        ["c.sgf"]
+    );
     let q = ["--query", "size:19"];
-    assert_eq!(files(&json(&index, &[&q[..], &["--handicap"]].concat())), ["d.sgf"]);
-    assert_eq!(json(&index, &[&q[..], &["--even"]].concat()).iter().filter(|l| l["type"] == "hit").count(), 4);
-    assert_eq!(files(&json(&index, &["--query", "winner:W", "--size", "9"])), Vec::<String>::new());
-    assert_eq!(files(&json(&index, &["--query", "winner:W", "--size", "19"])), ["c.sgf", "d.sgf"]);
+    assert_eq!(
+        files(&json(&index, &[&q[..], &["--handicap"]].concat())),
+        ["d.sgf"]
+    );
+    assert_eq!(
+        json(&index, &[&q[..], &["--even"]].concat())
+            .iter()
+            .filter(|l| l["type"] == "hit")
+            .count(),
+        4
+    );
+    assert_eq!(
+        files(&json(&index, &["--query", "winner:W", "--size", "9"])),
+        Vec::<String>::new()
+    );
+    assert_eq!(
+        files(&json(&index, &["--query", "winner:W", "--size", "19"])),
+        ["c.sgf", "d.sgf"]
+    );
 
     // Sorts and pages.
     let by = |sort: &str| files(&json(&index, &[&q[..], &["--sort", sort]].concat()));
     assert_eq!(by("rank"), ["a.sgf", "b.sgf", "c.sgf", "d.sgf", "e.sgf"]);
     assert_eq!(by("length"), ["c.sgf", "a.sgf", "b.sgf", "e.sgf", "d.sgf"]);
     assert_eq!(by("date"), ["d.sgf", "c.sgf", "a.sgf", "b.sgf", "e.sgf"]);
-    let page = files(&json(&index, &[&q[..], &["--sort", "date", "--offset", "1", "--limit", "2"]].concat()));
+    let page = files(&json(
+        &index,
+        &[&q[..], &["--sort", "date", "--offset", "1", "--limit", "2"]].concat(),
+    ));
     assert_eq!(page, ["c.sgf", "a.sgf"]);
 
     // The table: rank and year columns, the copy marked, the profile drawn.
@@ -167,7 +218,17 @@ fn the_explorer_flags_narrow_count_sort_and_page() {
     args.extend_from_slice(&empty);
     let out = qipu(&args);
     let text = String::from_utf8(out.stdout).unwrap();
-    for want in ["player", "opponent", "years", "a.sgf#0", "(copy)", "2015  ", "█", "1 undated", "1.0p"] {
+    for want in [
+        "player",
+        "opponent",
+        "years",
+        "a.sgf#0",
+        "(copy)",
+        "2015  ",
+        "█",
+        "1 undated",
+        "1.0p",
+    ] {
         assert!(text.contains(want), "{want}: {text}");
     }
 }
@@ -183,7 +244,9 @@ fn a_filter_that_cannot_be_read_is_refused_with_its_flag() {
         ("--komi", "x"),
         ("--sort", "best"),
     ] {
-        let out = qipu(&["search", "--index", &index, "--black", "", "--white", "", flag, value]);
+        let out = qipu(&[
+            "search", "--index", &index, "--black", "", "--white", "", flag, value,
+        ]);
         assert_eq!(out.status.code(), Some(2), "{flag} {value}");
         let e = String::from_utf8_lossy(&out.stderr);
         assert!(e.contains(flag), "{flag}: {e}");
@@ -192,6 +255,14 @@ fn a_filter_that_cannot_be_read_is_refused_with_its_flag() {
             assert_eq!(e.trim_end().lines().count(), 1, "{e}");
         }
     }
-    let out = qipu(&["search", "--index", &index, "--query", "size:19", "--even", "--handicap"]);
+    let out = qipu(&[
+        "search",
+        "--index",
+        &index,
+        "--query",
+        "size:19",
+        "--even",
+        "--handicap",
+    ]);
     assert_eq!(out.status.code(), Some(2));
 }

@@ -55,7 +55,9 @@ impl Facts {
             _ => (0, 0),
         };
         let rank = |r: &Option<sgf::gameinfo::Field<Rank>>| {
-            r.as_ref().and_then(|f| f.value).map_or(0, |r| rank_code(&r))
+            r.as_ref()
+                .and_then(|f| f.value)
+                .map_or(0, |r| rank_code(&r))
         };
         let komi_halves = match info.komi.as_ref().and_then(|k| k.value) {
             Some(k) if k.is_finite() && (k * 2.0).abs() <= 127.0 => (k * 2.0).round() as i8,
@@ -128,9 +130,18 @@ mod tests {
         assert_eq!(Facts::from_bytes(f.to_bytes()), f);
         // A whole year has no month; nothing given is all unknown.
         let f = facts("(;DT[2016]KM[-6.5]RE[Draw])");
-        assert_eq!((f.year, f.month, f.komi_halves, f.result), (2016, 0, -13, 3));
+        assert_eq!(
+            (f.year, f.month, f.komi_halves, f.result),
+            (2016, 0, -13, 3)
+        );
         let f = facts("(;SZ[19])");
-        assert_eq!(f, Facts { komi_halves: Facts::NO_KOMI, ..Facts::default() });
+        assert_eq!(
+            f,
+            Facts {
+                komi_halves: Facts::NO_KOMI,
+                ..Facts::default()
+            }
+        );
         assert_eq!(Facts::from_bytes(f.to_bytes()), f);
         // Komi past what a byte holds is unknown, not wrapped.
         assert_eq!(facts("(;KM[375])").komi_halves, Facts::NO_KOMI);

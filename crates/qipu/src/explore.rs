@@ -212,14 +212,14 @@ pub struct Period {
     pub white_wins: u64,
 }
 
-/// The profile of `hits` (ascending game numbers).
+/// The profile of `hits` (in ascending game order).
 pub(crate) fn profile(
     index: &index::Index,
-    hits: &[u32],
+    hits: &[search::Hit],
     each_copy: bool,
     by_month: bool,
 ) -> Profile {
-    let member = |g: u32| hits.binary_search(&g).is_ok();
+    let member = |g: u32| hits.binary_search_by_key(&g, |h| h.game).is_ok();
     let counted = |g: u32| {
         if each_copy || !index.is_copy(g) {
             return true;
@@ -239,11 +239,11 @@ pub(crate) fn profile(
         .map(|chunk| {
             let mut c = Counts::new();
             let mut last: Option<((u16, u8), [u64; 3])> = None;
-            for &g in chunk.iter().filter(|&&g| counted(g)) {
+            for g in chunk.iter().map(|h| h.game).filter(|&g| counted(g)) {
                 let f = index.facts(g);
                 let key = (f.year, if by_month { f.month } else { 0 });
-                let w = index.winner(g);
-                let add = [1, u64::from(w == 1), u64::from(w == 2)];
+                // The facts' result class reads `RE` as the winner byte does (1 Black, 2 White).
+                let add = [1, u64::from(f.result == 1), u64::from(f.result == 2)];
                 // Games of one period come in runs: summed before the map is touched.
                 match &mut last {
                     Some((k, v)) if *k == key => (0..3).for_each(|i| v[i] += add[i]),

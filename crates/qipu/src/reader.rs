@@ -192,8 +192,8 @@ impl Index {
                 .collect(),
             _ => found.hits,
         };
-        let ids: Vec<u32> = hits.iter().map(|h| h.game).collect();
-        let profile = crate::explore::profile(&self.inner, &ids, query.with_copies, query.by_month);
+        let profile =
+            crate::explore::profile(&self.inner, &hits, query.with_copies, query.by_month);
         let search_ms = started.elapsed().as_secs_f64() * 1e3;
         let started = Instant::now();
         self.sort(&mut hits, query.sort);
@@ -241,7 +241,8 @@ impl Index {
         let t = &c.tally;
         let mean = |sum: u64, n: u32| {
             // Rounded to the hundredth of a rank: what a table shows, and stable in JSON.
-            (n > 0).then(|| (crate::explore::scale(sum as f64 / f64::from(n)) * 100.0).round() / 100.0)
+            (n > 0)
+                .then(|| (crate::explore::scale(sum as f64 / f64::from(n)) * 100.0).round() / 100.0)
         };
         Continuation {
             color: c.color,

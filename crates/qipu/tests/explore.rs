@@ -179,12 +179,7 @@ fn expected_table(hits: &[&Game]) -> BTreeMap<(char, String), Row> {
                 r.years = Some(r.years.map_or((y, y), |(a, b)| (a.min(y), b.max(y))));
             }
             let (y, m) = g.date.unwrap_or((0, 0));
-            let key = (
-                g.black_rank.min(g.white_rank),
-                y,
-                m,
-                -i64::from(g.id),
-            );
+            let key = (g.black_rank.min(g.white_rank), y, m, -i64::from(g.id));
             if r.example.is_none_or(|(best, _)| key > best) {
                 r.example = Some((key, g.id));
             }
@@ -194,26 +189,46 @@ fn expected_table(hits: &[&Game]) -> BTreeMap<(char, String), Row> {
 }
 
 /// The answer's table against the expected one, row by row.
-fn compare_tables(what: &str, answer: &qipu::Answer, games: &[Game], want: &BTreeMap<(char, String), Row>) {
+fn compare_tables(
+    what: &str,
+    answer: &qipu::Answer,
+    games: &[Game],
+    want: &BTreeMap<(char, String), Row>,
+) {
     let by_id: HashMap<u32, &Game> = games.iter().map(|g| (g.id, g)).collect();
     assert_eq!(answer.continuations.len(), want.len(), "{what}: rows");
     for c in &answer.continuations {
-        let key = (c.color.letter(), c.point.map_or(String::new(), |p| p.sgf_string()));
+        let key = (
+            c.color.letter(),
+            c.point.map_or(String::new(), |p| p.sgf_string()),
+        );
         let w = want
             .get(&key)
             .unwrap_or_else(|| panic!("{what}: unexpected row {key:?}"));
         assert_eq!(
             (c.count, c.black_wins, c.white_wins, c.other),
-            (w.count, w.black_wins, w.white_wins, w.count - w.black_wins - w.white_wins),
+            (
+                w.count,
+                w.black_wins,
+                w.white_wins,
+                w.count - w.black_wins - w.white_wins
+            ),
             "{what}: {key:?}"
         );
-        assert_eq!((c.mover_rank, c.mover_ranked), (mean(w.mover), w.mover.1), "{what}: {key:?}");
+        assert_eq!(
+            (c.mover_rank, c.mover_ranked),
+            (mean(w.mover), w.mover.1),
+            "{what}: {key:?}"
+        );
         assert_eq!(
             (c.opponent_rank, c.opponent_ranked),
             (mean(w.opponent), w.opponent.1),
             "{what}: {key:?}"
         );
-        assert_eq!((c.first_year, c.last_year), (w.years.map(|y| y.0), w.years.map(|y| y.1)));
+        assert_eq!(
+            (c.first_year, c.last_year),
+            (w.years.map(|y| y.0), w.years.map(|y| y.1))
+        );
         let example = w.example.map(|(_, id)| {
             let g = by_id[&id];
             format!("{}#{}", g.file, g.game)
@@ -238,7 +253,10 @@ fn expected_profile(hits: &[&Game]) -> (Vec<(u16, u64, u64, u64)>, u64) {
         }
     }
     (
-        years.into_iter().map(|(y, (n, b, w))| (y, n, b, w)).collect(),
+        years
+            .into_iter()
+            .map(|(y, (n, b, w))| (y, n, b, w))
+            .collect(),
         undated,
     )
 }
@@ -304,7 +322,8 @@ fn profiles_filters_and_continuations_match_the_records() {
 
     // Dates: 2016-03 to 2017 (a game dated by year only counts as its January).
     let in_range = |g: &&Game| {
-        g.date.is_some_and(|(y, m)| y > 0 && (y, m.max(1)) >= (2016, 3) && y <= 2017)
+        g.date
+            .is_some_and(|(y, m)| y > 0 && (y, m.max(1)) >= (2016, 3) && y <= 2017)
     };
     let dated: Vec<&Game> = reaching.iter().copied().filter(in_range).collect();
     assert!(!dated.is_empty() && dated.len() < reaching.len());
@@ -312,18 +331,36 @@ fn profiles_filters_and_continuations_match_the_records() {
         .search(&empty().since("2016-03").unwrap().until("2017").unwrap())
         .unwrap();
     assert_eq!(hit_names(&a), want_names(&dated), "dates");
-    compare_tables("dates", &a, &games, &expected_table(&counted(&dated, false)));
-    assert_eq!(profile_of(&a), expected_profile(&counted(&dated, false)), "dates");
+    compare_tables(
+        "dates",
+        &a,
+        &games,
+        &expected_table(&counted(&dated, false)),
+    );
+    assert_eq!(
+        profile_of(&a),
+        expected_profile(&counted(&dated, false)),
+        "dates"
+    );
     assert_eq!(a.profile.undated, 0);
     // By month: the months add up to the years.
     let a = index
-        .search(&empty().since("2016-03").unwrap().until("2017").unwrap().by_month(true))
+        .search(
+            &empty()
+                .since("2016-03")
+                .unwrap()
+                .until("2017")
+                .unwrap()
+                .by_month(true),
+        )
         .unwrap();
     let months = a.profile.months.as_ref().unwrap();
     let by_month: u64 = months.iter().map(|m| m.games).sum();
     let by_year: u64 = a.profile.years.iter().map(|y| y.games).sum();
     assert_eq!(by_month + a.profile.no_month.unwrap(), by_year);
-    assert!(months.iter().all(|m| (2016, 3) <= (m.year, m.month.unwrap())));
+    assert!(months
+        .iter()
+        .all(|m| (2016, 3) <= (m.year, m.month.unwrap())));
 
     // Strength and handicap: both players at least 5p, even games.
     let strong: Vec<&Game> = reaching
@@ -336,7 +373,12 @@ fn profiles_filters_and_continuations_match_the_records() {
         .search(&empty().min_rank("5p").unwrap().handicap(Handicap::Even))
         .unwrap();
     assert_eq!(hit_names(&a), want_names(&strong), "rank");
-    compare_tables("rank", &a, &games, &expected_table(&counted(&strong, false)));
+    compare_tables(
+        "rank",
+        &a,
+        &games,
+        &expected_table(&counted(&strong, false)),
+    );
 
     // Komi on a metadata query (every game, not only those reaching the empty board), and
     // handicap games.
@@ -344,9 +386,15 @@ fn profiles_filters_and_continuations_match_the_records() {
         .iter()
         .filter(|g| g.komi.is_some_and(|k| (6.5..=7.5).contains(&k)))
         .collect();
-    let a = index.search(&Query::metadata("size:19").komi(6.5, 7.5)).unwrap();
+    let a = index
+        .search(&Query::metadata("size:19").komi(6.5, 7.5))
+        .unwrap();
     assert_eq!(a.summary.games, komi.len(), "komi");
-    assert_eq!(profile_of(&a), expected_profile(&counted(&komi, false)), "komi");
+    assert_eq!(
+        profile_of(&a),
+        expected_profile(&counted(&komi, false)),
+        "komi"
+    );
     let handicap = games.iter().filter(|g| g.handicap >= 2).count();
     let a = index
         .search(&Query::metadata("size:19").handicap(Handicap::Handicap))
@@ -361,12 +409,19 @@ fn profiles_filters_and_continuations_match_the_records() {
         .iter()
         .map(|h| {
             let g = by_id[&h.game];
-            (g.black_rank.min(g.white_rank), g.black_rank.max(g.white_rank))
+            (
+                g.black_rank.min(g.white_rank),
+                g.black_rank.max(g.white_rank),
+            )
         })
         .collect();
     assert!(keys.windows(2).all(|w| w[0] >= w[1]), "strongest first");
     let all = index.search(&empty().sort(Sort::Longest)).unwrap();
-    let lengths: Vec<usize> = all.hits.iter().map(|h| by_id[&h.game].moves.len()).collect();
+    let lengths: Vec<usize> = all
+        .hits
+        .iter()
+        .map(|h| by_id[&h.game].moves.len())
+        .collect();
     assert!(lengths.windows(2).all(|w| w[0] >= w[1]), "longest first");
     let page = index
         .search(&empty().sort(Sort::Longest).offset(30).limit(Some(10)))
@@ -381,10 +436,16 @@ fn profiles_filters_and_continuations_match_the_records() {
 
 #[test]
 fn filters_refuse_what_they_cannot_read() {
-    let e = Query::points(19, "", "").unwrap().since("2016-13").unwrap_err();
+    let e = Query::points(19, "", "")
+        .unwrap()
+        .since("2016-13")
+        .unwrap_err();
     assert_eq!(e.query().unwrap().part(), qipu::QueryPart::Filter);
     assert!(Query::points(19, "", "").unwrap().until("16").is_err());
     assert!(Query::points(19, "", "").unwrap().min_rank("12p").is_err());
     assert!(Query::points(19, "", "").unwrap().min_rank("3d").is_ok());
-    assert!(Query::points(19, "", "").unwrap().since("2016-02-30x").is_err());
+    assert!(Query::points(19, "", "")
+        .unwrap()
+        .since("2016-02-30x")
+        .is_err());
 }

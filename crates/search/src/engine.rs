@@ -204,7 +204,10 @@ pub fn find_position<S: Store>(index: &S, q: &PositionQuery, filter: Filter<'_>)
                     *w |= 1 << (g % 64);
                 }
             }
-            all.retain(|o| bits.get(o.game as usize / 64).is_some_and(|w| w >> (o.game % 64) & 1 == 1));
+            all.retain(|o| {
+                bits.get(o.game as usize / 64)
+                    .is_some_and(|w| w >> (o.game % 64) & 1 == 1)
+            });
         } else {
             all.retain(|o| f.binary_search(&o.game).is_ok());
         }
@@ -253,9 +256,8 @@ fn continuations<S: Store>(
             let (winner, facts, counted) = match cache {
                 Some((g, w, f, c)) if g == o.game => (w, f, c),
                 _ => {
-                    let counted = each_copy
-                        || !index.is_copy(o.game)
-                        || counts_once(index, o.game, member);
+                    let counted =
+                        each_copy || !index.is_copy(o.game) || counts_once(index, o.game, member);
                     let entry = (o.game, index.winner(o.game), index.facts(o.game), counted);
                     cache = Some(entry);
                     (entry.1, entry.2, entry.3)

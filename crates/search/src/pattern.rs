@@ -17,9 +17,9 @@ use std::collections::HashMap;
 use crate::engine::{
     candidates, map_back, sorted_rows, with_copies, Answer, Continuation, Filter, Hit, Moves,
 };
-use crate::tally::Tally;
 use crate::query::{Cell, PatternQuery};
 use crate::store::{index_point, point_index, Store, Walk};
+use crate::tally::Tally;
 
 /// Finds where a pattern appears: game g hits at k when, for some placement, position k
 /// satisfies it and position k−1 does not (or k = 0).

@@ -331,8 +331,12 @@ fn common(p: &mut Params, query: Query, max_limit: usize) -> Result<Common, ApiE
     // Filters on the games' facts, as `qipu search --since …` takes them.
     for (name, end) in [("since", false), ("until", true)] {
         if let Some(v) = p.text(name) {
-            query = if end { query.until(&v) } else { query.since(&v) }
-                .map_err(|e| ApiError::from(e).in_param(name))?;
+            query = if end {
+                query.until(&v)
+            } else {
+                query.since(&v)
+            }
+            .map_err(|e| ApiError::from(e).in_param(name))?;
         }
     }
     if let Some(v) = p.text("min_rank") {

@@ -341,12 +341,25 @@ fn the_profile_filters_sorts_and_richer_rows_are_the_librarys() {
     assert_eq!(page["profile"], p);
     // Continuation rows carry the richer fields.
     let row = want.iter().find(|l| l["type"] == "continuation").unwrap();
-    for field in ["other", "mover_ranked", "opponent_ranked", "first_year", "example"] {
+    for field in [
+        "other",
+        "mover_ranked",
+        "opponent_ranked",
+        "first_year",
+        "example",
+    ] {
         assert!(row.get(field).is_some(), "{field}: {row}");
     }
     // Metadata queries narrow by board too, and are profiled.
-    let games = get(base, "/api/games", &[("query", "winner:B"), ("size", "19")], NDJSON);
-    let q = qipu::Query::metadata("winner:B").only_size(19).limit(Some(100));
+    let games = get(
+        base,
+        "/api/games",
+        &[("query", "winner:B"), ("size", "19")],
+        NDJSON,
+    );
+    let q = qipu::Query::metadata("winner:B")
+        .only_size(19)
+        .limit(Some(100));
     assert_eq!(ndjson(&games.body), library_lines(q));
     // Each filter's mistake names its parameter.
     for (name, value) in [
@@ -357,7 +370,11 @@ fn the_profile_filters_sorts_and_richer_rows_are_the_librarys() {
         ("komi", "7..6"),
         ("sort", "best"),
     ] {
-        let v = refused("/api/position", &[("black", ""), ("white", ""), (name, value)], 400);
+        let v = refused(
+            "/api/position",
+            &[("black", ""), ("white", ""), (name, value)],
+            400,
+        );
         assert_eq!(v["param"], name, "{v}");
     }
 }
