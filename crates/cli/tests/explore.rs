@@ -38,8 +38,9 @@ const GAMES: [(&str, &str); 5] = [
     ("e.sgf", "(;GM[1]FF[4]SZ[19]RE[Void];B[qd];W[dd])"),
 ];
 
-fn index() -> (Scratch, String) {
-    let s = Scratch::new("cli-explore");
+fn index(name: &str) -> (Scratch, String) {
+    // Each test its own folder: the tests of a binary run at once.
+    let s = Scratch::new(name);
     for (name, text) in GAMES {
         s.write(&format!("games/{name}"), text.as_bytes());
     }
@@ -104,7 +105,7 @@ fn row(c: &str, p: &str, n: u64, b: u64, w: u64, o: u64) -> (String, String, u64
 
 #[test]
 fn the_explorer_flags_narrow_count_sort_and_page() {
-    let (_s, index) = index();
+    let (_s, index) = index("cli-explore-flags");
     let empty = ["--black", "", "--white", ""];
     // The empty board: games 0, 1, 2 and 4 (3 has handicap stones). Their first moves, seen
     // from the least of the eight images: pd and dd are dd, qd is cd.
@@ -235,7 +236,7 @@ fn the_explorer_flags_narrow_count_sort_and_page() {
 
 #[test]
 fn a_filter_that_cannot_be_read_is_refused_with_its_flag() {
-    let (_s, index) = index();
+    let (_s, index) = index("cli-explore-refused");
     for (flag, value) in [
         ("--since", "2016-13"),
         ("--until", "16"),
