@@ -45,6 +45,8 @@ struct Cli {
     color: color::When,
 }
 
+// Parsed once per run: the size of the search options' variant costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Convert a record (SGF, Weiqi Text Format or quadrant digits, recognised from its content) to

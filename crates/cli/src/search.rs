@@ -641,7 +641,7 @@ fn profile_chart(p: &qipu::Profile) -> String {
         // Eighths of a character: a bar shows small differences too.
         let eighths = (y.games as f64 / most as f64 * (BAR_WIDTH * 8) as f64).round() as usize;
         let mut bar = "█".repeat(eighths / 8);
-        if eighths % 8 > 0 {
+        if !eighths.is_multiple_of(8) {
             bar.push([' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'][eighths % 8]);
         }
         if y.games > 0 && bar.is_empty() {

@@ -79,7 +79,7 @@ fn read_games(data: &std::path::Path, index: &Index) -> Vec<Game> {
                     game: key.1,
                     id,
                     empty_start: tree.board_size() == (19, 19) && !setup,
-                    moves: moves.into_iter().map(|(c, p)| (c, p)).collect(),
+                    moves,
                     date,
                     winner,
                     black_rank: rank(&info.black_rank),
@@ -301,7 +301,7 @@ fn profiles_filters_and_continuations_match_the_records() {
         rebuild: true,
         ..BuildOptions::default()
     };
-    build(&dir.0, &[data.clone()], &opts, |_| {}).unwrap();
+    build(&dir.0, std::slice::from_ref(&data), &opts, |_| {}).unwrap();
     let index = Index::open(&dir.0).unwrap();
     let games = read_games(&data, &index);
     assert_eq!(games.len() as u32, index.len(), "every game read here");
