@@ -46,6 +46,8 @@ struct Cli {
     color: color::When,
 }
 
+// Parsed once per run: the size of the search options' variant costs nothing worth a box.
+#[allow(clippy::large_enum_variant)]
 #[derive(Subcommand)]
 enum Command {
     /// Convert a record (SGF, Weiqi Text Format or quadrant digits, recognised from its content) to
@@ -146,6 +148,8 @@ enum Command {
   qipu search --moves 'B[pd] W[qf] B[nc]' --any-order
   qipu search --query 'black:\"Lee Sedol\" AND date:[2005 TO 2010] AND winner:B'
   qipu search --query 'rank:>=9p' --json --limit 100
+  qipu search --black '' --white '' --since 2016 --min-rank 7d --even   # openings since 2016
+  qipu search --query 'player:Ke Jie' --sort date --offset 20 --limit 20   # page 2, newest first
 
 Exit status: 0 when something was found, 1 when nothing was, 2 on an error.")]
     Search(search::SearchArgs),

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 use goban::{Board, Color, Point};
-use qipu::{Answer, Hit, Index, Query, QueryPart};
+use qipu::{Answer, Handicap, Hit, Index, Query, QueryPart, Sort};
 use serde_json::json;
 
 use crate::color;
@@ -34,9 +34,10 @@ pub struct SearchArgs {
     /// White stones of a typed position.
     #[arg(long, conflicts_with_all = ["position", "pattern"])]
     white: Option<String>,
-    /// Board size of a typed position or of a pattern smaller than the board.
-    #[arg(long, default_value_t = 19)]
-    size: u8,
+    /// Board size of a typed position or of a pattern smaller than the board (default 19);
+    /// with --query alone, only games of this board.
+    #[arg(long)]
+    size: Option<u8>,
     /// A pattern: a diagram file (X black, O white, . empty, ? any, x black-or-empty, o
     /// white-or-empty); `-` reads it from standard input.
     #[arg(long)]
@@ -67,7 +68,42 @@ pub struct SearchArgs {
     /// A game-information query, e.g. 'black:"Lee Sedol" AND date:[2005 TO 2010] AND winner:B'.
     #[arg(long)]
     query: Option<String>,
-    /// JSON Lines output (types hit, continuation, summary).
+    /// Only games dated from this month on: YYYY or YYYY-MM (a game dated by year only counts
+    /// as its January; undated games are left out). Narrows hits, continuations and profile.
+    #[arg(long)]
+    since: Option<String>,
+    /// Only games dated up to this month: YYYY (to its December) or YYYY-MM.
+    #[arg(long)]
+    until: Option<String>,
+    /// Only games where both players are at least this rank (5k, 3d, 9p); games with a rank
+    /// unknown are left out. One player at least R: --query 'rank:>=R'.
+    #[arg(long)]
+    min_rank: Option<String>,
+    /// Only even games (no handicap, or HA 0 or 1).
+    #[arg(long, conflicts_with = "handicap")]
+    even: bool,
+    /// Only handicap games (HA 2 or more).
+    #[arg(long)]
+    handicap: bool,
+    /// Only games whose komi is in A..B (inclusive, e.g. 6.5..7.5; one number: exactly it).
+    #[arg(long, value_parser = parse_komi, allow_hyphen_values = true)]
+    komi: Option<(f64, f64)>,
+    /// Count each exact copy of a game in the continuation table and the profile (as the
+    /// oracle does); by default a set of copies counts once (all are still listed as hits).
+    #[arg(long)]
+    with_copies: bool,
+    /// The date profile per month as well as per year.
+    #[arg(long)]
+    by_month: bool,
+    /// Order of the hits: date (newest first), oldest, rank (strongest first: the weaker
+    /// player's rank, then the stronger's), length (longest first), positions (most hit
+    /// positions first); default: as indexed.
+    #[arg(long, value_enum)]
+    sort: Option<SortBy>,
+    /// Leave out the first N hit games (after --sort), for pages with --limit.
+    #[arg(long, default_value_t = 0)]
+    offset: usize,
+    /// JSON Lines output (types hit, continuation, profile, summary).
     #[arg(long)]
     json: bool,
     /// At most this many hit games in the output (all by default with --json, 20 otherwise).
@@ -84,6 +120,38 @@ fn parse_place(s: &str) -> Result<(u8, u8), String> {
         a.trim().parse().map_err(|_| "bad column")?,
         b.trim().parse().map_err(|_| "bad row")?,
     ))
+}
+
+/// How `--sort` names the orders of [`qipu::Sort`].
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum SortBy {
+    Date,
+    Oldest,
+    Rank,
+    Length,
+    Positions,
+}
+
+/// `A..B`, or one number for `A..A`.
+fn parse_komi(s: &str) -> Result<(f64, f64), String> {
+    let number = |t: &str| {
+        t.trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|k| k.is_finite())
+            .ok_or_else(|| format!("{t:?} is not a komi: write A..B, e.g. 6.5..7.5"))
+    };
+    let (a, b) = match s.split_once("..") {
+        Some((a, b)) => (number(a)?, number(b)?),
+        None => {
+            let k = number(s)?;
+            (k, k)
+        }
+    };
+    if a > b {
+        return Err(format!("{s}: the first komi must not be above the second"));
+    }
+    Ok((a, b))
 }
 
 fn parse_color(s: &str) -> Result<Color, String> {
@@ -225,12 +293,13 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
 /// The query the arguments ask, from the files they name (each read with a cap) and the text
 /// they give; the library checks the rest.
 fn build_query(a: &SearchArgs) -> Result<Query, Refusal> {
-    qipu::check_board_size(a.size)?;
+    let size = a.size.unwrap_or(19);
+    qipu::check_board_size(size)?;
     let query = if let Some(path) = &a.position {
         position(path, a.at)?
     } else if a.black.is_some() || a.white.is_some() {
         Query::points(
-            a.size,
+            size,
             a.black.as_deref().unwrap_or(""),
             a.white.as_deref().unwrap_or(""),
         )?
@@ -248,14 +317,14 @@ fn build_query(a: &SearchArgs) -> Result<Query, Refusal> {
             )
         })?;
         let (column, row) = a.place.unwrap_or((0, 0));
-        Query::pattern(&text)?.board_size(a.size).place(column, row)
+        Query::pattern(&text)?.board_size(size).place(column, row)
     } else if let Some(text) = &a.moves {
         let path = Path::new(text);
         if path.is_file() {
             let bytes = crate::capped::read(path, "--moves", crate::capped::RECORD)?;
             Query::moves_from_record(&bytes, &path.display().to_string())?
         } else {
-            Query::moves(text, a.size)?
+            Query::moves(text, size)?
         }
     } else if let Some(q) = &a.query {
         Query::metadata(q.as_str())
@@ -271,10 +340,44 @@ fn build_query(a: &SearchArgs) -> Result<Query, Refusal> {
         .to_move(a.to_move)
         .any_order(a.any_order)
         .anywhere(a.anywhere);
-    Ok(match &a.query {
+    let mut query = match &a.query {
         Some(q) => query.filter(q.as_str()),
         None => query,
-    })
+    };
+    if let Some(d) = &a.since {
+        query = query.since(d).map_err(|e| format!("--since: {e}"))?;
+    }
+    if let Some(d) = &a.until {
+        query = query.until(d).map_err(|e| format!("--until: {e}"))?;
+    }
+    if let Some(r) = &a.min_rank {
+        query = query.min_rank(r).map_err(|e| format!("--min-rank: {e}"))?;
+    }
+    if let Some((low, high)) = a.komi {
+        query = query.komi(low, high);
+    }
+    if a.even {
+        query = query.handicap(Handicap::Even);
+    } else if a.handicap {
+        query = query.handicap(Handicap::Handicap);
+    }
+    // The other kinds carry their board; a metadata query alone is narrowed to it.
+    if let (Some(size), true) = (a.size, query.metadata_only()) {
+        query = query.only_size(size);
+    }
+    let sort = match a.sort {
+        None => Sort::Indexed,
+        Some(SortBy::Date) => Sort::Newest,
+        Some(SortBy::Oldest) => Sort::Oldest,
+        Some(SortBy::Rank) => Sort::Strongest,
+        Some(SortBy::Length) => Sort::Longest,
+        Some(SortBy::Positions) => Sort::MostPositions,
+    };
+    Ok(query
+        .with_copies(a.with_copies)
+        .by_month(a.by_month)
+        .sort(sort)
+        .offset(a.offset))
 }
 
 /// The position query of `--position ARG`: ARG is a record file (`-`: standard input), or one
@@ -399,6 +502,10 @@ fn human(index: &Index, query: &Query, answer: &Answer, limit: usize, elapsed_ms
             ("share", true),
             ("B wins", true),
             ("W wins", true),
+            ("player", true),
+            ("opponent", true),
+            ("years", false),
+            ("example", false),
         ]);
         let total: u32 = answer.continuations.iter().map(|c| c.count).sum();
         let share = |n: u32, of: u32| format!("{:.1}%", 100.0 * n as f64 / of.max(1) as f64);
@@ -417,6 +524,15 @@ fn human(index: &Index, query: &Query, answer: &Answer, limit: usize, elapsed_ms
                 share(c.count, total).into(),
                 share(c.black_wins, c.count).into(),
                 share(c.white_wins, c.count).into(),
+                c.mover_rank.map_or(String::new(), rank_label).into(),
+                c.opponent_rank.map_or(String::new(), rank_label).into(),
+                match (c.first_year, c.last_year) {
+                    (Some(a), Some(b)) if a != b => format!("{a}–{b}"),
+                    (Some(a), _) => a.to_string(),
+                    _ => String::new(),
+                }
+                .into(),
+                c.example.clone().unwrap_or_default().into(),
             ]);
         }
         let more = answer
@@ -430,6 +546,7 @@ fn human(index: &Index, query: &Query, answer: &Answer, limit: usize, elapsed_ms
         }
         s.push_str(&t.render("  "));
     }
+    s.push_str(&profile_chart(&answer.profile));
     if answer.summary.games > 0 {
         s.push('\n');
         let mut t = Table::new(&[
@@ -463,8 +580,12 @@ fn human(index: &Index, query: &Query, answer: &Answer, limit: usize, elapsed_ms
                     anstyle::Style::new()
                 }
             };
+            let mut name = identity(index, hit);
+            if d.copy {
+                name.push_str(" (copy)");
+            }
             t.row(vec![
-                identity(index, hit).into(),
+                name.into(),
                 Cell::styled(d.black.as_deref().unwrap_or("?"), won('B')),
                 Cell::styled(d.white.as_deref().unwrap_or("?"), won('W')),
                 d.date.as_deref().unwrap_or_default().into(),
@@ -481,6 +602,74 @@ fn human(index: &Index, query: &Query, answer: &Answer, limit: usize, elapsed_ms
             ));
         }
         s.push_str(&t.render("  "));
+    }
+    s
+}
+
+/// A mean rank on the face's scale (1k = 0, 1d = 1, 1p = 11) as a player reads it: `6.4d`,
+/// `2.0p`, `3.5k`.
+fn rank_label(v: f64) -> String {
+    if v >= 10.5 {
+        format!("{:.1}p", v - 10.0)
+    } else if v >= 0.5 {
+        format!("{v:.1}d")
+    } else {
+        format!("{:.1}k", 1.0 - v)
+    }
+}
+
+/// At most this many periods are drawn in the profile (the most recent); `--json` has them all.
+const PERIODS_SHOWN: usize = 40;
+/// The width of the longest bar of the profile, in characters.
+const BAR_WIDTH: usize = 30;
+
+/// The date profile as a bar chart: one row per year (or month), its bar as long as its share
+/// of the busiest period, with the games and how they ended.
+fn profile_chart(p: &qipu::Profile) -> String {
+    let periods = p.months.as_deref().unwrap_or(&p.years);
+    if periods.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("\n");
+    let most = periods.iter().map(|y| y.games).max().unwrap_or(1).max(1);
+    let skipped = periods.len().saturating_sub(PERIODS_SHOWN);
+    if skipped > 0 {
+        let _ = writeln!(s, "  … {skipped} earlier periods (--json lists them all)");
+    }
+    let share = |n: u64, of: u64| 100.0 * n as f64 / of.max(1) as f64;
+    for y in &periods[skipped..] {
+        // Eighths of a character: a bar shows small differences too.
+        let eighths = (y.games as f64 / most as f64 * (BAR_WIDTH * 8) as f64).round() as usize;
+        let mut bar = "█".repeat(eighths / 8);
+        if !eighths.is_multiple_of(8) {
+            bar.push([' ', '▏', '▎', '▍', '▌', '▋', '▊', '▉'][eighths % 8]);
+        }
+        if y.games > 0 && bar.is_empty() {
+            bar.push('▏');
+        }
+        let when = match y.month {
+            Some(m) => format!("{:04}-{m:02}", y.year),
+            None => format!("{:04}", y.year),
+        };
+        let _ = writeln!(
+            s,
+            "  {when}  {}{} {:>7}  B {:5.1}%  W {:5.1}%",
+            color::paint(color::LABEL, &bar),
+            " ".repeat(BAR_WIDTH + 1 - bar.chars().count().min(BAR_WIDTH + 1)),
+            y.games,
+            share(y.black_wins, y.games),
+            share(y.white_wins, y.games)
+        );
+    }
+    let mut notes = Vec::new();
+    if let Some(n) = p.no_month.filter(|&n| n > 0) {
+        notes.push(format!("{n} dated by year only"));
+    }
+    if p.undated > 0 {
+        notes.push(format!("{} undated", p.undated));
+    }
+    if !notes.is_empty() {
+        let _ = writeln!(s, "  ({})", notes.join(", "));
     }
     s
 }

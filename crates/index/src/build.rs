@@ -782,6 +782,7 @@ impl Writer<'_> {
             vacated: if copy_of.is_some() { None } else { a.vacated },
             record,
             signatures: (a.exact_signature, a.canonical_signature),
+            facts: crate::Facts::of(&a.info),
         })?;
         self.tally(source, |t| t.games += 1);
         if let Some(info) = source

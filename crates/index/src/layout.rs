@@ -27,7 +27,8 @@
 /// the corner table (`corners.*`, see `goban::corner`) and each game's
 /// vacated points (`vacated.bin`); version 17 keeps, for each time a corner came to hold a keyed
 /// content, the position, the corner's orientation and the move played next, so that a whole
-/// corner square is answered from the table alone.
+/// corner square is answered from the table alone, and adds each game's facts (`facts.bin`:
+/// date month, ranks, handicap, komi, result class; see `facts`).
 pub const FORMAT_VERSION: u32 = 17;
 
 /// The manifest in the index folder (replaced atomically through `MANIFEST.tmp`).
@@ -106,6 +107,8 @@ pub mod segment {
     pub const FILES: &str = "files.jsonl";
     /// Each game's main-line signatures.
     pub const SIGNATURES: &str = "sigs.bin";
+    /// Each game's facts (`facts::Facts`), 8 bytes a game.
+    pub const FACTS: &str = "facts.bin";
     /// Each game's winner byte.
     pub const WINNERS: &str = "winners.bin";
     /// The segment's exact copies.

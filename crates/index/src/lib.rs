@@ -17,6 +17,7 @@
 //! crate re-exports it as [`inputs`] for callers that still name it through here.
 
 pub mod build;
+pub mod facts;
 pub mod game;
 pub mod layout;
 mod leb;
@@ -37,6 +38,7 @@ pub use inputs::mapped;
 use std::path::{Path, PathBuf};
 
 pub use build::{build, BuildOptions, Progress, Summary};
+pub use facts::Facts;
 pub use manifest::Manifest;
 pub use store::{
     CornerEvent, GameRec, Occupancy, PosEntry, Vacated, FLAG_LONG, FLAG_MARKS, MAX_INDEXED_STONES,
@@ -277,6 +279,13 @@ impl Index {
     pub fn winner(&self, id: u32) -> u8 {
         let (seg, i) = self.locate(id);
         seg.winner(i)
+    }
+
+    /// The facts of game `id` (its own, a copy's too: see [`Facts`]), from `facts.bin`.
+    #[inline]
+    pub fn facts(&self, id: u32) -> Facts {
+        let (seg, i) = self.locate(id);
+        seg.facts(i)
     }
 
     /// The points of game `id` whose stone ever left ([`Vacated`]; every point for a copy, whose

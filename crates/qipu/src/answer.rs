@@ -17,6 +17,9 @@ pub struct Answer {
     /// Position queries: what was played next from the position, over all hits (not only the
     /// returned ones), most frequent first. Empty for other queries.
     pub continuations: Vec<Continuation>,
+    /// The hit games by year (and month), with how they ended: over all hits (not only the
+    /// returned ones), copies counted once unless [`crate::Query::with_copies`].
+    pub profile: crate::Profile,
     /// Counts over all hits.
     pub summary: Summary,
     /// Where the time went.
@@ -59,7 +62,7 @@ pub struct GameInfo {
 }
 
 /// One row of a continuation table: a next move and how the games that played it ended.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Continuation {
     /// Who played it, in the query's colours; serialised as `"B"` or `"W"`.
     #[serde(serialize_with = "color_letter")]
@@ -74,6 +77,25 @@ pub struct Continuation {
     pub black_wins: u32,
     /// Of those, in games White won.
     pub white_wins: u32,
+    /// Of those, in games neither won: draws, void games, results unknown or unreadable.
+    pub other: u32,
+    /// The mean rank of the player who made the move, over the positions where that rank is
+    /// known, on one scale: 1k = 0 (kyu below: 5k = −4), 1d = 1 … 10d = 10, 1p = 11 … 9p =
+    /// 19. `None` when no rank is known.
+    pub mover_rank: Option<f64>,
+    /// How many positions `mover_rank` is the mean of.
+    pub mover_ranked: u32,
+    /// The mean rank of the mover's opponent, on the same scale.
+    pub opponent_rank: Option<f64>,
+    /// How many positions `opponent_rank` is the mean of.
+    pub opponent_ranked: u32,
+    /// The first year it was played in (over dated games).
+    pub first_year: Option<u16>,
+    /// The last year it was played in.
+    pub last_year: Option<u16>,
+    /// A game to look at, named `FILE#GAME` as hits name theirs: of the games that played it,
+    /// the one whose weaker player is strongest, then the most recent.
+    pub example: Option<String>,
 }
 
 /// Counts over the whole answer, whatever part of it was returned.

@@ -26,6 +26,8 @@ pub enum QueryPart {
     Game,
     /// Nothing to search was given.
     Nothing,
+    /// A filter of the games' facts (dates, rank, komi).
+    Filter,
 }
 
 /// A query that cannot be answered as written: the caller's mistake, which the caller can mend.

@@ -213,6 +213,7 @@
 mod answer;
 mod build;
 mod error;
+mod explore;
 pub mod lines;
 mod query;
 mod reader;
@@ -224,6 +225,7 @@ mod table;
 pub use answer::{Answer, Continuation, GameId, GameInfo, Hit, MainLine, Move, Summary, Timings};
 pub use build::{build, BuildOptions, BuildSummary, Progress, Totals};
 pub use error::{Error, ErrorKind, QueryError, QueryPart};
+pub use explore::{Handicap, Month, Period, Profile};
 pub use goban::{Color, Point, Position};
 pub use query::{check_board_size, Query, Sort, MAX_BOARD};
 /// The thread pools [`Index::search_in`] takes, at the version this crate uses.

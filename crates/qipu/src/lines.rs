@@ -5,17 +5,23 @@
 use serde::Serialize;
 
 use crate::answer::{Answer, Continuation, Hit};
+use crate::explore::Profile;
 
-/// One line of an answer: a hit game, a row of the continuation table, or the closing summary.
-/// Serialised with its kind in a `"type"` field (`"hit"`, `"continuation"`, `"summary"`).
+/// One line of an answer: a hit game, a row of the continuation table, the date profile, or
+/// the closing summary. Serialised with its kind in a `"type"` field (`"hit"`,
+/// `"continuation"`, `"profile"`, `"summary"`).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Line<'a> {
     /// A hit game.
     Hit(HitLine<'a>),
     /// A row of the continuation table (`color`, `point`, `count`, `black_wins`,
-    /// `white_wins`).
+    /// `white_wins` as the oracle names them; then `other`, `mover_rank`, `mover_ranked`,
+    /// `opponent_rank`, `opponent_ranked`, `first_year`, `last_year`, `example`).
     Continuation(&'a Continuation),
+    /// The hit games by year (`years`: `year`, `games`, `black_wins`, `white_wins`; by month
+    /// also `months`), and `undated`.
+    Profile(&'a Profile),
     /// Counts over all hits and the search's time.
     Summary(SummaryLine),
 }
@@ -86,7 +92,7 @@ impl SummaryLine {
 }
 
 /// The lines of `answer`, in the order they are printed: its first `max_hits` hits (of those
-/// returned), every continuation, then the summary.
+/// returned), every continuation, the profile, then the summary.
 pub fn lines(answer: &Answer, max_hits: usize) -> impl Iterator<Item = Line<'_>> {
     answer
         .hits
@@ -94,5 +100,6 @@ pub fn lines(answer: &Answer, max_hits: usize) -> impl Iterator<Item = Line<'_>>
         .take(max_hits)
         .map(|h| Line::Hit(h.into()))
         .chain(answer.continuations.iter().map(Line::Continuation))
+        .chain(std::iter::once(Line::Profile(&answer.profile)))
         .chain(std::iter::once(Line::Summary(SummaryLine::of(answer))))
 }

@@ -16,6 +16,7 @@ use search::{Cell, PatternQuery, PositionQuery, SequenceQuery};
 use sgf::Records;
 
 use crate::error::{Error, QueryError, QueryPart};
+use crate::explore::{self, Handicap, Month, Narrow};
 use crate::stop::Stop;
 
 /// The largest board qipu reads (52×52, as SGF allows).
@@ -54,6 +55,11 @@ pub enum Sort {
     Oldest,
     /// The newest game first; undated games last. Same cost as [`Sort::Oldest`].
     Newest,
+    /// The strongest games first: by the weaker player's rank, then the stronger's (unknown
+    /// ranks last); ties in indexed order. Reads the index's per-game facts only.
+    Strongest,
+    /// The longest games first (main-line moves); ties in indexed order.
+    Longest,
 }
 
 /// A question to an index. Build one with [`Query::position`], [`Query::from_record`],
@@ -76,6 +82,9 @@ pub struct Query {
     pub(crate) offset: usize,
     pub(crate) sort: Sort,
     pub(crate) stop: Option<Stop>,
+    pub(crate) narrow: Narrow,
+    pub(crate) with_copies: bool,
+    pub(crate) by_month: bool,
 }
 
 impl Query {
@@ -95,6 +104,9 @@ impl Query {
             offset: 0,
             sort: Sort::Indexed,
             stop: None,
+            narrow: Narrow::default(),
+            with_copies: false,
+            by_month: false,
         }
     }
 
@@ -287,6 +299,67 @@ impl Query {
         self
     }
 
+    /// Only games dated from this month on (`YYYY` or `YYYY-MM`; a bare year from its
+    /// January). The index keeps each game's date to the month: a game dated by year only, or
+    /// by a range across months, counts as the first month it names; undated games are left
+    /// out. Narrows hits, continuations and profile alike.
+    pub fn since(mut self, date: &str) -> Result<Query, Error> {
+        self.narrow.since = Some(Month::parse(date, false)?);
+        Ok(self)
+    }
+
+    /// Only games dated up to this month (`YYYY` or `YYYY-MM`; a bare year to its December);
+    /// as [`Query::since`].
+    pub fn until(mut self, date: &str) -> Result<Query, Error> {
+        self.narrow.until = Some(Month::parse(date, true)?);
+        Ok(self)
+    }
+
+    /// Only games where both players are at least this rank (`5k`, `3d`, `9p`; kyu < amateur
+    /// dan < professional): a strength filter for the game as a whole, so a game where either
+    /// rank is unknown is left out. (One player at least R is the query language's
+    /// `rank:>=R`.)
+    pub fn min_rank(mut self, rank: &str) -> Result<Query, Error> {
+        self.narrow.min_rank = Some(explore::rank_code(rank)?);
+        Ok(self)
+    }
+
+    /// Only even games, only handicap games, or any (the default); see [`Handicap`].
+    pub fn handicap(mut self, which: Handicap) -> Query {
+        self.narrow.handicap = which;
+        self
+    }
+
+    /// Only games whose komi is from `low` to `high` (inclusive; the index keeps komi to the
+    /// half point); games without komi are left out.
+    pub fn komi(mut self, low: f64, high: f64) -> Query {
+        let halves = |k: f64| (k * 2.0).round().clamp(-200.0, 200.0) as i16;
+        self.narrow.komi = Some((halves(low), halves(high)));
+        self
+    }
+
+    /// Only games of a `size`×`size` board. Positions, patterns and sequences carry their
+    /// board already; this narrows a metadata query (as `size:N` in its language does).
+    pub fn only_size(mut self, size: u8) -> Query {
+        self.narrow.board = Some((size, size));
+        self
+    }
+
+    /// Whether each exact copy of a game counts in the continuation table and the profile
+    /// (the oracle's tables count them), or only the first of each set of copies in the answer
+    /// (the default: a game entered twice is one game). The hits list every copy either way,
+    /// marked [`crate::GameInfo::copy`].
+    pub fn with_copies(mut self, yes: bool) -> Query {
+        self.with_copies = yes;
+        self
+    }
+
+    /// Whether the answer's profile also counts the hit games per month. Default no: per year.
+    pub fn by_month(mut self, yes: bool) -> Query {
+        self.by_month = yes;
+        self
+    }
+
     /// Lets `stop` give up on the search (a server's time budget, a client gone): see [`Stop`].
     /// A stopped search answers [`crate::ErrorKind::Stopped`], never part of an answer.
     pub fn stop_when(mut self, stop: Stop) -> Query {
@@ -336,6 +409,12 @@ impl Query {
     /// The board size the query was given ([`Query::board_size`]; 19 unless set).
     pub fn board(&self) -> u8 {
         self.board
+    }
+
+    /// Whether the query is of game information only ([`Query::metadata`]): no position,
+    /// pattern or moves, so no board of its own.
+    pub fn metadata_only(&self) -> bool {
+        self.kind == Kind::Metadata
     }
 
     /// The metadata query that selects or filters games, if any.

@@ -156,11 +156,18 @@ impl Index {
                     .collect(),
             });
         }
+        // Filters on the games' facts narrow the games searched, as a metadata query does.
+        if query.narrow.is_set() {
+            filter = Some(query.narrow.games(&self.inner, filter));
+        }
         let stop = query.stop.as_ref();
         if stop.is_some_and(Stop::is_stopped) {
             return Err(Error::stopped());
         }
-        let games = Games::new(&self.inner, stop);
+        let games = Games {
+            with_copies: query.with_copies,
+            ..Games::new(&self.inner, stop)
+        };
         let found = match &plan {
             Plan::Position(q) => find_position(&games, q, filter.as_deref()),
             Plan::Pattern(q) => find_pattern(&games, q, filter.as_deref()),
@@ -174,9 +181,7 @@ impl Index {
         if stop.is_some_and(Stop::is_stopped) {
             return Err(Error::stopped());
         }
-        let search_ms = started.elapsed().as_secs_f64() * 1e3;
-        let started = Instant::now();
-        let mut hits = match plan {
+        let mut hits: Vec<search::Hit> = match plan {
             Plan::Metadata => filter
                 .unwrap_or_default()
                 .into_iter()
@@ -187,6 +192,10 @@ impl Index {
                 .collect(),
             _ => found.hits,
         };
+        let profile =
+            crate::explore::profile(&self.inner, &hits, query.with_copies, query.by_month);
+        let search_ms = started.elapsed().as_secs_f64() * 1e3;
+        let started = Instant::now();
         self.sort(&mut hits, query.sort);
         let summary = Summary {
             games: hits.len(),
@@ -206,19 +215,14 @@ impl Index {
         let continuations = found
             .continuations
             .into_iter()
-            .map(|c| Continuation {
-                color: c.color,
-                point: c.point,
-                count: c.count,
-                black_wins: c.black_wins,
-                white_wins: c.white_wins,
-            })
+            .map(|c| self.continuation(&c))
             .collect();
         // Describing the hits read the metadata and the game table again.
         self.inner.check_intact()?;
         Ok(Answer {
             hits,
             continuations,
+            profile,
             summary,
             timings: Timings {
                 search_ms,
@@ -232,10 +236,47 @@ impl Index {
         pool.install(|| self.search(query))
     }
 
+    /// A continuation row as the face gives it: means, years, the example named.
+    fn continuation(&self, c: &search::Continuation) -> Continuation {
+        let t = &c.tally;
+        let mean = |sum: u64, n: u32| {
+            // Rounded to the hundredth of a rank: what a table shows, and stable in JSON.
+            (n > 0)
+                .then(|| (crate::explore::scale(sum as f64 / f64::from(n)) * 100.0).round() / 100.0)
+        };
+        Continuation {
+            color: c.color,
+            point: c.point,
+            count: t.count,
+            black_wins: t.black_wins,
+            white_wins: t.white_wins,
+            other: t.count - t.black_wins - t.white_wins,
+            mover_rank: mean(t.mover_rank_sum, t.mover_ranked),
+            mover_ranked: t.mover_ranked,
+            opponent_rank: mean(t.opponent_rank_sum, t.opponent_ranked),
+            opponent_ranked: t.opponent_ranked,
+            first_year: t.years.map(|y| y.0),
+            last_year: t.years.map(|y| y.1),
+            example: t.example.map(|(_, g)| {
+                let (file, n) = self.inner.identity(g);
+                format!("{file}#{n}")
+            }),
+        }
+    }
+
     fn sort(&self, hits: &mut [search::Hit], sort: Sort) {
         match sort {
             Sort::Indexed => {}
             Sort::MostPositions => hits.sort_by_key(|h| std::cmp::Reverse(h.moves.len())),
+            Sort::Longest => hits.sort_by_key(|h| std::cmp::Reverse(self.inner.game(h.game).moves)),
+            Sort::Strongest => hits.sort_by_key(|h| {
+                let f = self.inner.facts(h.game);
+                let (weaker, stronger) = (
+                    f.black_rank.min(f.white_rank),
+                    f.black_rank.max(f.white_rank),
+                );
+                std::cmp::Reverse((weaker, stronger))
+            }),
             Sort::Oldest | Sort::Newest => {
                 let day = |g: GameId| {
                     let s = self.inner.meta().summary(g).ok().flatten()?;

@@ -17,6 +17,8 @@ pub(crate) struct Games<'a> {
     /// points, which only narrow or end the scan of games — so that tests can compare answers
     /// with and without them.
     pub(crate) shortcuts: bool,
+    /// Whether every exact copy counts in continuation tables ([`search::Store::each_copy_counts`]).
+    pub(crate) with_copies: bool,
 }
 
 impl<'a> Games<'a> {
@@ -25,6 +27,7 @@ impl<'a> Games<'a> {
             index,
             stop,
             shortcuts: true,
+            with_copies: true,
         }
     }
 }
@@ -80,6 +83,24 @@ impl search::Store for Games<'_> {
     #[inline]
     fn winner(&self, g: u32) -> u8 {
         self.index.winner(g)
+    }
+
+    #[inline]
+    fn facts(&self, g: u32) -> search::Facts {
+        let f = self.index.facts(g);
+        search::Facts {
+            year: f.year,
+            month: f.month,
+            black_rank: f.black_rank,
+            white_rank: f.white_rank,
+            handicap: f.handicap,
+            komi_halves: f.komi_halves,
+            result: f.result,
+        }
+    }
+
+    fn each_copy_counts(&self) -> bool {
+        self.with_copies
     }
 
     #[inline]

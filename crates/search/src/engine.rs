@@ -14,6 +14,7 @@ use rayon::prelude::*;
 
 use crate::query::PositionQuery;
 use crate::store::{Store, Walk, NO_NEXT};
+use crate::tally::{counts_once, Tally};
 
 /// The position numbers of a hit: nearly always one or two, so they live inline (a million-hit
 /// answer is then one allocation, not a million).
@@ -27,15 +28,14 @@ pub struct Hit {
     pub moves: Moves,
 }
 
-/// One row of a continuation table.
+/// One row of a continuation table: a next move, in the query's orientation and colours, and
+/// what the positions it followed add up to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Continuation {
     pub color: Color,
     /// `None` for a pass.
     pub point: Option<Point>,
-    pub count: u32,
-    pub black_wins: u32,
-    pub white_wins: u32,
+    pub tally: Tally,
 }
 
 /// The answer to a position or pattern query.
@@ -195,7 +195,22 @@ pub fn find_position<S: Store>(index: &S, q: &PositionQuery, filter: Filter<'_>)
         all.retain(|o| !index.is_removed(o.game));
     }
     if let Some(f) = filter {
-        all.retain(|o| f.binary_search(&o.game).is_ok());
+        // A long filter (a date range of most games) is looked up as a bitmap: a binary search
+        // per occurrence of the empty board cost more than the rest of the search.
+        if f.len() > 1 << 12 {
+            let mut bits = vec![0u64; (index.len() as usize).div_ceil(64)];
+            for &g in f {
+                if let Some(w) = bits.get_mut(g as usize / 64) {
+                    *w |= 1 << (g % 64);
+                }
+            }
+            all.retain(|o| {
+                bits.get(o.game as usize / 64)
+                    .is_some_and(|w| w >> (o.game % 64) & 1 == 1)
+            });
+        } else {
+            all.retain(|o| f.binary_search(&o.game).is_ok());
+        }
     }
     if let Some(want) = q.to_move {
         all.retain(|o| {
@@ -215,9 +230,11 @@ pub fn find_position<S: Store>(index: &S, q: &PositionQuery, filter: Filter<'_>)
 }
 
 /// The continuation table of the occurrences: each next move mapped back into the query's
-/// orientation (the smallest SGF string among all matching images), counted with the wins of
-/// each game. Occurrences are first counted by (images, move as stored) — a few hundred distinct
-/// keys for a million occurrences — and each key is mapped once.
+/// orientation (the smallest SGF string among all matching images), tallied with each game's
+/// winner and facts. Occurrences are first tallied by (images, move as stored) — a few hundred
+/// distinct keys for a million occurrences — and each key is mapped once. Unless every copy
+/// counts ([`Store::each_copy_counts`]), an exact copy whose original or earlier copy is in the
+/// answer adds nothing.
 fn continuations<S: Store>(
     index: &S,
     all: &[Occurrence],
@@ -225,26 +242,36 @@ fn continuations<S: Store>(
     w: u8,
     h: u8,
 ) -> Vec<Continuation> {
-    type Counts = ahash::AHashMap<(u16, u16), [u32; 3]>;
+    type Counts = ahash::AHashMap<(u16, u16), Tally>;
+    let each_copy = index.each_copy_counts();
+    let member = |g: u32| all.binary_search_by_key(&g, |o| o.game).is_ok();
     let count = |chunk: &[Occurrence]| {
         let mut raw = Counts::new();
-        let mut winner_cache: Option<(u32, u8)> = None;
+        // The game's winner, facts and whether it counts, looked up once for its occurrences.
+        let mut cache: Option<(u32, u8, crate::store::Facts, bool)> = None;
         for o in chunk {
             if o.next == NO_NEXT {
                 continue;
             }
-            let winner = match winner_cache {
-                Some((g, w)) if g == o.game => w,
+            let (winner, facts, counted) = match cache {
+                Some((g, w, f, c)) if g == o.game => (w, f, c),
                 _ => {
-                    let w = index.winner(o.game);
-                    winner_cache = Some((o.game, w));
-                    w
+                    let counted =
+                        each_copy || !index.is_copy(o.game) || counts_once(index, o.game, member);
+                    let entry = (o.game, index.winner(o.game), index.facts(o.game), counted);
+                    cache = Some(entry);
+                    (entry.1, entry.2, entry.3)
                 }
             };
-            let row = raw.entry((o.images, o.next)).or_default();
-            row[0] += 1;
-            row[1] += (winner == 1) as u32;
-            row[2] += (winner == 2) as u32;
+            if !counted {
+                continue;
+            }
+            let Some((mover, _)) = index.next_move(o.next) else {
+                continue;
+            };
+            raw.entry((o.images, o.next))
+                .or_default()
+                .add(o.game, mover, winner, &facts);
         }
         raw
     };
@@ -254,13 +281,12 @@ fn continuations<S: Store>(
         .map(count)
         .reduce(Counts::new, |mut a, b| {
             for (k, v) in b {
-                let row = a.entry(k).or_default();
-                (0..3).for_each(|i| row[i] += v[i]);
+                a.entry(k).or_default().merge(&v);
             }
             a
         });
-    let mut table: HashMap<(Color, Option<Point>), Continuation> = HashMap::new();
-    for ((mask, next), [count, black_wins, white_wins]) in raw {
+    let mut table: HashMap<(Color, Option<Point>), Tally> = HashMap::new();
+    for ((mask, next), tally) in raw {
         let Some((color, point)) = index.next_move(next) else {
             continue;
         };
@@ -272,25 +298,28 @@ fn continuations<S: Store>(
         let Some((c, p)) = map_back(matching, color, point, w, h) else {
             continue;
         };
-        let row = table.entry((c, p)).or_insert(Continuation {
-            color: c,
-            point: p,
-            count: 0,
-            black_wins: 0,
-            white_wins: 0,
-        });
-        row.count += count;
-        row.black_wins += black_wins;
-        row.white_wins += white_wins;
+        table.entry((c, p)).or_default().merge(&tally);
     }
-    let mut continuations: Vec<Continuation> = table.into_values().collect();
-    continuations.sort_by(|a, b| {
-        b.count.cmp(&a.count).then_with(|| {
+    sorted_rows(table)
+}
+
+/// The rows of a continuation table, most frequent first (ties by colour, then SGF point).
+pub(crate) fn sorted_rows(table: HashMap<(Color, Option<Point>), Tally>) -> Vec<Continuation> {
+    let mut rows: Vec<Continuation> = table
+        .into_iter()
+        .map(|((color, point), tally)| Continuation {
+            color,
+            point,
+            tally,
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        b.tally.count.cmp(&a.tally.count).then_with(|| {
             (a.color, a.point.map(|p| p.sgf_string()))
                 .cmp(&(b.color, b.point.map(|p| p.sgf_string())))
         })
     });
-    continuations
+    rows
 }
 
 /// Occurrences sorted by (game, k), grouped into hits.

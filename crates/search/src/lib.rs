@@ -7,13 +7,15 @@ mod engine;
 mod pattern;
 pub mod query;
 pub mod store;
+mod tally;
 
 pub use engine::{
     find_position, find_sequence, Answer, Continuation, Filter, Hit, Moves, SequenceQuery,
 };
 pub use pattern::find_pattern;
 pub use query::{Cell, PatternQuery, PositionQuery};
-pub use store::Store;
+pub use store::{Facts, Store};
+pub use tally::Tally;
 
 /// A query that cannot be answered, said in one line.
 #[derive(Debug, thiserror::Error)]

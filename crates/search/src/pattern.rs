@@ -14,9 +14,12 @@ use rayon::prelude::*;
 
 use std::collections::HashMap;
 
-use crate::engine::{candidates, map_back, with_copies, Answer, Continuation, Filter, Hit, Moves};
+use crate::engine::{
+    candidates, map_back, sorted_rows, with_copies, Answer, Continuation, Filter, Hit, Moves,
+};
 use crate::query::{Cell, PatternQuery};
 use crate::store::{index_point, point_index, CornerHeld, Store, Walk};
+use crate::tally::Tally;
 
 /// Finds where a pattern appears: game g hits at k when, for some placement, position k
 /// satisfies it and position k−1 does not (or k = 0).
@@ -217,24 +220,28 @@ fn continuations<S: Store>(
 ) -> Vec<Continuation> {
     // Counted first by (placements, move as played) on all cores — few distinct keys for many
     // hits — and each key mapped back once.
-    type Raw = ahash::AHashMap<(u64, Color, Option<Point>), [u32; 3]>;
+    type Raw = ahash::AHashMap<(u64, Color, Option<Point>), Tally>;
+    let each_copy = index.each_copy_counts();
     let count = |chunk: &[(Hit, Vec<Next>)]| {
         let mut raw = Raw::new();
         for (hit, nexts) in chunk {
-            for &(mask, next) in nexts {
-                let Some((color, point)) = next else {
-                    continue;
-                };
-                let games = std::iter::once(hit.game)
-                    .chain(index.copies(hit.game).iter().copied())
-                    .filter(|&g| !index.is_removed(g))
-                    .filter(|g| filter.is_none_or(|f| f.binary_search(g).is_ok()));
-                for g in games {
-                    let w = index.winner(g);
-                    let row = raw.entry((mask, color, point)).or_default();
-                    row[0] += 1;
-                    row[1] += u32::from(w == 1);
-                    row[2] += u32::from(w == 2);
+            // The hit game (an original) and its copies in the answer; the first of them only
+            // when copies count once.
+            let games: Vec<u32> = std::iter::once(hit.game)
+                .chain(index.copies(hit.game).iter().copied())
+                .filter(|&g| !index.is_removed(g))
+                .filter(|g| filter.is_none_or(|f| f.binary_search(g).is_ok()))
+                .take(if each_copy { usize::MAX } else { 1 })
+                .collect();
+            for &g in &games {
+                let (winner, facts) = (index.winner(g), index.facts(g));
+                for &(mask, next) in nexts {
+                    let Some((color, point)) = next else {
+                        continue;
+                    };
+                    raw.entry((mask, color, point))
+                        .or_default()
+                        .add(g, color, winner, &facts);
                 }
             }
         }
@@ -245,13 +252,12 @@ fn continuations<S: Store>(
         .map(count)
         .reduce(Raw::new, |mut a, b| {
             for (k, v) in b {
-                let row = a.entry(k).or_default();
-                (0..3).for_each(|i| row[i] += v[i]);
+                a.entry(k).or_default().merge(&v);
             }
             a
         });
-    let mut table: HashMap<(Color, Option<Point>), [u32; 3]> = HashMap::new();
-    for ((mask, color, point), counts) in raw {
+    let mut table: HashMap<(Color, Option<Point>), Tally> = HashMap::new();
+    for ((mask, color, point), tally) in raw {
         let appeared = placements
             .iter()
             .take(64)
@@ -261,28 +267,9 @@ fn continuations<S: Store>(
         let Some((c, p)) = map_back(appeared, color, point, bw, bh) else {
             continue;
         };
-        let row = table.entry((c, p)).or_default();
-        (0..3).for_each(|i| row[i] += counts[i]);
+        table.entry((c, p)).or_default().merge(&tally);
     }
-    let mut rows: Vec<Continuation> = table
-        .into_iter()
-        .map(
-            |((color, point), [count, black_wins, white_wins])| Continuation {
-                color,
-                point,
-                count,
-                black_wins,
-                white_wins,
-            },
-        )
-        .collect();
-    rows.sort_by(|a, b| {
-        b.count.cmp(&a.count).then_with(|| {
-            (a.color, a.point.map(|p| p.sgf_string()))
-                .cmp(&(b.color, b.point.map(|p| p.sgf_string())))
-        })
-    });
-    rows
+    sorted_rows(table)
 }
 
 /// Ops of a program a scan that can end early reads first (see [`Ends`]): most such scans of the

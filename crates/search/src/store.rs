@@ -41,6 +41,27 @@ pub struct CornerHeld {
     pub next: u16,
 }
 
+/// What statistics and filters know of a game besides its moves, as the store keeps it: coarse
+/// on purpose (a month, a rank step, half a point of komi), and 0 wherever unknown.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Facts {
+    /// The year its date starts in; 0 undated.
+    pub year: u16,
+    /// The month (1 to 12) when the date lies within one; 0 otherwise.
+    pub month: u8,
+    /// Black's rank on one scale: 50k = 1 … 1k = 50, 1d = 51 … 10d = 60, 1p = 61 … 9p = 69;
+    /// 0 unknown.
+    pub black_rank: u8,
+    /// White's rank on the same scale.
+    pub white_rank: u8,
+    /// Handicap stones (0 when none is given).
+    pub handicap: u8,
+    /// Komi in half points; `i8::MIN` unknown.
+    pub komi_halves: i8,
+    /// The result: 0 unknown, 1 Black won, 2 White won, 3 a draw, 4 void.
+    pub result: u8,
+}
+
 /// A position reached while replaying a game ([`Walk::next_position`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
@@ -113,6 +134,15 @@ pub trait Store: Sync {
     fn is_removed(&self, g: u32) -> bool;
     /// Whether any game is hidden.
     fn has_removed(&self) -> bool;
+    /// Game `g`'s own facts (a copy has its own date, players and result).
+    fn facts(&self, g: u32) -> Facts;
+    /// Whether every exact copy counts in continuation tables (the oracle's tables do), or
+    /// only the first of each set of copies in the answer (what a player asking who played
+    /// what wants: a game entered twice is one game). Hits list every copy either way.
+    /// Default: every copy counts.
+    fn each_copy_counts(&self) -> bool {
+        true
+    }
     /// Whether the caller has given up on this search (a time budget spent, a client gone):
     /// checked once per game replayed, after which the search skips the remaining games and
     /// returns an incomplete answer that the caller must throw away. Default: never.

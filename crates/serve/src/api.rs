@@ -325,6 +325,29 @@ fn common(p: &mut Params, query: Query, max_limit: usize) -> Result<Common, ApiE
         Some(q) if !q.trim().is_empty() => query.filter(q),
         _ => query,
     };
+    let mut query = query
+        .with_copies(p.flag("with_copies", false)?)
+        .by_month(p.flag("by_month", false)?);
+    // Filters on the games' facts, as `qipu search --since …` takes them.
+    for (name, end) in [("since", false), ("until", true)] {
+        if let Some(v) = p.text(name) {
+            query = if end {
+                query.until(&v)
+            } else {
+                query.since(&v)
+            }
+            .map_err(|e| ApiError::from(e).in_param(name))?;
+        }
+    }
+    if let Some(v) = p.text("min_rank") {
+        query = query
+            .min_rank(&v)
+            .map_err(|e| ApiError::from(e).in_param("min_rank"))?;
+    }
+    query = query.handicap(p.handicap()?);
+    if let Some((low, high)) = p.komi()? {
+        query = query.komi(low, high);
+    }
     let limit = p.number("limit", DEFAULT_LIMIT.min(max_limit), 0..=max_limit)?;
     let offset = p.number("offset", 0, 0..=usize::MAX)?;
     Ok(Common {
@@ -403,7 +426,11 @@ async fn games(state: Shared, headers: HeaderMap, pairs: Pairs) -> Result<Respon
             "parameter query is missing: a metadata query such as player:\"Lee Sedol\"",
         ));
     }
-    let c = common(&mut p, Query::metadata(""), state.config.max_limit)?;
+    let mut query = Query::metadata("");
+    if p.has("size") {
+        query = query.only_size(board_size(&mut p)?);
+    }
+    let c = common(&mut p, query, state.config.max_limit)?;
     p.finish("/api/games")?;
     if c.query.metadata_query().is_none() {
         return Err(ApiError::param("query", "parameter query is empty"));
@@ -422,6 +449,7 @@ struct Page<'a> {
     limit: usize,
     hits: Vec<HitLine<'a>>,
     continuations: &'a [Continuation],
+    profile: &'a qipu::Profile,
     elapsed_ms: f64,
 }
 
@@ -464,6 +492,7 @@ async fn answer(state: &Arc<State>, headers: &HeaderMap, c: Common) -> Result<Re
         limit: c.limit,
         hits: answer.hits.iter().map(HitLine::from).collect(),
         continuations: &answer.continuations,
+        profile: &answer.profile,
         elapsed_ms: summary.elapsed_ms,
     };
     Ok(json_response(StatusCode::OK, &page))

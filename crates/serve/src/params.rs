@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use qipu::{Color, Sort};
+use qipu::{Color, Handicap, Sort};
 
 use crate::api::ApiError;
 
@@ -93,12 +93,54 @@ impl Params {
             None | Some("indexed") => Ok(Sort::Indexed),
             Some("positions") => Ok(Sort::MostPositions),
             Some("oldest") => Ok(Sort::Oldest),
-            Some("newest") => Ok(Sort::Newest),
+            Some("newest" | "date") => Ok(Sort::Newest),
+            Some("rank") => Ok(Sort::Strongest),
+            Some("length") => Ok(Sort::Longest),
             Some(v) => Err(ApiError::param(
                 "sort",
-                format!("parameter sort: {v:?} is not indexed, positions, oldest or newest"),
+                format!(
+                    "parameter sort: {v:?} is not indexed, positions, oldest, newest (or date), rank or length"
+                ),
             )),
         }
+    }
+
+    /// `handicap=even|handicap|any` (default any).
+    pub(crate) fn handicap(&mut self) -> Result<Handicap, ApiError> {
+        match self.text("handicap").as_deref() {
+            None | Some("any" | "") => Ok(Handicap::Any),
+            Some("even") => Ok(Handicap::Even),
+            Some("handicap") => Ok(Handicap::Handicap),
+            Some(v) => Err(ApiError::param(
+                "handicap",
+                format!("parameter handicap: {v:?} is not even, handicap or any"),
+            )),
+        }
+    }
+
+    /// `komi=A..B` (or one number), inclusive.
+    pub(crate) fn komi(&mut self) -> Result<Option<(f64, f64)>, ApiError> {
+        let Some(v) = self.text("komi") else {
+            return Ok(None);
+        };
+        let bad = || {
+            ApiError::param(
+                "komi",
+                format!("parameter komi: {v:?} is not A..B (two komi values, e.g. 6.5..7.5)"),
+            )
+        };
+        let number = |t: &str| t.trim().parse::<f64>().ok().filter(|k| k.is_finite());
+        let (a, b) = match v.split_once("..") {
+            Some((a, b)) => (number(a).ok_or_else(bad)?, number(b).ok_or_else(bad)?),
+            None => {
+                let k = number(&v).ok_or_else(bad)?;
+                (k, k)
+            }
+        };
+        if a > b {
+            return Err(bad());
+        }
+        Ok(Some((a, b)))
     }
 
     /// `C,R`: a column and a row, 0-based.

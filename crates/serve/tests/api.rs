@@ -300,6 +300,86 @@ fn answers_are_the_librarys_as_pages_and_as_ndjson() {
 }
 
 #[test]
+fn the_profile_filters_sorts_and_richer_rows_are_the_librarys() {
+    let base = &samples().base;
+    let params = [
+        ("black", ""),
+        ("white", ""),
+        ("since", "2000"),
+        ("until", "2020-06"),
+        ("handicap", "even"),
+        ("komi", "0..8"),
+        ("with_copies", "true"),
+        ("by_month", "true"),
+        ("sort", "rank"),
+        ("offset", "1"),
+    ];
+    let q = qipu::Query::points(19, "", "")
+        .unwrap()
+        .since("2000")
+        .unwrap()
+        .until("2020-06")
+        .unwrap()
+        .handicap(qipu::Handicap::Even)
+        .komi(0.0, 8.0)
+        .with_copies(true)
+        .by_month(true)
+        .sort(qipu::Sort::Strongest)
+        .offset(1)
+        .limit(Some(100));
+    let want = library_lines(q);
+    let lines = get(base, "/api/position", &params, NDJSON);
+    assert_eq!(lines.status, 200, "{}", lines.body);
+    assert_eq!(ndjson(&lines.body), want);
+    // The profile line comes before the summary, and the page carries the same profile.
+    let profile = &want[want.len() - 2];
+    assert_eq!(profile["type"], "profile");
+    assert!(profile["years"].as_array().is_some() && profile["months"].is_array());
+    let page = get(base, "/api/position", &params, JSON).json();
+    let mut p = profile.clone();
+    p.as_object_mut().unwrap().remove("type");
+    assert_eq!(page["profile"], p);
+    // Continuation rows carry the richer fields.
+    let row = want.iter().find(|l| l["type"] == "continuation").unwrap();
+    for field in [
+        "other",
+        "mover_ranked",
+        "opponent_ranked",
+        "first_year",
+        "example",
+    ] {
+        assert!(row.get(field).is_some(), "{field}: {row}");
+    }
+    // Metadata queries narrow by board too, and are profiled.
+    let games = get(
+        base,
+        "/api/games",
+        &[("query", "winner:B"), ("size", "19")],
+        NDJSON,
+    );
+    let q = qipu::Query::metadata("winner:B")
+        .only_size(19)
+        .limit(Some(100));
+    assert_eq!(ndjson(&games.body), library_lines(q));
+    // Each filter's mistake names its parameter.
+    for (name, value) in [
+        ("since", "20x6"),
+        ("until", "2016-13"),
+        ("min_rank", "12p"),
+        ("handicap", "some"),
+        ("komi", "7..6"),
+        ("sort", "best"),
+    ] {
+        let v = refused(
+            "/api/position",
+            &[("black", ""), ("white", ""), (name, value)],
+            400,
+        );
+        assert_eq!(v["param"], name, "{v}");
+    }
+}
+
+#[test]
 fn a_hit_leads_to_its_game_its_board_and_its_original_record() {
     let base = &samples().base;
     let page = get(
@@ -506,10 +586,12 @@ fn every_fox_pro_oracle_probe_answered_through_http_is_the_oracles() {
         };
         let (black, white) = (list(qipu::Color::Black), list(qipu::Color::White));
         let symmetry = probe["symmetry"].as_bool().unwrap().to_string();
+        // The oracle's tables count every exact copy.
         let params = [
             ("black", black.as_str()),
             ("white", white.as_str()),
             ("symmetry", symmetry.as_str()),
+            ("with_copies", "true"),
         ];
         let (page, hits) = all_pages(&server.base, "/api/position", &params);
         checked += 1;

@@ -25,6 +25,8 @@
 //! - `winners.bin`: each game's [`GameRec::winner`] byte again, packed together: continuation
 //!   tables read it for every game holding a position (1.2 M games for the empty board of the
 //!   derived corpus), and a byte apart they touch 32 times fewer pages than in `games.bin`;
+//! - `facts.bin`: each game's [`crate::Facts`] (8 bytes: date month, ranks, handicap, komi,
+//!   result class), read whole: statistics and filters read them for every game of an answer;
 //! - `copies.bin`: `(copy, original)` game-id pairs (`u32` each) of the segment's exact copies,
 //!   and `long.bin`: the ids of its games flagged [`FLAG_LONG`], so that opening an index need
 //!   not read every game's record;
@@ -101,6 +103,7 @@ mod tests {
                 vacated: None,
                 record: Vec::new(),
                 signatures: (0, 0),
+                facts: crate::Facts::default(),
             })
             .unwrap();
         }

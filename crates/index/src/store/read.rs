@@ -14,7 +14,7 @@ use super::format::{
 use crate::layout::segment as file;
 use crate::manifest::{FileSum, SegmentInfo};
 use crate::occupancy::{Occupancy, Vacated};
-use crate::IndexError;
+use crate::{Facts, IndexError};
 
 /// A read-only, memory-mapped segment.
 pub struct Segment {
@@ -33,6 +33,7 @@ pub struct Segment {
     sigs: Map,
     vacated: Map,
     winners: Map,
+    facts: Map,
     copies: Map,
     long: Map,
     dir: PathBuf,
@@ -104,7 +105,7 @@ impl Segment {
         check_sizes(dir, &info.files)?;
         let fp = dir.join(file::FILES);
         std::fs::metadata(&fp).map_err(|e| IndexError::io(&fp, e))?;
-        Ok(Segment {
+        let segment = Segment {
             first_game: info.first_game,
             games: map(&dir.join(file::GAMES))?,
             ops: map(&dir.join(file::OPS))?,
@@ -120,11 +121,23 @@ impl Segment {
             sigs: map(&dir.join(file::SIGNATURES))?,
             vacated: map(&dir.join(file::VACATED))?,
             winners: read(&dir.join(file::WINNERS))?,
+            facts: read(&dir.join(file::FACTS))?,
             copies: read(&dir.join(file::COPIES))?,
             long: read(&dir.join(file::LONG))?,
             dir: dir.to_path_buf(),
             files: std::sync::OnceLock::new(),
-        })
+        };
+        // Facts are read by game number: a file of another length is another layout's.
+        if segment.facts.len() != segment.len() as usize * Facts::SIZE {
+            return Err(IndexError::Corrupt(format!(
+                "{} holds {} bytes for {} games of {} bytes",
+                dir.join(file::FACTS).display(),
+                segment.facts.len(),
+                segment.len(),
+                Facts::SIZE
+            )));
+        }
+        Ok(segment)
     }
 
     /// Games in the segment.
@@ -300,6 +313,19 @@ impl Segment {
         self.winners.get(i as usize).copied().unwrap_or(0)
     }
 
+    /// The facts of game `i` (see [`Facts`]); all unknown past a damaged file's end.
+    #[inline]
+    pub fn facts(&self, i: u32) -> Facts {
+        let at = i as usize * Facts::SIZE;
+        match self.facts.get(at..at + Facts::SIZE) {
+            Some(b) => Facts::from_bytes(b.try_into().unwrap()),
+            None => Facts {
+                komi_halves: Facts::NO_KOMI,
+                ..Facts::default()
+            },
+        }
+    }
+
     /// The original record bytes of game `i` (0-based within the segment).
     pub fn record(&self, i: u32) -> Result<Vec<u8>, IndexError> {
         let stored = self.stored_record(i)?;
@@ -385,7 +411,7 @@ impl Segment {
     }
 
     /// Bytes of each part of the segment (for statistics).
-    pub fn part_sizes(&self) -> [(&'static str, u64); 10] {
+    pub fn part_sizes(&self) -> [(&'static str, u64); 11] {
         [
             ("games", self.games.len() as u64),
             ("moves", self.ops.len() as u64),
@@ -403,6 +429,7 @@ impl Segment {
             ("signatures", self.sigs.len() as u64),
             ("vacated points", self.vacated.len() as u64),
             ("winners", self.winners.len() as u64),
+            ("facts", self.facts.len() as u64),
         ]
     }
 }

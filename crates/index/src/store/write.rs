@@ -30,6 +30,8 @@ pub struct GameData {
     pub record: Vec<u8>,
     /// Exact and canonical main-line signatures (see [`crate::game`]).
     pub signatures: (u64, u64),
+    /// The game's own facts (a copy's are its own, not its original's).
+    pub facts: crate::Facts,
 }
 
 /// A segment file being written: its length and CRC-32 are taken as the bytes go out, so that
@@ -88,6 +90,7 @@ pub struct SegmentWriter {
     vacated_starts: Vec<u32>,
     rejected: SegmentFile,
     winners: Vec<u8>,
+    facts: Vec<u8>,
     /// (copy, original) of the exact copies written so far.
     copies: Vec<(u32, u32)>,
     long: Vec<u32>,
@@ -123,6 +126,7 @@ impl SegmentWriter {
             vacated_starts: Vec::new(),
             rejected: open(file::REJECTED)?,
             winners: Vec::new(),
+            facts: Vec::new(),
             copies: Vec::new(),
             long: Vec::new(),
             ops_len: 0,
@@ -171,6 +175,7 @@ impl SegmentWriter {
             g.rec.flags |= FLAG_PACKED;
         }
         self.winners.push(g.rec.winner);
+        self.facts.extend_from_slice(&g.facts.to_bytes());
         if g.rec.is_copy() {
             self.copies.push((id, g.rec.duplicate_of));
         } else if g.rec.flags & FLAG_LONG != 0 {
@@ -253,6 +258,8 @@ impl SegmentWriter {
             self.vacated.write_all(&start.to_le_bytes()).map_err(err)?;
         }
         self.vacated.write_all(&self.vacated_lists).map_err(err)?;
+        let mut facts = create(file::FACTS)?;
+        facts.write_all(&self.facts).map_err(err)?;
         let mut lists = create(file::COPIES)?;
         for (copy, original) in &self.copies {
             lists.write_all(&copy.to_le_bytes()).map_err(err)?;
@@ -289,6 +296,7 @@ impl SegmentWriter {
             .map_err(err)?;
         for w in [
             winners,
+            facts,
             lists,
             long,
             keys,

@@ -1,0 +1,116 @@
+//! What one row of a continuation table adds up: how often the move followed, how those games
+//! ended, how strong the players who chose it and their opponents were, when it was played, and
+//! one game to look at. Positions and patterns count their rows with the same [`Tally`], so the
+//! two tables say the same things in the same way.
+
+use goban::Color;
+
+use crate::store::{Facts, Store};
+
+/// The sums behind one continuation row, over the positions (not games) it counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Tally {
+    /// Positions where the move followed.
+    pub count: u32,
+    /// Of those, in games Black won (as the oracle reads `RE`).
+    pub black_wins: u32,
+    /// Of those, in games White won.
+    pub white_wins: u32,
+    /// Sum of the rank codes ([`Facts::black_rank`]) of the player who made the move, over the
+    /// `mover_ranked` positions where that player's rank is known.
+    pub mover_rank_sum: u64,
+    pub mover_ranked: u32,
+    /// The same for the opponent of the player who made the move.
+    pub opponent_rank_sum: u64,
+    pub opponent_ranked: u32,
+    /// The first and last year it was played in (over dated games); `None` when no game is
+    /// dated.
+    pub years: Option<(u16, u16)>,
+    /// The game to show for it: the one whose weaker player is strongest, then the most recent
+    /// (by month), then the first indexed; with its key.
+    pub example: Option<(Example, u32)>,
+}
+
+/// What makes a game a better example of a row: greater is better (see [`Tally::example`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Example {
+    weaker_rank: u8,
+    year: u16,
+    month: u8,
+    /// `u32::MAX - game`: of equals, the first indexed.
+    earlier: u32,
+}
+
+impl Tally {
+    /// Counts one position of game `game`, whose move was played by `mover` (in the game's
+    /// colours), with the game's winner byte ([`Store::winner`]) and facts.
+    #[inline]
+    pub fn add(&mut self, game: u32, mover: Color, winner: u8, f: &Facts) {
+        self.count += 1;
+        self.black_wins += u32::from(winner == 1);
+        self.white_wins += u32::from(winner == 2);
+        let (own, other) = match mover {
+            Color::Black => (f.black_rank, f.white_rank),
+            Color::White => (f.white_rank, f.black_rank),
+        };
+        if own != 0 {
+            self.mover_rank_sum += u64::from(own);
+            self.mover_ranked += 1;
+        }
+        if other != 0 {
+            self.opponent_rank_sum += u64::from(other);
+            self.opponent_ranked += 1;
+        }
+        if f.year != 0 {
+            self.years = Some(match self.years {
+                Some((a, b)) => (a.min(f.year), b.max(f.year)),
+                None => (f.year, f.year),
+            });
+        }
+        let key = Example {
+            weaker_rank: f.black_rank.min(f.white_rank),
+            year: f.year,
+            month: f.month,
+            earlier: u32::MAX - game,
+        };
+        if self.example.is_none_or(|(best, _)| key > best) {
+            self.example = Some((key, game));
+        }
+    }
+
+    /// Adds another tally's counts to this one's.
+    pub fn merge(&mut self, o: &Tally) {
+        self.count += o.count;
+        self.black_wins += o.black_wins;
+        self.white_wins += o.white_wins;
+        self.mover_rank_sum += o.mover_rank_sum;
+        self.mover_ranked += o.mover_ranked;
+        self.opponent_rank_sum += o.opponent_rank_sum;
+        self.opponent_ranked += o.opponent_ranked;
+        self.years = match (self.years, o.years) {
+            (Some((a, b)), Some((c, d))) => Some((a.min(c), b.max(d))),
+            (x, None) => x,
+            (None, y) => y,
+        };
+        if let Some((key, game)) = o.example {
+            if self.example.is_none_or(|(best, _)| key > best) {
+                self.example = Some((key, game));
+            }
+        }
+    }
+}
+
+/// Whether game `g`'s positions count in statistics when exact copies count once: an original
+/// always does; a copy only when neither its original nor an earlier copy of it is in the
+/// answer (`member` says which games are).
+pub(crate) fn counts_once<S: Store>(index: &S, g: u32, member: impl Fn(u32) -> bool) -> bool {
+    let Some(original) = index.original(g) else {
+        return true;
+    };
+    !member(original)
+        && index
+            .copies(original)
+            .iter()
+            .take_while(|&&c| c < g)
+            .all(|&c| !member(c))
+}
