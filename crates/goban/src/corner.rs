@@ -249,9 +249,9 @@ mod tests {
 
     #[test]
     fn keys_tell_contents_apart_and_stop_at_the_limit() {
-        let [b, w] = board(&[(Color::Black, 3, 3)]);
-        let [b2, w2] = board(&[(Color::White, 3, 3)]);
-        let [b3, w3] = board(&[(Color::Black, 3, 2)]);
+        let [b, w] = board(&[(Color::Black, 3, 3), (Color::White, 2, 5)]);
+        let [b2, w2] = board(&[(Color::White, 3, 3), (Color::White, 2, 5)]);
+        let [b3, w3] = board(&[(Color::Black, 3, 2), (Color::White, 2, 5)]);
         let keys = [
             key(&b, &w, 19, 19, 0),
             key(&b2, &w2, 19, 19, 0),
@@ -260,6 +260,9 @@ mod tests {
         assert!(keys.iter().all(Option::is_some));
         assert_ne!(keys[0], keys[1]);
         assert_ne!(keys[0], keys[2]);
+        // A lone stone is below the limit too.
+        let [b, w] = board(&[(Color::Black, 3, 3)]);
+        assert_eq!(key(&b, &w, 19, 19, 0), None);
         let many: Vec<_> = (0..=MAX_STONES as u8)
             .map(|i| (Color::Black, i, 0))
             .collect();
