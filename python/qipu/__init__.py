@@ -148,6 +148,7 @@ class Index:
         offset: int = 0,
         sort: str = "indexed",
         within: Optional[Iterable[tuple]] = None,
+        with_copies: bool = False,
     ) -> Answer:
         """Searches the index, as ``qipu search`` does: a position (``position=FILE`` with
         ``at=K``, or typed points ``black=[...]``, ``white=[...]``), a ``pattern`` (a diagram's
@@ -157,7 +158,9 @@ class Index:
         ``swap_colors`` and ``to_move`` ("B"/"W") as their CLI options; ``limit`` and
         ``offset`` cut the hits (the counts and continuations are over all of them); ``sort``
         is ``indexed``, ``most_positions``, ``oldest`` or ``newest``; ``within``, a list of
-        ``(file, game)`` pairs as hits name games, searches those games only."""
+        ``(file, game)`` pairs as hits name games, searches those games only; ``with_copies``
+        counts every exact copy in the continuations and profile (by default a copy counts once,
+        as ``--with-copies`` says for the CLI)."""
         hits, continuations, summary = self._ix.search_lines(
             position=None if position is None else os.fspath(position),
             at=at,
@@ -177,6 +180,7 @@ class Index:
             offset=offset,
             sort=sort,
             within=None if within is None else [(str(f), int(g)) for f, g in within],
+            with_copies=with_copies,
         )
         return Answer(hits, continuations, summary)
 

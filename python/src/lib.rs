@@ -535,7 +535,8 @@ impl Index {
     #[pyo3(signature = (
         *, position=None, at=None, black=None, white=None, size=19, pattern=None, place=None,
         anywhere=false, moves=None, any_order=false, query=None, symmetry=true,
-        swap_colors=false, to_move=None, limit=None, offset=0, sort="indexed", within=None
+        swap_colors=false, to_move=None, limit=None, offset=0, sort="indexed", within=None,
+        with_copies=false
     ))]
     #[allow(clippy::too_many_arguments)]
     fn search_lines<'py>(
@@ -559,6 +560,7 @@ impl Index {
         offset: usize,
         sort: &str,
         within: Option<Vec<(String, u32)>>,
+        with_copies: bool,
     ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>, Bound<'py, PyAny>)> {
         let ask = Ask {
             position,
@@ -587,6 +589,7 @@ impl Index {
                 .symmetry(symmetry)
                 .swap_colors(swap_colors)
                 .to_move(to_move)
+                .with_copies(with_copies)
                 .limit(limit)
                 .offset(offset)
                 .sort(sort);

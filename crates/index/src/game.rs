@@ -572,12 +572,12 @@ mod tests {
         }
         assert!(keyed > 20, "{keyed}");
         // Setup beside a move puts marks in the program: the walked path, which must see the
-        // corner the setup filled at position 1, not 0.
+        // corner the setup filled with the move beside it, at position 2, not 1.
         let a = analysed("(;SZ[19];B[dd];AW[cc]W[qq];B[cd])");
         let ops = a.ops.decode();
         assert_eq!(a.corners, corners_walked(&ops, 19, 19));
-        // A lone stone is not keyed: dd+cc at position 1, dd+cc+cd at 3.
+        // A lone stone is not keyed: dd+cc at position 2, dd+cc+cd at 3.
         let at: Vec<(u32, u8)> = a.corners.iter().map(|(_, e)| (e.k, e.corner)).collect();
-        assert_eq!(at, [(1, 0), (3, 0)]);
+        assert_eq!(at, [(2, 0), (3, 0)]);
     }
 }
