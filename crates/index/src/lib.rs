@@ -40,6 +40,7 @@ use std::path::{Path, PathBuf};
 pub use build::{build, BuildOptions, Progress, Summary};
 pub use facts::Facts;
 pub use manifest::Manifest;
+pub use pack::Ops;
 pub use store::{
     CornerEvent, GameRec, Occupancy, PosEntry, Vacated, FLAG_LONG, FLAG_MARKS, MAX_INDEXED_STONES,
     MAX_TABLE_MOVE, NO_NEXT,
@@ -317,18 +318,15 @@ impl Index {
         seg.ops_into(&seg.game(i), out)
     }
 
-    /// The first `n` ops of game `id`'s replay program (all of them when it has fewer), and
-    /// whether that is the whole program: a scan that usually ends early need not unpack the
-    /// rest.
-    pub fn first_ops_into(&self, id: u32, n: usize, out: &mut Vec<u16>) -> bool {
+    /// Game `id`'s replay program (a copy's is its original's) read op by op, with its
+    /// original's record (whose flags say whether the program has marks): a scan that usually
+    /// ends early unpacks no more than it reads, into no buffer.
+    pub fn op_stream(&self, id: u32) -> (GameRec, Ops<'_>) {
         let rec = self.game(id);
         let owner = if rec.is_copy() { rec.duplicate_of } else { id };
         let (seg, i) = self.locate(owner);
-        let mut rec = seg.game(i);
-        let whole = rec.ops_len as usize <= n;
-        rec.ops_len = rec.ops_len.min(n as u32);
-        seg.ops_into(&rec, out);
-        whole
+        let rec = seg.game(i);
+        (rec, seg.op_stream(&rec))
     }
 
     /// Games whose occupancy covers at least one of `needs`, copies included, ascending: those
@@ -401,21 +399,9 @@ impl Index {
         self.segments.iter().flat_map(|s| s.all_positions())
     }
 
-    /// Games (ascending, originals only: a copy's corners are its original's) whose corner ever
-    /// held the content of one of `keys` ([`goban::corner`]); only games on boards with corners
-    /// ([`goban::corner::has_corners`]) have any.
-    pub fn corner_games(&self, keys: &[u64]) -> Vec<u32> {
-        let mut out: Vec<u32> = self
-            .corner_events(keys)
-            .into_iter()
-            .map(|(_, e)| e.game)
-            .collect();
-        out.dedup();
-        out
-    }
-
     /// (key, event) of every time a corner came to hold the content of one of `keys`
-    /// ([`goban::corner`]), in (game, k) order (originals only, as [`Index::corner_games`]).
+    /// ([`goban::corner`]), in (game, k) order; originals only (a copy's corners are its
+    /// original's), and only games on boards with corners ([`goban::corner::has_corners`]).
     pub fn corner_events(&self, keys: &[u64]) -> Vec<(u64, CornerEvent)> {
         let mut out = Vec::new();
         for seg in &self.segments {

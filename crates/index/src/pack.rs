@@ -99,6 +99,71 @@ pub fn unpack(bytes: &[u8], n: usize, out: &mut Vec<u16>) {
     }
 }
 
+/// The ops of a stored program, unpacked one at a time as they are read: a scan that stops
+/// after a few dozen ops of a program of hundreds reads no further, and needs no buffer. The
+/// `i`-th op of a packed program is the low 12 bits of bytes `3i/2`, `3i/2 + 1` (even `i`) or
+/// the high 12 bits of the next two (odd `i`), so each op is one 16-bit load, a shift and one
+/// table lookup. A program cut short (a damaged file) reads as empty, as [`unpack`]'s caller
+/// does.
+#[derive(Clone, Debug)]
+pub struct Ops<'a> {
+    bytes: &'a [u8],
+    next: usize,
+    n: usize,
+    packed: bool,
+    table: &'static [u16; CODES],
+}
+
+impl<'a> Ops<'a> {
+    /// The `n` ops stored in `bytes`, packed by [`pack`] or as little-endian `u16`s.
+    pub fn new(bytes: &'a [u8], n: usize, packed: bool) -> Ops<'a> {
+        let len = if packed { packed_len(n) } else { n * 2 };
+        let (bytes, n) = match bytes.get(..len) {
+            Some(b) => (b, n),
+            None => (&[][..], 0),
+        };
+        Ops {
+            bytes,
+            next: 0,
+            n,
+            packed,
+            table: table(),
+        }
+    }
+}
+
+impl Iterator for Ops<'_> {
+    type Item = u16;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<u16> {
+        let i = self.next;
+        if i >= self.n {
+            return None;
+        }
+        self.next = i + 1;
+        if self.packed {
+            let at = i / 2 * 3 + (i & 1);
+            // In bounds: the last op of a program of odd length has two bytes.
+            let v = u16::from_le_bytes([self.bytes[at], self.bytes[at + 1]]);
+            let code = (v >> ((i & 1) * 4)) & CODE_MASK as u16;
+            Some(self.table[usize::from(code)])
+        } else {
+            Some(u16::from_le_bytes([
+                self.bytes[2 * i],
+                self.bytes[2 * i + 1],
+            ]))
+        }
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        let left = self.n - self.next;
+        (left, Some(left))
+    }
+}
+
+impl ExactSizeIterator for Ops<'_> {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -134,7 +199,15 @@ mod tests {
             let mut back = Vec::new();
             unpack(&bytes, n, &mut back);
             assert_eq!(back, raw);
+            // One at a time, as a scan reads them, packed and not.
+            assert_eq!(Ops::new(&bytes, n, true).collect::<Vec<_>>(), raw);
+            assert_eq!(Ops::new(&bytes, n, true).len(), n);
+            let wide: Vec<u8> = raw.iter().flat_map(|v| v.to_le_bytes()).collect();
+            assert_eq!(Ops::new(&wide, n, false).collect::<Vec<_>>(), raw);
         }
+        // A program cut short reads as empty, packed or not.
+        assert_eq!(Ops::new(&[0xff; 4], 3, true).count(), 0);
+        assert_eq!(Ops::new(&[0xff; 5], 3, false).count(), 0);
     }
 
     #[test]

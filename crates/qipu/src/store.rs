@@ -224,11 +224,6 @@ impl search::Store for Games<'_> {
     }
 
     #[inline]
-    fn load_first(&self, g: u32, n: usize, program: &mut Vec<u16>) -> bool {
-        self.index.first_ops_into(g, n, program)
-    }
-
-    #[inline]
     fn walk<'a>(
         &self,
         program: &'a [u16],
@@ -242,21 +237,16 @@ impl search::Store for Games<'_> {
     }
 
     #[inline]
-    fn changes<'a>(&self, g: u32, program: &'a [u16]) -> Option<impl Iterator<Item = Change> + 'a> {
+    fn changes(&self, g: u32) -> Option<impl Iterator<Item = Change> + '_> {
         // Whether the program has marks was noted when the game was indexed (a copy's is its
-        // original's).
-        let rec = self.index.game(g);
-        let rec = if rec.is_copy() {
-            self.index.game(rec.duplicate_of)
-        } else {
-            rec
-        };
+        // original's, which `op_stream` reads).
+        let (rec, ops) = self.index.op_stream(g);
         if rec.flags & index::FLAG_MARKS != 0 {
             return None;
         }
         // A mark reads as (None, None), and is not in a program indexed without marks (see
         // `FLAG_MARKS`).
-        Some(program.iter().map(|&v| {
+        Some(ops.map(|v| {
             let (mover, content) = KIND_EFFECT[usize::from(v >> KIND_SHIFT)];
             Change {
                 mover,

@@ -18,7 +18,7 @@ use crate::engine::{
     candidates, map_back, sorted_rows, with_copies, Answer, Continuation, Filter, Hit, Moves,
 };
 use crate::query::{Cell, PatternQuery};
-use crate::store::{index_point, point_index, CornerHeld, Store, Walk};
+use crate::store::{index_point, point_index, Change, CornerHeld, Store, Walk};
 use crate::tally::Tally;
 
 /// Finds where a pattern appears: game g hits at k when, for some placement, position k
@@ -41,7 +41,9 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
         None => candidates(index, bw, bh, filter, &needs),
     };
     let ends = Ends::new(&placements, &touch, bw, bh);
-    let found: Vec<(Hit, Vec<Next>)> = games
+    // One slot per candidate (an indexed collect writes each in place), then the hits.
+    let mut slots: Vec<Option<(Hit, Nexts)>> = Vec::new();
+    games
         .into_par_iter()
         .map_init(
             || (Vec::new(), Scan::new(placements.len())),
@@ -50,26 +52,20 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
                     return None;
                 }
                 let end = ends.as_ref().and_then(|e| e.of_game(index, g, &placements));
-                // A scan that can end early reads the program's first ops only, and all of
-                // them if it did not end within those.
-                let whole = match end {
-                    Some(_) => index.load_first(g, FIRST_OPS, ops),
+                // The changes are read as the scan takes them: one that ends early reads the
+                // program no further.
+                let moves = match index.changes(g) {
+                    Some(changes) => scan.run(changes, (bw, bh), &placements, &touch, end),
                     None => {
                         index.load(g, ops);
-                        true
+                        scan.walk(index, ops, (bw, bh), &placements, &touch)
                     }
                 };
-                let mut moves = scan.run(index, g, ops, whole, (bw, bh), &placements, &touch, end);
-                if moves.is_none() {
-                    index.load(g, ops);
-                    moves = scan.run(index, g, ops, true, (bw, bh), &placements, &touch, end);
-                }
-                let moves = moves.unwrap_or_default();
                 (!moves.is_empty()).then(|| (Hit { game: g, moves }, scan.nexts.clone()))
             },
         )
-        .flatten()
-        .collect();
+        .collect_into_vec(&mut slots);
+    let found = slots.into_iter().flatten().collect();
     answer(index, found, &placements, filter, q.board)
 }
 
@@ -77,7 +73,7 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
 /// continuation table.
 fn answer<S: Store>(
     index: &S,
-    found: Vec<(Hit, Vec<Next>)>,
+    found: Vec<(Hit, Nexts)>,
     placements: &[Placement],
     filter: Filter<'_>,
     board: (u8, u8),
@@ -92,7 +88,7 @@ fn answer<S: Store>(
 /// What the store's corner table says of a pattern ([`from_corners`]).
 enum Corners {
     /// The whole answer: every placement is a whole corner square and nothing else.
-    Answered(Vec<(Hit, Vec<Next>)>),
+    Answered(Vec<(Hit, Nexts)>),
     /// The only games (originals, ascending) that can hold a placement.
     Games(Vec<u32>),
 }
@@ -162,8 +158,8 @@ fn corner_hits<S: Store>(
     index: &S,
     events: &[CornerHeld],
     squares: &[Square],
-) -> Vec<(Hit, Vec<Next>)> {
-    let mut found: Vec<(Hit, Vec<Next>)> = Vec::new();
+) -> Vec<(Hit, Nexts)> {
+    let mut found: Vec<(Hit, Nexts)> = Vec::new();
     for e in events {
         if index.stopped() {
             break;
@@ -199,7 +195,7 @@ fn corner_hits<S: Store>(
                     game: e.game,
                     moves: Moves::from_slice(&[e.k]),
                 },
-                vec![(mask, index.next_move(e.next))],
+                Nexts::from_slice(&[(mask, index.next_move(e.next))]),
             )),
         }
     }
@@ -213,7 +209,7 @@ fn corner_hits<S: Store>(
 /// `anywhere` have no orientation to map back to, and give no rows.
 fn continuations<S: Store>(
     index: &S,
-    found: &[(Hit, Vec<Next>)],
+    found: &[(Hit, Nexts)],
     placements: &[Placement],
     filter: Filter<'_>,
     (bw, bh): (u8, u8),
@@ -222,18 +218,18 @@ fn continuations<S: Store>(
     // hits — and each key mapped back once.
     type Raw = ahash::AHashMap<(u64, Color, Option<Point>), Tally>;
     let each_copy = index.each_copy_counts();
-    let count = |chunk: &[(Hit, Vec<Next>)]| {
+    let count = |chunk: &[(Hit, Nexts)]| {
         let mut raw = Raw::new();
+        let removed = index.has_removed();
         for (hit, nexts) in chunk {
             // The hit game (an original) and its copies in the answer; the first of them only
             // when copies count once.
-            let games: Vec<u32> = std::iter::once(hit.game)
+            let games = std::iter::once(hit.game)
                 .chain(index.copies(hit.game).iter().copied())
-                .filter(|&g| !index.is_removed(g))
+                .filter(|&g| !(removed && index.is_removed(g)))
                 .filter(|g| filter.is_none_or(|f| f.binary_search(g).is_ok()))
-                .take(if each_copy { usize::MAX } else { 1 })
-                .collect();
-            for &g in &games {
+                .take(if each_copy { usize::MAX } else { 1 });
+            for g in games {
                 let (winner, facts) = (index.winner(g), index.facts(g));
                 for &(mask, next) in nexts {
                     let Some((color, point)) = next else {
@@ -248,7 +244,9 @@ fn continuations<S: Store>(
         raw
     };
     let raw = found
-        .par_chunks(1 << 14)
+        // Chunks small enough that a few thousand hits keep both cores busy; the table of
+        // each has few keys to merge.
+        .par_chunks(1 << 11)
         .map(count)
         .reduce(Raw::new, |mut a, b| {
             for (k, v) in b {
@@ -271,10 +269,6 @@ fn continuations<S: Store>(
     }
     sorted_rows(table)
 }
-
-/// Ops of a program a scan that can end early reads first (see [`Ends`]): most such scans of the
-/// oracle's corner patterns end within 40 to 80 ops, and a program holds about 230.
-const FIRST_OPS: usize = 128;
 
 /// What tells a game's scan that it can stop: for each placement, the points it constrains, so
 /// that a game's vacated points (the store's [`Store::vacated`]) say which placements can only
@@ -477,12 +471,16 @@ struct Scan {
     hits: Vec<u32>,
     /// For each hit: the placements that appeared (up to 64; none known beyond) and the next
     /// move.
-    nexts: Vec<Next>,
+    nexts: Nexts,
 }
 
 /// What a pattern hit contributes to the continuation table: the placements that appeared at
 /// the hit (bit i = placement i) and the move played next.
 type Next = (u64, Option<(Color, Option<Point>)>);
+
+/// A hit's [`Next`]s, one for each position where it appeared: most hits appear once, and keep
+/// theirs inline.
+type Nexts = smallvec::SmallVec<[Next; 1]>;
 
 impl Scan {
     fn new(n: usize) -> Scan {
@@ -495,100 +493,103 @@ impl Scan {
             pending: vec![false; n],
             dirty_list: Vec::new(),
             hits: Vec::new(),
-            nexts: Vec::new(),
+            nexts: Nexts::new(),
         }
     }
 
-    /// The positions of game `g`'s program where some placement appears; `ops` is the program,
-    /// or its first ops when not `whole`: then `None` if the scan needs the rest.
-    #[allow(clippy::too_many_arguments)]
-    fn run<S: Store>(
-        &mut self,
-        store: &S,
-        g: u32,
-        ops: &[u16],
-        whole: bool,
-        (bw, bh): (u8, u8),
-        pls: &[Placement],
-        touch: &Touch,
-        mut end: Option<End>,
-    ) -> Option<Moves> {
+    /// Starts a game: nothing on the board, every placement to be tested at position 0.
+    fn reset(&mut self, touch: &Touch) {
         self.stones = [Bitboard::EMPTY, Bitboard::EMPTY];
         self.matched_bits = 0;
         self.before.iter_mut().for_each(|b| *b = false);
         self.hits.clear();
         self.nexts.clear();
-        // Position 0 tests every placement.
         touch.mark_all(self);
-        if let Some(changes) = store.changes(g, ops) {
-            // Position k falls just before the (k+1)-th move, and after the end.
-            let mut k = 0;
-            for change in changes {
-                if let Some(c) = change.mover {
-                    if self.report(k, pls) {
-                        let p = (change.point < usize::from(bh) * 52
-                            && index_point(change.point).x < bw)
-                            .then(|| index_point(change.point));
-                        self.next_after_hit(Some((c, p)));
-                    }
-                    k += 1;
-                    if let Some(e) = &end {
-                        if (e.done | self.matched_bits & e.settled) & e.all == e.all {
-                            // No placement can appear again.
-                            return Some(Moves::from_slice(&self.hits));
-                        }
+    }
+
+    /// The positions of a game where some placement appears, from its program's changes
+    /// ([`Store::changes`]), read only until `end` says no placement can appear again.
+    fn run(
+        &mut self,
+        changes: impl Iterator<Item = Change>,
+        (bw, bh): (u8, u8),
+        pls: &[Placement],
+        touch: &Touch,
+        mut end: Option<End>,
+    ) -> Moves {
+        self.reset(touch);
+        // Position k falls just before the (k+1)-th move, and after the end.
+        let mut k = 0;
+        for change in changes {
+            if let Some(c) = change.mover {
+                if self.report(k, pls) {
+                    let p = (change.point < usize::from(bh) * 52
+                        && index_point(change.point).x < bw)
+                        .then(|| index_point(change.point));
+                    self.next_after_hit(Some((c, p)));
+                }
+                k += 1;
+                if let Some(e) = &end {
+                    if (e.done | self.matched_bits & e.settled) & e.all == e.all {
+                        // No placement can appear again.
+                        return Moves::from_slice(&self.hits);
                     }
                 }
-                if touch.watched(change.point) {
-                    if let Some(e) = &mut end {
-                        if change.content.is_some() && e.keeps(change.point) {
-                            e.done |= touch.forbidding(change.point, change.content);
-                        }
+            }
+            if touch.watched(change.point) {
+                if let Some(e) = &mut end {
+                    if change.content.is_some() && e.keeps(change.point) {
+                        e.done |= touch.forbidding(change.point, change.content);
                     }
-                    let p = index_point(change.point);
-                    self.stones[0].remove(p);
-                    self.stones[1].remove(p);
-                    if let Some(c) = change.content {
-                        self.stones[c as usize].insert(p);
-                    }
-                    touch.mark(change.point, change.content, self);
                 }
-            }
-            if !whole {
-                return None;
-            }
-            if self.report(k, pls) {
-                self.next_after_hit(None);
-            }
-        } else {
-            if !whole {
-                return None;
-            }
-            // Positions elsewhere (setup beside a move, two moves in a node) are rare: the walk
-            // knows where they fall.
-            let Some(mut walk) = store.walk(ops, bw, bh, false) else {
-                return Some(Moves::new());
-            };
-            loop {
-                let mut changed = Vec::new();
-                let Some(step) = walk.next_position(|p| changed.push(p)) else {
-                    break;
-                };
-                self.stones = [
-                    walk.stones(Color::Black).clone(),
-                    walk.stones(Color::White).clone(),
-                ];
-                for p in changed {
-                    let content = self.stones.iter().position(|b| b.contains(p));
-                    let content = content.map(|c| [Color::Black, Color::White][c]);
-                    touch.mark(point_index(p), content, self);
+                let p = index_point(change.point);
+                self.stones[0].remove(p);
+                self.stones[1].remove(p);
+                if let Some(c) = change.content {
+                    self.stones[c as usize].insert(p);
                 }
-                if self.report(step.k, pls) {
-                    self.next_after_hit(store.next_move(step.next));
-                }
+                touch.mark(change.point, change.content, self);
             }
         }
-        Some(Moves::from_slice(&self.hits))
+        if self.report(k, pls) {
+            self.next_after_hit(None);
+        }
+        Moves::from_slice(&self.hits)
+    }
+
+    /// [`Scan::run`] for a program with positions elsewhere than before moves (setup beside a
+    /// move, two moves in a node), which are rare: the walk knows where they fall.
+    fn walk<S: Store>(
+        &mut self,
+        store: &S,
+        ops: &[u16],
+        (bw, bh): (u8, u8),
+        pls: &[Placement],
+        touch: &Touch,
+    ) -> Moves {
+        self.reset(touch);
+        let Some(mut walk) = store.walk(ops, bw, bh, false) else {
+            return Moves::new();
+        };
+        loop {
+            let mut changed = Vec::new();
+            let Some(step) = walk.next_position(|p| changed.push(p)) else {
+                break;
+            };
+            self.stones = [
+                walk.stones(Color::Black).clone(),
+                walk.stones(Color::White).clone(),
+            ];
+            for p in changed {
+                let content = self.stones.iter().position(|b| b.contains(p));
+                let content = content.map(|c| [Color::Black, Color::White][c]);
+                touch.mark(point_index(p), content, self);
+            }
+            if self.report(step.k, pls) {
+                self.next_after_hit(store.next_move(step.next));
+            }
+        }
+        Moves::from_slice(&self.hits)
     }
 
     /// Tests the placements marked since the last position; records `k` if one of them appeared.

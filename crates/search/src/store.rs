@@ -186,9 +186,6 @@ pub trait Store: Sync {
     /// Loads game `g`'s stored moves (its original's, for a copy) into `program`, replacing
     /// what was there.
     fn load(&self, g: u32, program: &mut Vec<u16>);
-    /// Loads the first `n` of game `g`'s stored ops (all of them when it has fewer) into
-    /// `program`, replacing what was there; says whether they are all of them.
-    fn load_first(&self, g: u32, n: usize, program: &mut Vec<u16>) -> bool;
     /// A walk over a loaded program on a `width`×`height` board (`None` if that board cannot
     /// be); with `hashing` it keeps the hash up to date.
     fn walk<'a>(
@@ -198,11 +195,12 @@ pub trait Store: Sync {
         height: u8,
         hashing: bool,
     ) -> Option<Self::Walk<'a>>;
-    /// The changes of game `g`'s program, loaded in `program` (whole, or its first ops), in
-    /// order, when each of its positions falls just before a move (and after the last); `None`
-    /// when it has positions elsewhere (setup beside a move, two moves in a node), which only a
-    /// [`Walk`] places.
-    fn changes<'a>(&self, g: u32, program: &'a [u16]) -> Option<impl Iterator<Item = Change> + 'a>;
+    /// The changes game `g`'s stored moves make (its original's, for a copy), in order, read
+    /// from the store as the caller takes them (a scan that ends early reads no further), when
+    /// each of its positions falls just before a move (and after the last); `None` when it has
+    /// positions elsewhere (setup beside a move, two moves in a node), which only a [`Walk`]
+    /// over the [`Store::load`]ed program places.
+    fn changes(&self, g: u32) -> Option<impl Iterator<Item = Change> + '_>;
     /// The program's moves in order: colour and point (`None` for a pass).
     fn moves<'a>(&self, program: &'a [u16]) -> impl Iterator<Item = (Color, Option<Point>)> + 'a;
 }

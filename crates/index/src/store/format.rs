@@ -244,11 +244,17 @@ pub(crate) fn decode_corner_events(bytes: &[u8]) -> impl Iterator<Item = CornerE
     })
 }
 
-/// Bytes of a game's entry in `records.idx`.
-pub(crate) const RECORD_INDEX_SIZE: usize = 20;
+/// Bytes of a game's entry in `records.idx`: where its record ends in its block, once
+/// decompressed (it starts where the block's previous game's ends, or at 0).
+pub(crate) const RECORD_END_SIZE: usize = 4;
+/// Bytes of a block's entry in `records.idx`, after the games' ends: where the compressed block
+/// starts in `records.zst` (`u64`) and its length (`u32`).
+pub(crate) const RECORD_BLOCK_SIZE: usize = 12;
 
 /// Where one game's record is: its compressed block in `records.zst`, and its span in the block
-/// once decompressed.
+/// once decompressed. Game `i` of a segment is in block `i / RECORDS_PER_BLOCK` (every block
+/// but the last is full), so `records.idx` keeps only each game's end in its block, then each
+/// block's place: 4 bytes a game instead of the 20 of the whole span.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct RecordAt {
     pub block_start: u64,
@@ -258,25 +264,40 @@ pub(crate) struct RecordAt {
 }
 
 impl RecordAt {
-    /// Its bytes in `records.idx`.
-    pub(crate) fn encode(&self) -> [u8; RECORD_INDEX_SIZE] {
-        let mut b = [0u8; RECORD_INDEX_SIZE];
-        b[0..8].copy_from_slice(&self.block_start.to_le_bytes());
-        b[8..12].copy_from_slice(&self.block_len.to_le_bytes());
-        b[12..16].copy_from_slice(&self.offset.to_le_bytes());
-        b[16..20].copy_from_slice(&self.len.to_le_bytes());
-        b
+    /// Game `i`'s span, from `records.idx` of a segment of `games` games; `None` where a damaged
+    /// file cannot tell.
+    pub(crate) fn find(idx: &[u8], games: usize, i: usize) -> Option<RecordAt> {
+        let u32_at = |at: usize| {
+            idx.get(at..at + 4)
+                .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
+        };
+        let end = u32_at(i * RECORD_END_SIZE)?;
+        let offset = if i % RECORDS_PER_BLOCK == 0 {
+            0
+        } else {
+            u32_at((i - 1) * RECORD_END_SIZE)?
+        };
+        let block = games * RECORD_END_SIZE + i / RECORDS_PER_BLOCK * RECORD_BLOCK_SIZE;
+        let block_start = u64::from_le_bytes(idx.get(block..block + 8)?.try_into().unwrap());
+        Some(RecordAt {
+            block_start,
+            block_len: u32_at(block + 8)?,
+            offset,
+            len: end.checked_sub(offset)?,
+        })
     }
 
-    /// Read from its bytes (`b` holds at least [`RECORD_INDEX_SIZE`]).
-    pub(crate) fn decode(b: &[u8]) -> RecordAt {
-        let u32_at = |i: usize| u32::from_le_bytes(b[i..i + 4].try_into().unwrap());
-        RecordAt {
-            block_start: u64::from_le_bytes(b[0..8].try_into().unwrap()),
-            block_len: u32_at(8),
-            offset: u32_at(12),
-            len: u32_at(16),
-        }
+    /// Bytes of `records.idx` for a segment of `games` games.
+    pub(crate) fn index_len(games: usize) -> usize {
+        games * RECORD_END_SIZE + games.div_ceil(RECORDS_PER_BLOCK) * RECORD_BLOCK_SIZE
+    }
+
+    /// A block's entry in `records.idx`.
+    pub(crate) fn encode_block(start: u64, len: u32) -> [u8; RECORD_BLOCK_SIZE] {
+        let mut b = [0u8; RECORD_BLOCK_SIZE];
+        b[0..8].copy_from_slice(&start.to_le_bytes());
+        b[8..12].copy_from_slice(&len.to_le_bytes());
+        b
     }
 }
 
@@ -405,13 +426,39 @@ mod tests {
     }
 
     #[test]
-    fn a_record_index_entry_reads_back() {
-        let at = RecordAt {
-            block_start: u64::MAX - 5,
-            block_len: 77,
-            offset: u32::MAX,
-            len: 3,
-        };
-        assert_eq!(RecordAt::decode(&at.encode()), at);
+    fn record_spans_read_back_and_damage_reads_as_none() {
+        // 130 games: two full blocks and one of two games; game g's record is g + 1 bytes.
+        let games = 2 * RECORDS_PER_BLOCK + 2;
+        let mut idx = Vec::new();
+        let mut blocks = Vec::new();
+        let mut end = 0u32;
+        for g in 0..games {
+            if g % RECORDS_PER_BLOCK == 0 {
+                end = 0;
+                blocks.push(RecordAt::encode_block(1000 * g as u64, 77 + g as u32));
+            }
+            end += g as u32 + 1;
+            idx.extend_from_slice(&end.to_le_bytes());
+        }
+        idx.extend(blocks.concat());
+        assert_eq!(idx.len(), RecordAt::index_len(games));
+        for g in 0..games {
+            let at = RecordAt::find(&idx, games, g).unwrap();
+            let first = g - g % RECORDS_PER_BLOCK;
+            assert_eq!(at.block_start, 1000 * first as u64);
+            assert_eq!(at.block_len, 77 + first as u32);
+            assert_eq!(at.len, g as u32 + 1);
+            let before: u32 = (first..g).map(|h| h as u32 + 1).sum();
+            assert_eq!(at.offset, before);
+        }
+        // Cut short: the games whose block entry is gone read as None, never a panic.
+        let cut = &idx[..idx.len() - 1];
+        assert!(RecordAt::find(cut, games, games - 1).is_none());
+        assert!(RecordAt::find(cut, games, 0).is_some());
+        assert!(RecordAt::find(&[], games, 0).is_none());
+        // An end before its start (a damaged end) reads as None too.
+        let mut bad = idx.clone();
+        bad[4..8].copy_from_slice(&0u32.to_le_bytes());
+        assert!(RecordAt::find(&bad, games, 1).is_none());
     }
 }

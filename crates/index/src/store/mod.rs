@@ -21,7 +21,9 @@
 //!   - `positions.bin`: 6-byte entries, by key then game: the game within the segment (24 bits),
 //!     then the move number k (11 bits) and the move that followed (13 bits, see [`pack_next`]),
 //!     so that continuation tables need no replay;
-//! - `records.zst` and `records.idx`: the original records, zstd-compressed in blocks;
+//! - `records.zst` and `records.idx`: the original records, zstd-compressed in blocks of 64;
+//!   `records.idx` holds each game's end in its block once decompressed (`u32`), then each
+//!   block's start in `records.zst` (`u64`) and length (`u32`);
 //! - `winners.bin`: each game's [`GameRec::winner`] byte again, packed together: continuation
 //!   tables read it for every game holding a position (1.2 M games for the empty board of the
 //!   derived corpus), and a byte apart they touch 32 times fewer pages than in `games.bin`;

@@ -9,7 +9,7 @@ use crate::mapped::Mapped;
 
 use super::format::{
     decode_corner_events, decode_entry, decode_ops, CornerEvent, GameRec, PosEntry, RecordAt,
-    ENTRY_SIZE, FLAG_PACKED, FLAG_SKELETON, RECORD_INDEX_SIZE,
+    ENTRY_SIZE, FLAG_PACKED, FLAG_SKELETON,
 };
 use crate::layout::segment as file;
 use crate::manifest::{FileSum, SegmentInfo};
@@ -137,6 +137,18 @@ impl Segment {
                 Facts::SIZE
             )));
         }
+        // So is the records index: its blocks' entries are found past the games'.
+        let games = segment.len() as usize;
+        let idx_len = RecordAt::index_len(games);
+        if segment.records_idx.len() != idx_len {
+            return Err(IndexError::Corrupt(format!(
+                "{} holds {} bytes for {} games, not {}",
+                dir.join(file::RECORDS_INDEX).display(),
+                segment.records_idx.len(),
+                games,
+                idx_len
+            )));
+        }
         Ok(segment)
     }
 
@@ -172,6 +184,13 @@ impl Segment {
             rec.flags & FLAG_PACKED != 0,
             out,
         );
+    }
+
+    /// The replay program of a game record, read op by op from the mapped file (see
+    /// [`crate::pack::Ops`]); a damaged record reads as an empty program.
+    pub fn op_stream(&self, rec: &GameRec) -> crate::pack::Ops<'_> {
+        let bytes = self.ops.get(rec.ops_start as usize..).unwrap_or_default();
+        crate::pack::Ops::new(bytes, rec.ops_len as usize, rec.flags & FLAG_PACKED != 0)
     }
 
     /// Games of the segment (as a bitmap over 0-based ids) whose occupancy covers one of `needs`.
@@ -342,17 +361,13 @@ impl Segment {
 
     /// The record bytes of game `i` as stored (a skeleton or the record).
     fn stored_record(&self, i: u32) -> Result<Vec<u8>, IndexError> {
-        let at = i as usize * RECORD_INDEX_SIZE;
-        let idx = self
-            .records_idx
-            .get(at..at + RECORD_INDEX_SIZE)
-            .ok_or_else(|| IndexError::Corrupt(format!("no record index for game {i}")))?;
         let RecordAt {
             block_start,
             block_len,
             offset,
             len,
-        } = RecordAt::decode(idx);
+        } = RecordAt::find(&self.records_idx, self.len() as usize, i as usize)
+            .ok_or_else(|| IndexError::Corrupt(format!("no record index for game {i}")))?;
         let (block_start, block_len) = (block_start as usize, block_len as usize);
         let (off, len) = (offset as usize, len as usize);
         let block = self
