@@ -272,7 +272,7 @@ impl RecordAt {
                 .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
         };
         let end = u32_at(i * RECORD_END_SIZE)?;
-        let offset = if i % RECORDS_PER_BLOCK == 0 {
+        let offset = if i.is_multiple_of(RECORDS_PER_BLOCK) {
             0
         } else {
             u32_at((i - 1) * RECORD_END_SIZE)?
