@@ -232,7 +232,9 @@ impl Game {
         self.read.board
     }
 
-    /// The game information, normalised, with what was written beside each read value.
+    /// The game information, normalised, with what was written beside each read value. For a
+    /// game of `qipu.read` it is read from the record at the first `.info` of any game of its
+    /// file (iterating main lines does not pay for it); a new dict each time.
     #[getter]
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
         let info = match &self.origin.record {
@@ -253,7 +255,8 @@ impl Game {
         serialised(py, info)
     }
 
-    /// The main line as (colour, point) pairs: `("B", "pd")`, a pass `("W", "")`.
+    /// The main line as (colour, point) pairs: `("B", "pd")`, a pass `("W", "")`. A new list
+    /// each time, of tuples shared by every game (tuples cannot change).
     #[getter]
     fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         moves_list(py, &self.read.moves)

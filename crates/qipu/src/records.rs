@@ -200,12 +200,23 @@ fn read_game(i: usize, format: &'static str, tree: &sgf::GameTree<'_>, info: boo
     let mut points = Vec::new();
     let mut played = 0usize;
     for node in tree.main_line() {
-        let (b, wm) = (node.get(ids::B), node.get(ids::W));
+        // One pass over the node's properties (a main line has hundreds of nodes): its first
+        // `B` and `W`, as `get` finds them, and whether it has setup at all.
+        let (mut b, mut wm, mut setup) = (None, None, false);
+        for p in node.props() {
+            match p.id() {
+                ids::B if b.is_none() => b = Some(p),
+                ids::W if wm.is_none() => wm = Some(p),
+                ids::AB | ids::AW | ids::AE => setup = true,
+                _ => {}
+            }
+        }
         let at = game.steps.len();
         game.steps.push(Step::Node {
             moves: b.is_some() || wm.is_some(),
         });
-        for (content, raw) in node.setup_values() {
+        let setup_values = setup.then(|| node.setup_values()).into_iter().flatten();
+        for (content, raw) in setup_values {
             points.clear();
             let mut bad = !value::point_list(raw, &mut points);
             for &p in &points {
