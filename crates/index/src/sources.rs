@@ -126,8 +126,8 @@ mod tests {
         assert!(!t.overlapping);
         assert_eq!(t.find(&m, 22).map(|(k, _)| k), Some("/a"));
         assert_eq!(t.find(&m, 12).map(|(k, _)| k), Some("/c"));
-        assert_eq!(t.find(&m, 4), None);
-        assert_eq!(t.find(&m, 31), None);
+        assert!(t.find(&m, 4).is_none());
+        assert!(t.find(&m, 31).is_none());
         agrees(&Manifest::default(), 3);
     }
 
