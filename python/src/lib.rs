@@ -19,7 +19,7 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyDict, PyList, PyString, PyTuple};
-use qipu::records::{read_record, RecordGame};
+use qipu::records::{read_record, read_record_moves, RecordGame, RecordInfo};
 use qipu::{Color, ErrorKind, Query, Sort};
 use rayon::prelude::*;
 use serde_json::Value;
@@ -120,54 +120,83 @@ fn qipu_inputs_cap() -> u64 {
     inputs::MAX_RECORD_BYTES
 }
 
-/// The 2,704 SGF point names (52×52 boards), made once as Python strings: a game's moves are
-/// a few hundred tuples that share them.
-static POINTS: PyOnceLock<Vec<Py<PyString>>> = PyOnceLock::new();
+/// Board points a move can name: every point of the largest board (52×52), plus one slot for
+/// a pass.
+const POINT_SLOTS: usize = 52 * 52 + 1;
 
-fn point_names(py: Python<'_>) -> &Vec<Py<PyString>> {
-    POINTS.get_or_init(py, || {
-        (0..52u16 * 52)
-            .map(|i| {
-                let p = qipu::Point::new((i % 52) as u8, (i / 52) as u8);
-                PyString::new(py, &p.sgf_string()).unbind()
-            })
-            .collect()
+/// Every `(colour, point)` tuple a main line can hold — one per colour and point of a 52×52
+/// board, and each colour's pass `("B", "")` — made once. Tuples are immutable, so a game's
+/// `.moves` is a list of references to these: building it is a reference-count increment per
+/// move, with no tuple (and no string) allocated or freed. Iterating a folder's main lines
+/// spent more time making and freeing two million tuples than reading the files.
+static MOVE_TUPLES: PyOnceLock<Vec<Py<PyTuple>>> = PyOnceLock::new();
+
+fn move_tuples(py: Python<'_>) -> PyResult<&Vec<Py<PyTuple>>> {
+    MOVE_TUPLES.get_or_try_init(py, || {
+        let mut all = Vec::with_capacity(2 * POINT_SLOTS);
+        for color in ["B", "W"] {
+            let c = PyString::new(py, color);
+            for i in 0..POINT_SLOTS {
+                let name = if i < 52 * 52 {
+                    qipu::Point::new((i % 52) as u8, (i / 52) as u8).sgf_string()
+                } else {
+                    String::new()
+                };
+                let p = PyString::new(py, &name);
+                all.push(PyTuple::new(py, [c.clone(), p])?.unbind());
+            }
+        }
+        Ok(all)
     })
 }
 
+/// Where a move's tuple is in [`move_tuples`].
+fn move_slot(m: &qipu::Move) -> usize {
+    let point = match m.point {
+        Some(p) if p.x < 52 && p.y < 52 => usize::from(p.y) * 52 + usize::from(p.x),
+        _ => 52 * 52,
+    };
+    match m.color {
+        Color::Black => point,
+        Color::White => POINT_SLOTS + point,
+    }
+}
+
 fn moves_list<'py>(py: Python<'py>, moves: &[qipu::Move]) -> PyResult<Bound<'py, PyList>> {
-    let names = point_names(py);
-    let (b, w, pass) = (
-        pyo3::intern!(py, "B"),
-        pyo3::intern!(py, "W"),
-        pyo3::intern!(py, ""),
-    );
-    let tuples = moves
-        .iter()
-        .map(|m| {
-            let c = match m.color {
-                Color::Black => b,
-                Color::White => w,
-            };
-            let p = match m.point {
-                Some(p) if p.x < 52 && p.y < 52 => {
-                    names[usize::from(p.y) * 52 + usize::from(p.x)].bind(py)
-                }
-                _ => pass,
-            };
-            PyTuple::new(py, [c.clone().into_any(), p.clone().into_any()])
-        })
-        .collect::<PyResult<Vec<_>>>()?;
+    let tuples = move_tuples(py)?;
     // Made at its length in one call, not grown by appends.
-    PyList::new(py, tuples)
+    PyList::new(py, moves.iter().map(|m| tuples[move_slot(m)].bind(py)))
 }
 
 /// One game of a record file, read by qipu (`qipu.read`, `Index.game`).
 #[pyclass(module = "qipu._qipu", frozen)]
 struct Game {
+    /// Its record file, shared by the file's games.
+    origin: Arc<Origin>,
+    /// The game as read; its `info` is empty when [`Origin::record`] is kept to read it later.
+    read: RecordGame,
+}
+
+/// A record file whose games were read.
+struct Origin {
     file: String,
     path: String,
-    read: RecordGame,
+    /// The record's bytes, kept when its games were read without their information
+    /// (`qipu.read`): the information of all of them is read from these at the first `.info`
+    /// of any (iterating main lines need not pay for it). `None`: `Game::read` has it.
+    record: Option<inputs::RecordBytes>,
+    infos: OnceLock<Vec<RecordInfo>>,
+}
+
+impl Origin {
+    fn new(file: String, path: String, record: Option<inputs::RecordBytes>) -> Arc<Origin> {
+        Arc::new(Origin {
+            file,
+            path,
+            record,
+            infos: OnceLock::new(),
+        })
+    }
 }
 
 #[pymethods]
@@ -176,13 +205,13 @@ impl Game {
     /// archive member as `archive/member`).
     #[getter]
     fn file(&self) -> &str {
-        &self.file
+        &self.origin.file
     }
 
     /// Where the record file is, as a path to give back to `qipu show`.
     #[getter]
     fn path(&self) -> &str {
-        &self.path
+        &self.origin.path
     }
 
     /// The game's place in its file (0 the first).
@@ -203,13 +232,31 @@ impl Game {
         self.read.board
     }
 
-    /// The game information, normalised, with what was written beside each read value.
+    /// The game information, normalised, with what was written beside each read value. For a
+    /// game of `qipu.read` it is read from the record at the first `.info` of any game of its
+    /// file (iterating main lines does not pay for it); a new dict each time.
     #[getter]
     fn info<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyAny>> {
-        serialised(py, &self.read.info)
+        let info = match &self.origin.record {
+            None => &self.read.info,
+            Some(bytes) => {
+                let infos = py.detach(|| {
+                    self.origin.infos.get_or_init(|| {
+                        read_record(bytes)
+                            .games
+                            .into_iter()
+                            .map(|g| g.info)
+                            .collect()
+                    })
+                });
+                infos.get(self.read.game).unwrap_or(&self.read.info)
+            }
+        };
+        serialised(py, info)
     }
 
-    /// The main line as (colour, point) pairs: `("B", "pd")`, a pass `("W", "")`.
+    /// The main line as (colour, point) pairs: `("B", "pd")`, a pass `("W", "")`. A new list
+    /// each time, of tuples shared by every game (tuples cannot change).
     #[getter]
     fn moves<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyList>> {
         moves_list(py, &self.read.moves)
@@ -244,7 +291,7 @@ impl Game {
     fn __repr__(&self) -> String {
         format!(
             "<qipu.Game {}#{} {} moves>",
-            self.file,
+            self.origin.file,
             self.read.game,
             self.read.moves.len()
         )
@@ -295,20 +342,27 @@ fn read_one_source(source: &inputs::Source) -> SourceGames {
             Some(member) => format!("{}/{member}", source.path.display()),
             None => source.path.display().to_string(),
         };
-        let file = read_record(&rec.bytes);
+        let mut file = read_record_moves(&rec.bytes);
+        // A file cut short under its mapping is read whole at once: read again later, it
+        // could give information from other bytes than its moves came from.
+        let cut = rec.bytes.cut_while_read();
+        if cut {
+            file = read_record(&rec.bytes);
+        }
         for d in &file.diagnostics {
             problems.push((rec.name.clone(), d.clone()));
         }
-        if rec.bytes.cut_while_read() {
+        if cut {
             problems.push((
                 rec.name.clone(),
                 "the file was cut short while it was read (by another program?)".to_string(),
             ));
         }
+        let keep = !cut && !file.games.is_empty();
+        let origin = Origin::new(rec.name, path, keep.then_some(rec.bytes));
         for g in file.games {
             games.push(Game {
-                file: rec.name.clone(),
-                path: path.clone(),
+                origin: Arc::clone(&origin),
                 read: g,
             });
         }
@@ -377,11 +431,11 @@ fn read(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<Reader> {
 #[pyo3(signature = (data, name="-"))]
 fn read_bytes(py: Python<'_>, data: Vec<u8>, name: &str) -> Vec<Game> {
     let file = py.detach(|| read_record(&data));
+    let origin = Origin::new(name.to_string(), name.to_string(), None);
     file.games
         .into_iter()
         .map(|g| Game {
-            file: name.to_string(),
-            path: name.to_string(),
+            origin: Arc::clone(&origin),
             read: g,
         })
         .collect()
@@ -661,11 +715,13 @@ impl Index {
         });
         match read.map_err(raise)? {
             Some((id, read)) => Ok(Game {
-                file: file.to_string(),
-                path: self
-                    .inner
-                    .path(id)
-                    .map_or_else(|| file.to_string(), |p| p.display().to_string()),
+                origin: Origin::new(
+                    file.to_string(),
+                    self.inner
+                        .path(id)
+                        .map_or_else(|| file.to_string(), |p| p.display().to_string()),
+                    None,
+                ),
                 read,
             }),
             None => Err(QueryError::new_err(format!(

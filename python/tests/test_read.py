@@ -66,6 +66,25 @@ def test_archives_and_collections(tmp_path):
                      ("one.sgf", 0, (9, 9))]
 
 
+def test_information_read_later_is_each_games_own(tmp_path):
+    # qipu.read leaves the information to the first .info of a file's games; each game gets its
+    # own, as read_bytes (which reads it at once) gives it, whichever is asked first, and after
+    # the reader has moved on.
+    two = (b"(;SZ[19]PB[Lee]PW[Cho]RE[B+R];B[pd])"
+           b"(;SZ[19]PB[Gu]PW[Ke]DT[2017-05-23]RE[W+0.5];B[dd];W[pp])")
+    (tmp_path / "two.sgf").write_bytes(two)
+    (tmp_path / "one.sgf").write_bytes(b"(;SZ[9]PB[Iyama];B[ee])")
+    games = list(qipu.read(tmp_path))
+    eager = {("one.sgf", 0): qipu.read_bytes(b"(;SZ[9]PB[Iyama];B[ee])")[0]}
+    eager.update({("two.sgf", i): g for i, g in enumerate(qipu.read_bytes(two))})
+    for g in reversed(games):
+        assert g.info == eager[(g.file, g.game)].info, g
+    assert [g.info["black"] for g in games] == ["Iyama", "Lee", "Gu"]
+    assert games[2].info["result"]["margin"] == 0.5
+    assert games[2].moves == [("B", "dd"), ("W", "pp")]
+    assert games[2].moves[0] is games[2].moves[0], "tuples are shared"
+
+
 def test_bad_records_are_diagnosed_not_fatal(tmp_path):
     (tmp_path / "junk.sgf").write_bytes(b"\xff\xfe\x00garbage(;;;")
     (tmp_path / "empty.sgf").write_bytes(b"")

@@ -28,6 +28,7 @@ mod occupancy;
 pub mod ops;
 mod pack;
 mod skeleton;
+mod sources;
 pub mod store;
 mod verify;
 
@@ -104,6 +105,8 @@ pub struct Index {
     /// One bit per game: hidden, its input changed or deleted (see [`Manifest::removed`]).
     removed: Vec<u64>,
     any_removed: bool,
+    /// Games' sources by id, made at the first [`Index::source_entry`] (see [`sources`]).
+    sources: std::sync::OnceLock<sources::SourceTable>,
 }
 
 impl Index {
@@ -167,6 +170,7 @@ impl Index {
             has_copies,
             is_copy,
             long,
+            sources: std::sync::OnceLock::new(),
         })
     }
 
@@ -254,11 +258,17 @@ impl Index {
     /// The input file on disk that game `id` was read from (`None` for a stream, which is not
     /// recorded).
     pub fn source_of(&self, id: u32) -> Option<PathBuf> {
-        self.manifest
-            .sources
-            .iter()
-            .find(|(_, info)| info.games.iter().any(|r| (r[0]..r[1]).contains(&id)))
+        self.source_entry(id)
             .and_then(|(key, _)| inputs::path_of_key(key))
+    }
+
+    /// The manifest's key and entry of the source game `id` was read from (`None` for a game of
+    /// a stream): the first source, in key order, whose game ranges hold `id`, found by a binary
+    /// search in a table made at the first call.
+    pub fn source_entry(&self, id: u32) -> Option<(&str, &manifest::SourceInfo)> {
+        self.sources
+            .get_or_init(|| sources::SourceTable::new(&self.manifest))
+            .find(&self.manifest, id)
     }
 
     fn locate(&self, id: u32) -> (&store::Segment, u32) {

@@ -363,14 +363,10 @@ impl Index {
         if id >= self.len() {
             return None;
         }
-        let base = self.inner.source_of(id)?;
+        // One binary search (not a scan of every source per hit: answers print thousands).
+        let (key, source) = self.inner.source_entry(id)?;
+        let base = index::inputs::path_of_key(key)?;
         let (name, _) = self.inner.identity(id);
-        let source = self
-            .inner
-            .manifest()
-            .sources
-            .values()
-            .find(|info| info.games.iter().any(|r| (r[0]..r[1]).contains(&id)))?;
         Some(
             match name
                 .strip_prefix(source.name.as_str())

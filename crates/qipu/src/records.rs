@@ -143,11 +143,24 @@ pub struct NumberField {
 /// with [`RecordGame::rejected`], a file without games has its reason in
 /// [`RecordFile::diagnostics`].
 pub fn read_record(bytes: &[u8]) -> RecordFile {
+    read(bytes, true)
+}
+
+/// [`read_record`] without the game information: every game's [`RecordGame::info`] is left
+/// empty (its default), the rest is the same. For a client that reads main lines by the
+/// million and wants the information of few games, or later (the Python package reads
+/// `Game.info` from the record again on first access): normalising names, ranks, dates and
+/// results is work, and a dozen strings per game to allocate and free.
+pub fn read_record_moves(bytes: &[u8]) -> RecordFile {
+    read(bytes, false)
+}
+
+fn read(bytes: &[u8], info: bool) -> RecordFile {
     let records = Records::read(bytes);
     let format = records.format().name();
     let games = (0..records.len())
         .map(|i| match records.game(i) {
-            Ok(tree) => read_game(i, format, &tree),
+            Ok(tree) => read_game(i, format, &tree, info),
             Err(d) => RecordGame {
                 game: i,
                 format,
@@ -167,7 +180,7 @@ pub fn read_record(bytes: &[u8]) -> RecordFile {
     }
 }
 
-fn read_game(i: usize, format: &'static str, tree: &sgf::GameTree<'_>) -> RecordGame {
+fn read_game(i: usize, format: &'static str, tree: &sgf::GameTree<'_>, info: bool) -> RecordGame {
     let (w, h) = tree.board_size();
     let mut game = RecordGame {
         game: i,
@@ -181,16 +194,29 @@ fn read_game(i: usize, format: &'static str, tree: &sgf::GameTree<'_>) -> Record
         game.diagnostics.push(e.to_string());
         return game;
     }
-    game.info = info_of(tree);
+    if info {
+        game.info = info_of(tree);
+    }
     let mut points = Vec::new();
     let mut played = 0usize;
     for node in tree.main_line() {
-        let (b, wm) = (node.get(ids::B), node.get(ids::W));
+        // One pass over the node's properties (a main line has hundreds of nodes): its first
+        // `B` and `W`, as `get` finds them, and whether it has setup at all.
+        let (mut b, mut wm, mut setup) = (None, None, false);
+        for p in node.props() {
+            match p.id() {
+                ids::B if b.is_none() => b = Some(p),
+                ids::W if wm.is_none() => wm = Some(p),
+                ids::AB | ids::AW | ids::AE => setup = true,
+                _ => {}
+            }
+        }
         let at = game.steps.len();
         game.steps.push(Step::Node {
             moves: b.is_some() || wm.is_some(),
         });
-        for (content, raw) in node.setup_values() {
+        let setup_values = setup.then(|| node.setup_values()).into_iter().flatten();
+        for (content, raw) in setup_values {
             points.clear();
             let mut bad = !value::point_list(raw, &mut points);
             for &p in &points {

@@ -95,6 +95,7 @@ fn check(dataset: &str) {
     };
     build(&dir, &[data], &opts, |_| {}).unwrap();
     let index = Index::open(&dir).unwrap();
+    paths_agree_with_a_scan(&dir, &index);
 
     // The games the oracle replayed (excluded games and files it could not read neither hit nor
     // count; qipu reads some of those, e.g. UTF-16 files and files missing their `(`).
@@ -195,6 +196,51 @@ fn check(dataset: &str) {
         failures.len(),
         failures.join("\n")
     );
+}
+
+/// Every game's [`Index::path`] (found by a binary search in a table of game ranges) is the
+/// path the definition gives, taken here from the manifest file itself by brute force: the
+/// first source in key order whose ranges hold the game, its file on disk, joined with the
+/// member's path for a game of an archive.
+fn paths_agree_with_a_scan(dir: &std::path::Path, index: &Index) {
+    let manifest: Value =
+        serde_json::from_slice(&std::fs::read(dir.join("qipu-index.json")).unwrap()).unwrap();
+    let sources: Vec<(&str, &Value)> = manifest["sources"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.as_str(), v))
+        .collect();
+    let mut with_a_path = 0;
+    for id in 0..index.len() {
+        let holds = |info: &Value| {
+            info["games"].as_array().unwrap().iter().any(|r| {
+                let (a, b) = (r[0].as_u64().unwrap(), r[1].as_u64().unwrap());
+                (a..b).contains(&u64::from(id))
+            })
+        };
+        let want = sources
+            .iter()
+            .find(|(_, info)| holds(info))
+            .and_then(|(key, info)| {
+                let base = inputs::path_of_key(key)?;
+                let (name, _) = index.identity(id).unwrap();
+                let source_name = info["name"].as_str().unwrap();
+                Some(
+                    match name
+                        .strip_prefix(source_name)
+                        .and_then(|rest| rest.strip_prefix('/'))
+                    {
+                        Some(member) if !member.is_empty() => base.join(member),
+                        _ => base,
+                    },
+                )
+            });
+        with_a_path += usize::from(want.is_some());
+        assert_eq!(index.path(id), want, "game {id}");
+    }
+    assert!(with_a_path > 0, "games of files have paths");
+    assert_eq!(index.path(index.len()), None, "past the last game");
 }
 
 #[test]

@@ -2,7 +2,7 @@
 //! facts, and records read without an index — checked against the face's own searches and main
 //! lines on the sample games.
 
-use qipu::records::read_record;
+use qipu::records::{read_record, read_record_moves, RecordInfo};
 use qipu::{build, BuildOptions, Index, Query};
 
 fn sample_index(name: &str) -> (testdata::Scratch, Index) {
@@ -64,6 +64,19 @@ fn records_read_as_the_index_reads_them() {
         assert_eq!(game.rejected, None);
         let line = index.main_line(g).unwrap();
         assert_eq!(game.moves, line.moves);
+        // Read without its information, the game is the same otherwise.
+        let bare = &read_record_moves(&record).games[0];
+        assert_eq!(bare.info, RecordInfo::default());
+        assert_ne!(game.info, RecordInfo::default());
+        assert_eq!(
+            (bare.game, bare.format, bare.board, &bare.moves),
+            (game.game, game.format, game.board, &game.moves)
+        );
+        assert_eq!(
+            (&bare.diagnostics, &bare.rejected),
+            (&game.diagnostics, &game.rejected)
+        );
+        assert_eq!(bare.board(None).unwrap(), game.board(None).unwrap());
         assert_eq!(game.board, line.board);
         // The board after k moves holds the stones of the position a search for k reads.
         for k in [0, 1, line.moves.len() / 2, line.moves.len()] {
