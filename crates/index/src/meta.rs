@@ -710,8 +710,10 @@ impl MetaIndex {
         hidden: &dyn Fn(u32) -> bool,
     ) -> Result<Vec<TopPlayer>, MetaError> {
         let counts = self.counts_hiding("player", games, hidden)?;
-        // Group key → (main name from the alias list, if any; spellings with their counts).
-        let mut groups: HashMap<String, (Option<String>, Vec<(String, u64)>)> = HashMap::new();
+        // A player's main name from the alias list, if any, and its spellings with their
+        // counts.
+        type Group = (Option<String>, Vec<(String, u64)>);
+        let mut groups: HashMap<String, Group> = HashMap::new();
         for (name, count) in counts {
             let key = name_key(&name);
             let (group, main) = match self.aliases.names_of_key(&key) {

@@ -13,6 +13,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use qipu::{build, BuildOptions, Color, Index, Query};
 use sgf::Records;
 
+/// A move on the board: who, and which point (column, row).
+type Move = (Color, (u8, u8));
+
 /// A game as the test reads it: its name and main line (19×19 games only).
 struct Game {
     name: (String, u32),
@@ -85,7 +88,7 @@ fn sgf(p: (u8, u8)) -> String {
 /// the sequence's area (the points' rectangle grown by two lines), and among them the sequence
 /// as `n` consecutive ones; then from its second move to its last at most `2n + 10` moves of
 /// the game. The move numbers (1-based) that complete it.
-fn as_joseki(g: &Game, seq: &[(Color, (u8, u8))]) -> Vec<u32> {
+fn as_joseki(g: &Game, seq: &[Move]) -> Vec<u32> {
     let xs = seq.iter().map(|m| m.1 .0);
     let ys = seq.iter().map(|m| m.1 .1);
     let (x0, x1) = (xs.clone().min().unwrap(), xs.max().unwrap());
@@ -94,7 +97,7 @@ fn as_joseki(g: &Game, seq: &[(Color, (u8, u8))]) -> Vec<u32> {
         (x0.saturating_sub(2)..=(x1 + 2).min(18)).contains(&p.0)
             && (y0.saturating_sub(2)..=(y1 + 2).min(18)).contains(&p.1)
     };
-    let local: Vec<(usize, (Color, (u8, u8)))> = g
+    let local: Vec<(usize, Move)> = g
         .moves
         .iter()
         .enumerate()
@@ -111,7 +114,7 @@ fn as_joseki(g: &Game, seq: &[(Color, (u8, u8))]) -> Vec<u32> {
 
 /// Where the sequence is first complete in `g` with any moves between (its moves in order,
 /// anywhere later).
-fn anywhere_later(g: &Game, seq: &[(Color, (u8, u8))]) -> Option<u32> {
+fn anywhere_later(g: &Game, seq: &[Move]) -> Option<u32> {
     let mut j = 0;
     for (i, &(c, p)) in g.moves.iter().enumerate() {
         if Some(seq[j].1) == p && seq[j].0 == c {
@@ -155,7 +158,7 @@ fn joseki_hits_are_joseki_as_played() {
 
     // The 3-3 invasion under White's 4-4 stone, as fox-pro's players most often play it.
     let text = "W[dd] B[cc] W[dc] B[cd] W[ce] B[be] W[cf]";
-    let seq: Vec<(Color, (u8, u8))> = text
+    let seq: Vec<Move> = text
         .split_whitespace()
         .map(|m| {
             let c = if m.starts_with('B') {
@@ -166,7 +169,7 @@ fn joseki_hits_are_joseki_as_played() {
             (c, point(&m[2..4]))
         })
         .collect();
-    let images: Vec<Vec<(Color, (u8, u8))>> = (0..8)
+    let images: Vec<Vec<Move>> = (0..8)
         .map(|t| seq.iter().map(|&(c, p)| (c, transform(t, p))).collect())
         .collect();
 

@@ -289,18 +289,32 @@ impl Rules {
         game: &[(Color, Option<Point>)],
         seq: &[(Color, Point)],
     ) -> impl Iterator<Item = u32> {
-        let ks: Vec<u32> = if self.any_gap {
-            anywhere_later(game, seq, self.in_order)
-                .into_iter()
-                .collect()
-        } else {
-            let area = Area::of(seq, self.board);
-            let mut ks: Vec<u32> = (0..game.len())
-                .filter_map(|i| local_from(game, seq, i, self.in_order, area))
-                .collect();
-            ks.sort_unstable();
-            ks.dedup();
-            ks
+        // A sequence played as a joseki is also played with any moves between, and that one
+        // pass over the game rules out most candidates before any start is tried.
+        let loose = anywhere_later(game, seq, self.in_order);
+        let ks: Vec<u32> = match loose {
+            None => Vec::new(),
+            Some(k) if self.any_gap => vec![k],
+            Some(_) => {
+                let area = Area::of(seq, self.board);
+                let starts = |m: &(Color, Option<Point>)| {
+                    let is = |s: &(Color, Point)| m.0 == s.0 && m.1 == Some(s.1);
+                    if self.in_order {
+                        is(&seq[0])
+                    } else {
+                        seq.iter().any(is)
+                    }
+                };
+                let mut ks: Vec<u32> = game
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, m)| starts(m))
+                    .filter_map(|(i, _)| local_from(game, seq, i, self.in_order, area))
+                    .collect();
+                ks.sort_unstable();
+                ks.dedup();
+                ks
+            }
         };
         ks.into_iter()
     }
