@@ -162,8 +162,13 @@ pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
         st.aliases_file.display()
     )?;
     writeln!(out, "  top {} players", st.top_players.len())?;
-    for (name, n) in &st.top_players {
-        writeln!(out, "    {n:>7}  {name}")?;
+    // A player with several names counts once, under its main name, the others beside it.
+    for (name, n, also) in &st.top_players {
+        if also.is_empty() {
+            writeln!(out, "    {n:>7}  {name}")?;
+        } else {
+            writeln!(out, "    {n:>7}  {name} (also {})", also.join(", "))?;
+        }
     }
     writeln!(out, "  top {} events", st.top_events.len())?;
     for (name, n) in &st.top_events {

@@ -62,9 +62,14 @@ pub struct SearchArgs {
     /// `B[pd] W[qf] B[nc]` or in quadrant digits (`01：44、36，63、`).
     #[arg(long, conflicts_with_all = ["position", "pattern", "black", "white"])]
     moves: Option<String>,
-    /// With --moves: the moves as a set, in any order (default: in order, tenuki allowed).
+    /// With --moves: the moves as a set, in any order (default: in that order).
     #[arg(long)]
     any_order: bool,
+    /// With --moves: any moves between the sequence's, over any number of moves (default: a
+    /// joseki as played: other moves only outside its area, the points' rectangle grown by
+    /// two lines, and from its second move to its last within 2 × length + 10 moves).
+    #[arg(long)]
+    any_gap: bool,
     /// A game-information query, e.g. 'black:"Lee Sedol" AND date:[2005 TO 2010] AND winner:B'.
     #[arg(long)]
     query: Option<String>,
@@ -191,6 +196,7 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
             "--position FILE",
         ),
         (a.any_order, "--any-order", a.moves.is_some(), "--moves"),
+        (a.any_gap, "--any-gap", a.moves.is_some(), "--moves"),
         (
             a.place.is_some(),
             "--place",
@@ -339,6 +345,7 @@ fn build_query(a: &SearchArgs) -> Result<Query, Refusal> {
         .swap_colors(a.swap_colors)
         .to_move(a.to_move)
         .any_order(a.any_order)
+        .any_gap(a.any_gap)
         .anywhere(a.anywhere);
     let mut query = match &a.query {
         Some(q) => query.filter(q.as_str()),

@@ -147,6 +147,7 @@ fn an_option_without_its_main_option_is_refused_not_ignored() {
             "--position",
         ),
         (&["--query", "black:AlphaGo", "--any-order"][..], "--moves"),
+        (&["--query", "black:AlphaGo", "--any-gap"][..], "--moves"),
         (
             &["--query", "black:AlphaGo", "--place", "3,3"][..],
             "--pattern",
@@ -180,6 +181,7 @@ fn an_option_without_its_main_option_is_refused_not_ignored() {
     for args in [
         &["--black", "pd", "--to-move", "W"][..],
         &["--moves", "B[pd]", "--no-symmetry", "--swap-colors"][..],
+        &["--moves", "B[pd] W[dd]", "--any-gap", "--any-order"][..],
     ] {
         let mut all = vec!["search", "--index", i];
         all.extend_from_slice(args);

@@ -110,3 +110,99 @@ fn alias_files_from_the_command_line() {
     assert_eq!(v["alias_players"], 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn stats_count_a_player_with_several_names_once() {
+    let dir = temp("top");
+    let games = dir.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    let pairs = [
+        ("이세돌", "Alice"),
+        ("Lee Sedol", "Bob"),
+        ("Bob", "李世石"),
+        ("Alice", "Bob"),
+        ("Carol", "Dave"),
+        ("CAROL", "Erin"),
+        ("Carol", "Frank"),
+        ("李世石", "Gina"),
+    ];
+    for (i, (b, w)) in pairs.iter().enumerate() {
+        let moves = ["pd", "dp", "dd", "pp", "qc", "cq", "qq", "cc"][i];
+        std::fs::write(
+            games.join(format!("{i}.sgf")),
+            format!("(;GM[1]SZ[19]CA[UTF-8]PB[{b}]PW[{w}];B[{moves}])"),
+        )
+        .unwrap();
+    }
+    let index = dir.join("index");
+    let (idx, inp) = (index.to_str().unwrap(), games.to_str().unwrap());
+    assert!(qipu(&["index", "--index", idx, "-q", inp]).status.success());
+    let top = |idx: &str| -> Vec<(String, u64, Vec<String>)> {
+        let out = qipu(&["stats", "--index", idx, "--json"]);
+        assert!(out.status.success());
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        v["top_players"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| {
+                (
+                    p[0].as_str().unwrap().to_string(),
+                    p[1].as_u64().unwrap(),
+                    p[2].as_array()
+                        .unwrap()
+                        .iter()
+                        .map(|n| n.as_str().unwrap().to_string())
+                        .collect(),
+                )
+            })
+            .collect()
+    };
+    let s = |names: &[&str]| -> Vec<String> { names.iter().map(|n| n.to_string()).collect() };
+    // The built-in list makes 이세돌, 李世石 and Lee Sedol one player, under the list's first
+    // name, the others beside it (most frequent first); Carol and CAROL differ only in case.
+    let with_aliases = top(idx);
+    assert_eq!(
+        with_aliases[..4],
+        [
+            ("이세돌".to_string(), 4, s(&["李世石", "Lee Sedol"])),
+            ("Bob".to_string(), 3, s(&[])),
+            ("Carol".to_string(), 3, s(&["CAROL"])),
+            ("Alice".to_string(), 2, s(&[])),
+        ]
+    );
+    let total: u64 = with_aliases.iter().map(|p| p.1).sum();
+    assert_eq!(total, 2 * pairs.len() as u64, "every side counted once");
+    let human = qipu(&["stats", "--index", idx]);
+    let human = String::from_utf8_lossy(&human.stdout);
+    assert!(
+        human.contains("4  이세돌 (also 李世石, Lee Sedol)"),
+        "{human}"
+    );
+
+    // Without aliases, the three spellings are three players (folding still joins Carol).
+    let empty = dir.join("empty.tsv");
+    std::fs::write(&empty, "# no aliases\n").unwrap();
+    let out = qipu(&[
+        "index",
+        "--index",
+        idx,
+        "-q",
+        "--aliases",
+        empty.to_str().unwrap(),
+        inp,
+    ]);
+    assert!(out.status.success());
+    let without = top(idx);
+    assert_eq!(
+        without[..4],
+        [
+            ("Bob".to_string(), 3, s(&[])),
+            ("Carol".to_string(), 3, s(&["CAROL"])),
+            ("Alice".to_string(), 2, s(&[])),
+            ("李世石".to_string(), 2, s(&[])),
+        ]
+    );
+    assert!(without.iter().any(|p| p.0 == "이세돌" && p.1 == 1));
+    let _ = std::fs::remove_dir_all(&dir);
+}

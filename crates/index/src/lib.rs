@@ -232,6 +232,13 @@ impl Index {
         Ok(self.meta.top_hiding(field, n, self.len(), &hidden)?)
     }
 
+    /// The `n` most frequent players among the games shown, each counted once under all its
+    /// names (see [`meta::MetaIndex::top_players_hiding`]).
+    pub fn top_players(&self, n: usize) -> Result<Vec<meta::TopPlayer>, IndexError> {
+        let hidden = |g: u32| self.is_removed(g);
+        Ok(self.meta.top_players_hiding(n, self.len(), &hidden)?)
+    }
+
     /// The date range of the games shown (see [`meta::MetaIndex::date_range`]).
     pub fn date_range(&self) -> Result<Option<(sgf::info::Date, sgf::info::Date)>, IndexError> {
         let hidden = |g: u32| self.is_removed(g);

@@ -458,6 +458,18 @@ pub struct GameSummary {
     pub file: Option<String>,
 }
 
+/// One of the most frequent players ([`MetaIndex::top_players_hiding`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TopPlayer {
+    /// The name it is shown under: its alias line's first name, else its most frequent
+    /// spelling.
+    pub name: String,
+    /// Games it played (once per side its names hold).
+    pub games: u64,
+    /// Its other spellings in the index, most frequent first.
+    pub also: Vec<String>,
+}
+
 /// A read-only view of the metadata index at its last commit (see [`MetaIndex::reload`]).
 pub struct MetaIndex {
     dir: PathBuf,
@@ -683,6 +695,72 @@ impl MetaIndex {
         games: u32,
         hidden: &dyn Fn(u32) -> bool,
     ) -> Result<Vec<(String, u64)>, MetaError> {
+        let mut top: Vec<(String, u64)> = self
+            .counts_hiding(field, games, hidden)?
+            .into_iter()
+            .collect();
+        top.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        top.truncate(n);
+        Ok(top)
+    }
+
+    /// The `n` most frequent players among the games shown (as [`MetaIndex::top_hiding`]
+    /// counts `player`), each player counted once under all its names: the names of one line
+    /// of the alias list ([`aliases`]) are one player, shown under the line's first name, and
+    /// so are names with the same [`name_key`] (`一力遼` and `一力辽`, `LEE SEDOL` and `Lee
+    /// Sedol`), shown under the most frequent spelling. Each with its game count (a game
+    /// counts once per side the player's names hold) and the other spellings found, most
+    /// frequent first. Every name is keyed, not only the most frequent ones: a player whose
+    /// games are split over many spellings may lead though none of them alone would.
+    pub fn top_players_hiding(
+        &self,
+        n: usize,
+        games: u32,
+        hidden: &dyn Fn(u32) -> bool,
+    ) -> Result<Vec<TopPlayer>, MetaError> {
+        let counts = self.counts_hiding("player", games, hidden)?;
+        // A player's main name from the alias list, if any, and its spellings with their
+        // counts.
+        type Group = (Option<String>, Vec<(String, u64)>);
+        let mut groups: HashMap<String, Group> = HashMap::new();
+        for (name, count) in counts {
+            let key = name_key(&name);
+            let (group, main) = match self.aliases.names_of_key(&key) {
+                // The alias line's first name stands for the line (keyed: never a name's key).
+                Some(names) => (format!("\u{1}{}", names[0]), Some(names[0].clone())),
+                None if key.is_empty() => (format!("\u{2}{name}"), None),
+                None => (key, None),
+            };
+            let entry = groups.entry(group).or_insert((main, Vec::new()));
+            entry.1.push((name, count));
+        }
+        let mut top: Vec<TopPlayer> = groups
+            .into_values()
+            .map(|(main, mut names)| {
+                names.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+                let games = names.iter().map(|(_, c)| c).sum();
+                let name = main.unwrap_or_else(|| names[0].0.clone());
+                let also = names
+                    .into_iter()
+                    .map(|(spelling, _)| spelling)
+                    .filter(|spelling| *spelling != name)
+                    .collect();
+                TopPlayer { name, games, also }
+            })
+            .collect();
+        top.sort_unstable_by(|a, b| b.games.cmp(&a.games).then_with(|| a.name.cmp(&b.name)));
+        top.truncate(n);
+        Ok(top)
+    }
+
+    /// How many visible games hold each whole value of `field` (a statistics field: see
+    /// [`schema::STATISTICS`]), summed over the field's columns.
+    fn counts_hiding(
+        &self,
+        field: &str,
+        games: u32,
+        hidden: &dyn Fn(u32) -> bool,
+    ) -> Result<HashMap<String, u64>, MetaError> {
         guarded(&self.dir, || {
             let Some(&(_, names)) = schema::STATISTICS.iter().find(|(f, _)| *f == field) else {
                 return Err(MetaError::Query {
@@ -711,10 +789,7 @@ impl MetaIndex {
                     self.count_terms(segment, exact, every_doc_counts, &visible, &mut counts)?;
                 }
             }
-            let mut top: Vec<(String, u64)> = counts.into_iter().collect();
-            top.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
-            top.truncate(n);
-            Ok(top)
+            Ok(counts)
         })
     }
 

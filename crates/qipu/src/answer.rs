@@ -14,8 +14,10 @@ pub struct Answer {
     /// The hit games asked for (after the query's sort, offset and limit), each with its
     /// information.
     pub hits: Vec<Hit>,
-    /// Position queries: what was played next from the position, over all hits (not only the
-    /// returned ones), most frequent first. Empty for other queries.
+    /// What was played next, over all hits (not only the returned ones), most frequent first:
+    /// from a position; from where a pattern appeared; after the move that
+    /// completed a move sequence. Empty for metadata queries, and for patterns and
+    /// sequences that may lie `anywhere` (no orientation to show the moves in).
     pub continuations: Vec<Continuation>,
     /// The hit games by year (and month), with how they ended: over all hits (not only the
     /// returned ones), copies counted once unless [`crate::Query::with_copies`].

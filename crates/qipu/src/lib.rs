@@ -105,8 +105,9 @@
 //! # Ok::<(), qipu::Error>(())
 //! ```
 //!
-//! A move sequence (a joseki, an opening), in order with other moves allowed between, or in
-//! any order:
+//! A move sequence (a joseki, an opening): by default in order, other moves allowed between
+//! only outside the sequence's area and the sequence played within a bounded number of moves
+//! (see [`Query::moves`]); or in any order, or with any moves between:
 //!
 //! ```
 //! # fn tiny_index(name: &str) -> std::path::PathBuf {
@@ -133,9 +134,16 @@
 //! assert_eq!(answer.hits.iter().map(|h| h.game).collect::<Vec<_>>(), [0]);
 //! assert_eq!(answer.hits[0].moves, [3]); // complete at move 3
 //!
-//! // As a set, game 1 has it too (its W[dp] came at move 4).
-//! let as_set = index.search(&in_order.clone().any_order(true))?;
-//! assert_eq!(as_set.hits.iter().map(|h| (h.game, h.moves[0])).collect::<Vec<_>>(), [(0, 3), (1, 4)]);
+//! // Game 1 has the moves as a set (its W[dp] came at move 4), but its W[dd] came between,
+//! // inside the sequence's area: it is a hit only with any moves allowed between.
+//! let as_set = in_order.clone().any_order(true);
+//! let hits = |q: &Query| -> Result<Vec<(u32, u32)>, qipu::Error> {
+//!     Ok(index.search(q)?.hits.iter().map(|h| (h.game, h.moves[0])).collect())
+//! };
+//! assert_eq!(hits(&as_set)?, [(0, 3)]);
+//! assert_eq!(hits(&as_set.any_gap(true))?, [(0, 3), (1, 4)]);
+//! // What was played once the sequence was complete, as for positions.
+//! assert_eq!(answer.continuations[0].point.map(|p| p.sgf_string()).as_deref(), Some("dd"));
 //!
 //! // Quadrant digits are read too; a move that is not one is refused with its place.
 //! let e = Query::moves("B[pd] X[qq]", 19).unwrap_err();

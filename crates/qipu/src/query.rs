@@ -78,6 +78,7 @@ pub struct Query {
     swap_colors: bool,
     to_move: Option<Color>,
     in_order: bool,
+    any_gap: bool,
     pub(crate) limit: Option<usize>,
     pub(crate) offset: usize,
     pub(crate) sort: Sort,
@@ -100,6 +101,7 @@ impl Query {
             swap_colors: false,
             to_move: None,
             in_order: true,
+            any_gap: false,
             limit: None,
             offset: 0,
             sort: Sort::Indexed,
@@ -156,9 +158,13 @@ impl Query {
 
     /// A move sequence (a joseki, say) typed as `B[pd] W[qf] B[nc]` (each point in any notation
     /// of [`Query::points`]), or in quadrant digits (`01：44、36，63、`, 19×19 only), on a
-    /// `size`×`size` board. Games hit where the sequence is complete: in order with other moves
-    /// (tenuki) allowed between, or in any order with [`Query::any_order`]. A move that is not
-    /// one is refused with its number and column.
+    /// `size`×`size` board. Games hit where the sequence is complete as a player means it: in
+    /// that order, other moves (tenuki) allowed between only outside the sequence's area (the
+    /// rectangle of its points grown by two lines), and from its second move to its last within
+    /// `2 × length + 10` moves of the game ([`search::span`]; why: the search crate's
+    /// `sequence` module). [`Query::any_order`] takes the moves as a set, [`Query::any_gap`]
+    /// allows any moves between, over any number of moves. A move that is not one is refused
+    /// with its number and column.
     pub fn moves(text: &str, size: u8) -> Result<Query, Error> {
         check_board(size)?;
         let moves =
@@ -277,6 +283,15 @@ impl Query {
     /// order.
     pub fn any_order(mut self, yes: bool) -> Query {
         self.in_order = !yes;
+        self
+    }
+
+    /// Move sequences only: whether other moves may come anywhere between the sequence's, and
+    /// the sequence be spread over any number of moves (its moves anywhere later in the game).
+    /// Default no: other moves only outside the sequence's area, the sequence within its span
+    /// (see [`Query::moves`]).
+    pub fn any_gap(mut self, yes: bool) -> Query {
+        self.any_gap = yes;
         self
     }
 
@@ -473,6 +488,7 @@ impl Query {
                 board: *board,
                 moves: moves.clone(),
                 in_order: self.in_order,
+                any_gap: self.any_gap,
                 symmetry: self.symmetry,
                 swap_colors: self.swap_colors,
                 anywhere: self.anywhere,
@@ -593,7 +609,11 @@ mod tests {
         }
         let q = Query::moves("B[pd] W[dp]", 19).unwrap().any_order(true);
         match q.plan().ok().unwrap() {
-            Plan::Sequence(s) => assert!(!s.in_order && s.moves.len() == 2),
+            Plan::Sequence(s) => assert!(!s.in_order && !s.any_gap && s.moves.len() == 2),
+            _ => panic!("a sequence"),
+        }
+        match q.any_gap(true).plan().ok().unwrap() {
+            Plan::Sequence(s) => assert!(!s.in_order && s.any_gap),
             _ => panic!("a sequence"),
         }
         assert_eq!(

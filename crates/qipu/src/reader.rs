@@ -70,8 +70,13 @@ pub struct Stats {
     pub parts: Vec<(String, u64)>,
     /// The first and last day of the games' dates (`YYYY-MM-DD`), if any is dated.
     pub date_range: Option<(String, String)>,
-    /// The most frequent players, with their game counts.
-    pub top_players: Vec<(String, u64)>,
+    /// The most frequent players: the name each is shown under, its game count (once per side
+    /// its names hold) and its other names found in the index, most frequent first. A player
+    /// with several names counts once: the names of one line of the index's alias list are one
+    /// player, shown under the line's first name, and so are names that differ only in case,
+    /// spacing or the simplified / traditional / Japanese form of a character (shown under the
+    /// most frequent). Serialised as `[name, games, [other names]]`.
+    pub top_players: Vec<(String, u64, Vec<String>)>,
     /// The most frequent events, with their game counts.
     pub top_events: Vec<(String, u64)>,
     /// Players in the index's alias list (0: aliases off).
@@ -427,7 +432,12 @@ impl Index {
         let bytes = index::build::dir_size(&self.dir);
         let t = &m.totals;
         let parts = self.inner.part_sizes();
-        let top_players = self.inner.top("player", top)?;
+        let top_players = self
+            .inner
+            .top_players(top)?
+            .into_iter()
+            .map(|p| (p.name, p.games, p.also))
+            .collect();
         let top_events = self.inner.top("event", top)?;
         let date_range = self.inner.date_range()?;
         Ok(Stats {

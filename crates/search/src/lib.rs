@@ -6,14 +6,14 @@
 mod engine;
 mod pattern;
 pub mod query;
+mod sequence;
 pub mod store;
 mod tally;
 
-pub use engine::{
-    find_position, find_sequence, Answer, Continuation, Filter, Hit, Moves, SequenceQuery,
-};
+pub use engine::{find_position, Answer, Continuation, Filter, Hit, Moves};
 pub use pattern::find_pattern;
 pub use query::{Cell, PatternQuery, PositionQuery};
+pub use sequence::{find_sequence, span, SequenceQuery, AREA_MARGIN};
 pub use store::{Facts, Store};
 pub use tally::Tally;
 

@@ -190,7 +190,7 @@ fn queries(index: &qipu::Index) -> Vec<String> {
         out.push(format!("/api/pattern?diagram={}&limit=20", encode(d)));
     }
     let top = index.stats(5).map(|s| s.top_players).unwrap_or_default();
-    for (name, _) in top {
+    for (name, _, _) in top {
         out.push(format!(
             "/api/games?query={}&limit=20",
             encode(&format!("player:\"{name}\""))

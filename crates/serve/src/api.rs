@@ -411,6 +411,7 @@ async fn sequence(state: Shared, headers: HeaderMap, pairs: Pairs) -> Result<Res
     let query = Query::moves(&moves, size)
         .map_err(|e| ApiError::from(e).in_param("moves"))?
         .any_order(p.flag("any_order", false)?)
+        .any_gap(p.flag("any_gap", false)?)
         .anywhere(p.flag("anywhere", false)?);
     let c = common(&mut p, query, state.config.max_limit)?;
     p.finish("/api/sequence")?;

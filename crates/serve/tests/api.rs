@@ -284,6 +284,18 @@ fn answers_are_the_librarys_as_pages_and_as_ndjson() {
         .any_order(true)
         .limit(Some(100));
     assert_eq!(ndjson(&sequence.body), library_lines(q));
+    // Any moves between, as the library reads them.
+    let loose = get(
+        base,
+        "/api/sequence",
+        &[("moves", "B[pd] W[dd] B[dp]"), ("any_gap", "true")],
+        NDJSON,
+    );
+    let q = qipu::Query::moves("B[pd] W[dd] B[dp]", 19)
+        .unwrap()
+        .any_gap(true)
+        .limit(Some(100));
+    assert_eq!(ndjson(&loose.body), library_lines(q));
     let corner = "...\n...\n..X";
     let pattern = get(
         base,

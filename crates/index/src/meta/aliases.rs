@@ -232,6 +232,12 @@ impl Aliases {
             .map(|&p| self.players[p].as_slice())
     }
 
+    /// [`Aliases::names_of`] for a name already turned into its [`name_key`] (a caller
+    /// keying many names once each).
+    pub fn names_of_key(&self, key: &str) -> Option<&[String]> {
+        self.by_key.get(key).map(|&p| self.players[p].as_slice())
+    }
+
     /// How many players the list holds.
     pub fn len(&self) -> usize {
         self.players.len()
