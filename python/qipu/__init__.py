@@ -140,6 +140,7 @@ class Index:
         anywhere: bool = False,
         moves: Optional[str] = None,
         any_order: bool = False,
+        any_gap: bool = False,
         query: Optional[str] = None,
         symmetry: bool = True,
         swap_colors: bool = False,
@@ -153,7 +154,10 @@ class Index:
         """Searches the index, as ``qipu search`` does: a position (``position=FILE`` with
         ``at=K``, or typed points ``black=[...]``, ``white=[...]``), a ``pattern`` (a diagram's
         text or its file: ``X O . ? x o``; ``place=(column, row)``, ``anywhere=True``), a move
-        sequence (``moves="B[pd] W[dp]"`` or a record file; ``any_order=True``) or a
+        sequence (``moves="B[pd] W[dp]"`` or a record file: by default played as a joseki is, in
+        order, nothing else played in its area, within a bounded span, as ``qipu search --moves``
+        says; ``any_order=True`` as a set, ``any_gap=True`` anywhere later with anything
+        between) or a
         game-information ``query`` (alone, or narrowing the others). ``symmetry``,
         ``swap_colors`` and ``to_move`` ("B"/"W") as their CLI options; ``limit`` and
         ``offset`` cut the hits (the counts and continuations are over all of them); ``sort``
@@ -172,6 +176,7 @@ class Index:
             anywhere=anywhere,
             moves=moves,
             any_order=any_order,
+            any_gap=any_gap,
             query=query,
             symmetry=symmetry,
             swap_colors=swap_colors,

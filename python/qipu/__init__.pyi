@@ -70,6 +70,7 @@ class Index:
         anywhere: bool = False,
         moves: Optional[str] = None,
         any_order: bool = False,
+        any_gap: bool = False,
         query: Optional[str] = None,
         symmetry: bool = True,
         swap_colors: bool = False,

@@ -485,6 +485,7 @@ struct Ask {
     anywhere: bool,
     moves: Option<String>,
     any_order: bool,
+    any_gap: bool,
     query: Option<String>,
 }
 
@@ -534,7 +535,9 @@ fn build_query(a: &Ask) -> PyResult<Query> {
             "nothing to search: give position, black/white, pattern, moves or query",
         ));
     };
-    Ok(q.any_order(a.any_order).anywhere(a.anywhere))
+    Ok(q.any_order(a.any_order)
+        .any_gap(a.any_gap)
+        .anywhere(a.anywhere))
 }
 
 /// A list of points (`["pd", "Q16"]`) or one string of them, as the face reads them.
@@ -588,7 +591,7 @@ impl Index {
     /// JSON lines give them.
     #[pyo3(signature = (
         *, position=None, at=None, black=None, white=None, size=19, pattern=None, place=None,
-        anywhere=false, moves=None, any_order=false, query=None, symmetry=true,
+        anywhere=false, moves=None, any_order=false, any_gap=false, query=None, symmetry=true,
         swap_colors=false, to_move=None, limit=None, offset=0, sort="indexed", within=None,
         with_copies=false
     ))]
@@ -606,6 +609,7 @@ impl Index {
         anywhere: bool,
         moves: Option<String>,
         any_order: bool,
+        any_gap: bool,
         query: Option<String>,
         symmetry: bool,
         swap_colors: bool,
@@ -627,6 +631,7 @@ impl Index {
             anywhere,
             moves,
             any_order,
+            any_gap,
             query: query.clone(),
         };
         let on_the_board = ask.position.is_some()

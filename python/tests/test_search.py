@@ -61,6 +61,8 @@ def test_answers_are_the_cli_json_lines(fox_index, qipu_bin):
         ({"black": ["pd", "dp"], "white": "dd"}, ["--black", "pd,dp", "--white", "dd"]),
         ({"pattern": oracle / "probes" / "pat-001.txt"}, ["--pattern", str(oracle / "probes" / "pat-001.txt")]),
         ({"moves": "B[pd] W[dd] B[pp]"}, ["--moves", "B[pd] W[dd] B[pp]"]),
+        ({"moves": "B[pd] W[dd] B[pp]", "any_gap": True}, ["--moves", "B[pd] W[dd] B[pp]", "--any-gap"]),
+        ({"moves": "W[dd] B[cc] W[dc] B[cd]"}, ["--moves", "W[dd] B[cc] W[dc] B[cd]"]),
         ({"query": "winner:W AND date:2017"}, ["--query", "winner:W AND date:2017"]),
         ({"black": ["pd"], "query": "winner:B", "limit": 5}, ["--black", "pd", "--query", "winner:B", "--limit", "5"]),
     ]
