@@ -19,7 +19,7 @@ use crate::engine::{
 };
 use crate::query::{Cell, PatternQuery};
 use crate::store::{index_point, point_index, Change, CornerHeld, Store, Walk};
-use crate::tally::Tally;
+use crate::tally::{tally_nexts, Tally};
 
 /// Finds where a pattern appears: game g hits at k when, for some placement, position k
 /// satisfies it and position k−1 does not (or k = 0).
@@ -214,46 +214,8 @@ fn continuations<S: Store>(
     filter: Filter<'_>,
     (bw, bh): (u8, u8),
 ) -> Vec<Continuation> {
-    // Counted first by (placements, move as played) on all cores — few distinct keys for many
-    // hits — and each key mapped back once.
-    type Raw = ahash::AHashMap<(u64, Color, Option<Point>), Tally>;
-    let each_copy = index.each_copy_counts();
-    let count = |chunk: &[(Hit, Nexts)]| {
-        let mut raw = Raw::new();
-        let removed = index.has_removed();
-        for (hit, nexts) in chunk {
-            // The hit game (an original) and its copies in the answer; the first of them only
-            // when copies count once.
-            let games = std::iter::once(hit.game)
-                .chain(index.copies(hit.game).iter().copied())
-                .filter(|&g| !(removed && index.is_removed(g)))
-                .filter(|g| filter.is_none_or(|f| f.binary_search(g).is_ok()))
-                .take(if each_copy { usize::MAX } else { 1 });
-            for g in games {
-                let (winner, facts) = (index.winner(g), index.facts(g));
-                for &(mask, next) in nexts {
-                    let Some((color, point)) = next else {
-                        continue;
-                    };
-                    raw.entry((mask, color, point))
-                        .or_default()
-                        .add(g, color, winner, &facts);
-                }
-            }
-        }
-        raw
-    };
-    let raw = found
-        // Chunks small enough that a few thousand hits keep both cores busy; the table of
-        // each has few keys to merge.
-        .par_chunks(1 << 11)
-        .map(count)
-        .reduce(Raw::new, |mut a, b| {
-            for (k, v) in b {
-                a.entry(k).or_default().merge(&v);
-            }
-            a
-        });
+    // Counted first by (what appeared, move as played), each key then mapped back once.
+    let raw = tally_nexts(index, found, filter);
     let mut table: HashMap<(Color, Option<Point>), Tally> = HashMap::new();
     for ((mask, color, point), tally) in raw {
         let appeared = placements

@@ -41,7 +41,7 @@ use crate::engine::{
     candidates, map_back, sorted_rows, with_copies, Answer, Continuation, Filter, Hit,
 };
 use crate::store::Store;
-use crate::tally::Tally;
+use crate::tally::{tally_nexts, Tally};
 
 /// A sequence of moves to find (e.g. a joseki); see the module's documentation for what a hit
 /// is.
@@ -425,41 +425,8 @@ fn continuations<S: Store>(
     filter: Filter<'_>,
     (bw, bh): (u8, u8),
 ) -> Vec<Continuation> {
-    // Counted first by (variants, move as played) — few distinct keys for many hits — and
-    // each key mapped back once.
-    type Raw = ahash::AHashMap<(u32, Color, Option<Point>), Tally>;
-    let each_copy = index.each_copy_counts();
-    let count = |chunk: &[(Hit, Vec<Next>)]| {
-        let mut raw = Raw::new();
-        for (hit, nexts) in chunk {
-            let games = std::iter::once(hit.game)
-                .chain(index.copies(hit.game).iter().copied())
-                .filter(|&g| !index.is_removed(g))
-                .filter(|g| filter.is_none_or(|f| f.binary_search(g).is_ok()))
-                .take(if each_copy { usize::MAX } else { 1 });
-            for g in games {
-                let (winner, facts) = (index.winner(g), index.facts(g));
-                for &(mask, next) in nexts {
-                    let Some((color, point)) = next else {
-                        continue;
-                    };
-                    raw.entry((mask, color, point))
-                        .or_default()
-                        .add(g, color, winner, &facts);
-                }
-            }
-        }
-        raw
-    };
-    let raw = found
-        .par_chunks(1 << 12)
-        .map(count)
-        .reduce(Raw::new, |mut a, b| {
-            for (k, v) in b {
-                a.entry(k).or_default().merge(&v);
-            }
-            a
-        });
+    // Counted first by (what appeared, move as played), each key then mapped back once.
+    let raw = tally_nexts(index, found, filter);
     let mut table: HashMap<(Color, Option<Point>), Tally> = HashMap::new();
     for ((mask, color, point), tally) in raw {
         let images = variants

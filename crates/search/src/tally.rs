@@ -3,7 +3,7 @@
 //! one game to look at. Positions and patterns count their rows with the same [`Tally`], so the
 //! two tables say the same things in the same way.
 
-use goban::Color;
+use goban::{Color, Point};
 
 use crate::store::{Facts, Store};
 
@@ -113,4 +113,62 @@ pub(crate) fn counts_once<S: Store>(index: &S, g: u32, member: impl Fn(u32) -> b
             .iter()
             .take_while(|&&c| c < g)
             .all(|&c| !member(c))
+}
+
+/// The move that followed a hit, as the store gives it: colour and point (`None` for a pass),
+/// or `None` after the last move.
+pub(crate) type NextMove = Option<(Color, Option<Point>)>;
+
+/// The tallies of the moves that followed hits, by (which of the query's variants appeared
+/// there, move as played), before they are mapped back into the query's orientation: patterns
+/// and sequences both key each hit's next moves by a bit set of what appeared (placements,
+/// orientations of a sequence), few distinct keys for many hits. Each hit counts for its game
+/// (an original) and for the copies the answer holds — only the first of them when copies
+/// count once ([`Store::each_copy_counts`]) — and counted in chunks on all cores, small enough
+/// that a few thousand hits keep both busy.
+pub(crate) fn tally_nexts<S, K, N>(
+    index: &S,
+    found: &[(crate::engine::Hit, N)],
+    filter: crate::engine::Filter<'_>,
+) -> ahash::AHashMap<(K, Color, Option<Point>), Tally>
+where
+    S: Store,
+    K: Copy + Eq + std::hash::Hash + Send,
+    N: AsRef<[(K, NextMove)]> + Sync,
+{
+    use rayon::prelude::*;
+    type Raw<K> = ahash::AHashMap<(K, Color, Option<Point>), Tally>;
+    let each_copy = index.each_copy_counts();
+    let removed = index.has_removed();
+    let count = |chunk: &[(crate::engine::Hit, N)]| {
+        let mut raw = Raw::<K>::new();
+        for (hit, nexts) in chunk {
+            let games = std::iter::once(hit.game)
+                .chain(index.copies(hit.game).iter().copied())
+                .filter(|&g| !(removed && index.is_removed(g)))
+                .filter(|g| filter.is_none_or(|f| f.binary_search(g).is_ok()))
+                .take(if each_copy { usize::MAX } else { 1 });
+            for g in games {
+                let (winner, facts) = (index.winner(g), index.facts(g));
+                for &(key, next) in nexts.as_ref() {
+                    let Some((color, point)) = next else {
+                        continue;
+                    };
+                    raw.entry((key, color, point))
+                        .or_default()
+                        .add(g, color, winner, &facts);
+                }
+            }
+        }
+        raw
+    };
+    found
+        .par_chunks(1 << 11)
+        .map(count)
+        .reduce(Raw::<K>::new, |mut a, b| {
+            for (k, v) in b {
+                a.entry(k).or_default().merge(&v);
+            }
+            a
+        })
 }
