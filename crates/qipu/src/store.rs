@@ -290,6 +290,15 @@ mod tests {
         }
     }
 
+    /// A continuation table as (colour, SGF point) rows, in its order.
+    fn rows_of(answer: &crate::Answer) -> Vec<(Color, String)> {
+        answer
+            .continuations
+            .iter()
+            .map(|c| (c.color, c.point.unwrap().sgf_string()))
+            .collect()
+    }
+
     #[test]
     fn shortcuts_answer_as_the_plain_scan_does() {
         let samples =
@@ -340,11 +349,7 @@ mod tests {
             .unwrap();
         assert_eq!(again.hits.len(), 1);
         assert_eq!(again.hits[0].moves, [1, 5]);
-        let rows: Vec<(Color, String)> = again
-            .continuations
-            .iter()
-            .map(|c| (c.color, c.point.unwrap().sgf_string()))
-            .collect();
+        let rows = rows_of(&again);
         assert_eq!(
             rows,
             [(Color::Black, "jj".into()), (Color::Black, "pp".into())]
@@ -357,11 +362,7 @@ mod tests {
             .within([two]);
         let star = index.search(&star).unwrap();
         assert_eq!(star.hits[0].moves, [1, 3]);
-        let rows: Vec<(Color, String)> = star
-            .continuations
-            .iter()
-            .map(|c| (c.color, c.point.unwrap().sgf_string()))
-            .collect();
+        let rows = rows_of(&star);
         // After move 3 (pp), W ba is "rs" seen from the corner where the shape appeared.
         assert_eq!(
             rows,

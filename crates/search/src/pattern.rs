@@ -12,14 +12,10 @@ use std::collections::BTreeMap;
 use goban::{corner, Bitboard, Color, Point, Symmetry};
 use rayon::prelude::*;
 
-use std::collections::HashMap;
-
-use crate::engine::{
-    candidates, map_back, sorted_rows, with_copies, Answer, Continuation, Filter, Hit, Moves,
-};
+use crate::engine::{candidates, with_copies, Answer, Continuation, Filter, Hit, Moves};
 use crate::query::{Cell, PatternQuery};
 use crate::store::{index_point, point_index, Change, CornerHeld, Store, Walk};
-use crate::tally::{tally_nexts, Tally};
+use crate::tally::continuation_rows;
 
 /// Finds where a pattern appears: game g hits at k when, for some placement, position k
 /// satisfies it and position k−1 does not (or k = 0).
@@ -214,22 +210,14 @@ fn continuations<S: Store>(
     filter: Filter<'_>,
     (bw, bh): (u8, u8),
 ) -> Vec<Continuation> {
-    // Counted first by (what appeared, move as played), each key then mapped back once.
-    let raw = tally_nexts(index, found, filter);
-    let mut table: HashMap<(Color, Option<Point>), Tally> = HashMap::new();
-    for ((mask, color, point), tally) in raw {
-        let appeared = placements
+    continuation_rows(index, found, filter, (bw, bh), |mask: u64| {
+        placements
             .iter()
             .take(64)
             .enumerate()
-            .filter(|(i, _)| mask >> i & 1 == 1)
-            .filter_map(|(_, pl)| pl.image);
-        let Some((c, p)) = map_back(appeared, color, point, bw, bh) else {
-            continue;
-        };
-        table.entry((c, p)).or_default().merge(&tally);
-    }
-    sorted_rows(table)
+            .filter(move |(i, _)| mask >> i & 1 == 1)
+            .filter_map(|(_, pl)| pl.image)
+    })
 }
 
 /// What tells a game's scan that it can stop: for each placement, the points it constrains, so

@@ -32,16 +32,12 @@
 //! positions and patterns. Sequences translated `anywhere` have no orientation to map back to
 //! and give no rows, as patterns slid anywhere do.
 
-use std::collections::HashMap;
-
 use goban::{Color, Point, Symmetry};
 use rayon::prelude::*;
 
-use crate::engine::{
-    candidates, map_back, sorted_rows, with_copies, Answer, Continuation, Filter, Hit,
-};
+use crate::engine::{candidates, with_copies, Answer, Continuation, Filter, Hit};
 use crate::store::Store;
-use crate::tally::{tally_nexts, Tally};
+use crate::tally::continuation_rows;
 
 /// A sequence of moves to find (e.g. a joseki); see the module's documentation for what a hit
 /// is.
@@ -425,21 +421,13 @@ fn continuations<S: Store>(
     filter: Filter<'_>,
     (bw, bh): (u8, u8),
 ) -> Vec<Continuation> {
-    // Counted first by (what appeared, move as played), each key then mapped back once.
-    let raw = tally_nexts(index, found, filter);
-    let mut table: HashMap<(Color, Option<Point>), Tally> = HashMap::new();
-    for ((mask, color, point), tally) in raw {
-        let images = variants
+    continuation_rows(index, found, filter, (bw, bh), |mask: u32| {
+        variants
             .iter()
             .enumerate()
-            .filter(|(i, _)| mask >> i & 1 == 1)
-            .flat_map(|(_, v)| v.images.iter().copied());
-        let Some((c, p)) = map_back(images, color, point, bw, bh) else {
-            continue;
-        };
-        table.entry((c, p)).or_default().merge(&tally);
-    }
-    sorted_rows(table)
+            .filter(move |(i, _)| mask >> i & 1 == 1)
+            .flat_map(|(_, v)| v.images.iter().copied())
+    })
 }
 
 #[cfg(test)]

@@ -119,22 +119,26 @@ pub(crate) fn counts_once<S: Store>(index: &S, g: u32, member: impl Fn(u32) -> b
 /// or `None` after the last move.
 pub(crate) type NextMove = Option<(Color, Option<Point>)>;
 
-/// The tallies of the moves that followed hits, by (which of the query's variants appeared
-/// there, move as played), before they are mapped back into the query's orientation: patterns
-/// and sequences both key each hit's next moves by a bit set of what appeared (placements,
-/// orientations of a sequence), few distinct keys for many hits. Each hit counts for its game
+/// The continuation table of pattern or sequence hits. Both key each hit's next moves by a bit
+/// set of what appeared there (placements, orientations of a sequence): few distinct keys for
+/// many hits, so the moves are tallied first by (key, move as played) and each key is mapped
+/// back into the query's orientation once, through the images `images_of` gives for it (the
+/// smallest SGF point among them, as for positions). Each hit counts for its game
 /// (an original) and for the copies the answer holds — only the first of them when copies
 /// count once ([`Store::each_copy_counts`]) — and counted in chunks on all cores, small enough
 /// that a few thousand hits keep both busy.
-pub(crate) fn tally_nexts<S, K, N>(
+pub(crate) fn continuation_rows<S, K, N, I>(
     index: &S,
     found: &[(crate::engine::Hit, N)],
     filter: crate::engine::Filter<'_>,
-) -> ahash::AHashMap<(K, Color, Option<Point>), Tally>
+    (bw, bh): (u8, u8),
+    images_of: impl Fn(K) -> I,
+) -> Vec<crate::engine::Continuation>
 where
     S: Store,
     K: Copy + Eq + std::hash::Hash + Send,
     N: AsRef<[(K, NextMove)]> + Sync,
+    I: Iterator<Item = (goban::Symmetry, bool)>,
 {
     use rayon::prelude::*;
     type Raw<K> = ahash::AHashMap<(K, Color, Option<Point>), Tally>;
@@ -162,7 +166,7 @@ where
         }
         raw
     };
-    found
+    let raw = found
         .par_chunks(1 << 11)
         .map(count)
         .reduce(Raw::<K>::new, |mut a, b| {
@@ -170,5 +174,14 @@ where
                 a.entry(k).or_default().merge(&v);
             }
             a
-        })
+        });
+    let mut table: std::collections::HashMap<(Color, Option<Point>), Tally> =
+        std::collections::HashMap::new();
+    for ((key, color, point), tally) in raw {
+        let Some(row) = crate::engine::map_back(images_of(key), color, point, bw, bh) else {
+            continue;
+        };
+        table.entry(row).or_default().merge(&tally);
+    }
+    crate::engine::sorted_rows(table)
 }
