@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 use goban::{Board, Color, Point};
-use qipu::{Answer, Handicap, Hit, Index, Query, QueryPart, Sort};
+use qipu::{Answer, Handicap, Hit, Query, QueryPart, Shards, Sort};
 use serde_json::json;
 
 use crate::color;
@@ -18,9 +18,12 @@ use crate::table::{Cell, Table};
 /// The options of `qipu search`.
 #[derive(Args)]
 pub struct SearchArgs {
-    /// The index to search (default: the folder `QIPU_INDEX` names).
-    #[arg(long, env = "QIPU_INDEX")]
-    index: PathBuf,
+    /// The index to search (default: the folder `QIPU_INDEX` names). Given several times,
+    /// the indexes are searched as one holding all their games, in that order (shards of one
+    /// corpus): hits, continuations and profile merged, an exact copy across indexes counted
+    /// once.
+    #[arg(long, env = "QIPU_INDEX", required = true)]
+    index: Vec<PathBuf>,
     /// A position: the first game of this record file, after move --at (default: its end);
     /// FILE#GAME for another game of it (a hit as printed); `-` reads standard input.
     #[arg(long, conflicts_with = "pattern")]
@@ -232,7 +235,7 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
         eprintln!("qipu: {name} has no effect without {main}: give {main} with it");
         return Ok(ExitCode::from(2));
     }
-    let index = Index::open(&a.index)?;
+    let index = Shards::open(&a.index)?;
     let query = match build_query(a) {
         Ok(q) => q,
         Err(Refusal(e)) => {
@@ -440,7 +443,7 @@ fn member_bytes(archive: &Path, member: &str) -> Result<Vec<u8>, String> {
 /// How a hit is named for a person: `PATH#GAME`, the record file's path on disk when the index
 /// knows it (what `qipu show`, `info`, `convert` and `search --position` take back), else its
 /// name as indexed; GAME is its place in the file, as `--json` prints `game`.
-fn identity(index: &Index, hit: &Hit) -> String {
+fn identity(index: &Shards, hit: &Hit) -> String {
     let file = index
         .path(hit.game)
         .map_or_else(|| hit.info.file.clone(), |p| p.display().to_string());
@@ -452,7 +455,7 @@ const MOVES_SHOWN: usize = 8;
 /// Continuations are lettered A to Z on the board, so the table shows as many.
 const CONTINUATIONS_SHOWN: usize = 26;
 
-fn human(index: &Index, query: &Query, answer: &Answer, limit: usize, elapsed_ms: f64) -> String {
+fn human(index: &Shards, query: &Query, answer: &Answer, limit: usize, elapsed_ms: f64) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,

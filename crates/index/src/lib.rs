@@ -381,6 +381,14 @@ impl Index {
         seg.record(i)
     }
 
+    /// Game `id`'s exact signature: a hash of its setup and main-line moves, equal for two
+    /// games exactly when one is an exact copy of the other (up to a 64-bit collision), in
+    /// this index or in another.
+    pub fn exact_signature(&self, id: u32) -> u64 {
+        let (seg, i) = self.locate(id);
+        seg.signatures(i).0
+    }
+
     /// Whether game `id` is an exact copy of an earlier game (and is answered through it).
     pub fn is_copy(&self, id: u32) -> bool {
         self.is_copy

@@ -196,6 +196,35 @@ pub struct Profile {
     pub undated: u64,
 }
 
+impl Profile {
+    /// Adds another profile's counts (of other games: another index of a set searched as
+    /// one) to this one's, period by period.
+    pub(crate) fn merge(&mut self, other: Profile) {
+        fn add(into: &mut Vec<Period>, from: Vec<Period>) {
+            for p in from {
+                let key = (p.year, p.month);
+                match into.binary_search_by_key(&key, |q| (q.year, q.month)) {
+                    Ok(i) => {
+                        let q = &mut into[i];
+                        q.games += p.games;
+                        q.black_wins += p.black_wins;
+                        q.white_wins += p.white_wins;
+                    }
+                    Err(i) => into.insert(i, p),
+                }
+            }
+        }
+        add(&mut self.years, other.years);
+        if let Some(theirs) = other.months {
+            add(self.months.get_or_insert_with(Vec::new), theirs);
+        }
+        if let Some(n) = other.no_month {
+            *self.no_month.get_or_insert(0) += n;
+        }
+        self.undated += other.undated;
+    }
+}
+
 /// One year (or month) of a [`Profile`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Period {
@@ -212,16 +241,24 @@ pub struct Period {
     pub white_wins: u64,
 }
 
-/// The profile of `hits` (in ascending game order).
+/// The profile of `hits` (in ascending game order); with copies counted once, the games
+/// `elsewhere` names are counted through another index of a set searched as one.
 pub(crate) fn profile(
     index: &index::Index,
     hits: &[search::Hit],
     each_copy: bool,
     by_month: bool,
+    elsewhere: impl Fn(u32) -> bool + Sync,
 ) -> Profile {
     let member = |g: u32| hits.binary_search_by_key(&g, |h| h.game).is_ok();
     let counted = |g: u32| {
-        if each_copy || !index.is_copy(g) {
+        if each_copy {
+            return true;
+        }
+        if elsewhere(g) {
+            return false;
+        }
+        if !index.is_copy(g) {
             return true;
         }
         let original = index.game(g).duplicate_of;

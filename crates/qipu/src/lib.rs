@@ -226,6 +226,7 @@ pub mod lines;
 mod query;
 mod reader;
 pub mod records;
+mod shards;
 mod stop;
 mod store;
 mod table;
@@ -239,6 +240,7 @@ pub use query::{check_board_size, Query, Sort, MAX_BOARD};
 /// The thread pools [`Index::search_in`] takes, at the version this crate uses.
 pub use rayon;
 pub use reader::{Damage, Index, Stats};
+pub use shards::Shards;
 pub use stop::Stop;
 pub use table::{GameFacts, TableEntry, TABLE_MOVES, TABLE_STONES};
 

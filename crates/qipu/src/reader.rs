@@ -138,6 +138,23 @@ impl Index {
     pub fn search(&self, query: &Query) -> Result<Answer, Error> {
         let plan = query.plan()?;
         let started = Instant::now();
+        let found = self.find(query, &plan, query.allowed(), None)?;
+        let search_ms = started.elapsed().as_secs_f64() * 1e3;
+        describe(|g| (self, g), |_| false, found, query, search_ms)
+    }
+
+    /// Finds what `query` asks in this index, among the games `within` allows when given
+    /// (its [`Query::within`] in this index's numbers): every hit (in game order), the
+    /// continuation rows and the profile, before the hits are sorted, paged and described. With copies counted
+    /// once, the games `elsewhere` holds (a bit per game) count in no statistics: an exact copy
+    /// of each is counted in another index of a set searched as one ([`crate::Shards`]).
+    pub(crate) fn find(
+        &self,
+        query: &Query,
+        plan: &Plan,
+        within: Option<&[u32]>,
+        elsewhere: Option<&[u64]>,
+    ) -> Result<Found, Error> {
         let mut filter = match query.metadata_query() {
             Some(q) => Some(
                 self.inner
@@ -146,7 +163,7 @@ impl Index {
             ),
             None => None,
         };
-        if let Some(allowed) = query.allowed() {
+        if let Some(allowed) = within {
             let len = self.len();
             filter = Some(match filter {
                 Some(mut ids) => {
@@ -169,11 +186,13 @@ impl Index {
         if stop.is_some_and(Stop::is_stopped) {
             return Err(Error::stopped());
         }
+        let elsewhere = elsewhere.filter(|_| !query.with_copies);
         let games = Games {
             with_copies: query.with_copies,
+            elsewhere,
             ..Games::new(&self.inner, stop)
         };
-        let found = match &plan {
+        let found = match plan {
             Plan::Position(q) => find_position(&games, q, filter.as_deref()),
             Plan::Pattern(q) => find_pattern(&games, q, filter.as_deref()),
             Plan::Sequence(q) => find_sequence(&games, q, filter.as_deref()),
@@ -186,7 +205,7 @@ impl Index {
         if stop.is_some_and(Stop::is_stopped) {
             return Err(Error::stopped());
         }
-        let mut hits: Vec<search::Hit> = match plan {
+        let hits: Vec<search::Hit> = match plan {
             Plan::Metadata => filter
                 .unwrap_or_default()
                 .into_iter()
@@ -198,110 +217,19 @@ impl Index {
             _ => found.hits,
         };
         let profile =
-            crate::explore::profile(&self.inner, &hits, query.with_copies, query.by_month);
-        let search_ms = started.elapsed().as_secs_f64() * 1e3;
-        let started = Instant::now();
-        self.sort(&mut hits, query.sort);
-        let summary = Summary {
-            games: hits.len(),
-            positions: hits.iter().map(|h| h.moves.len()).sum(),
-            skipped: query.offset.min(hits.len()),
-        };
-        let hits = hits
-            .into_iter()
-            .skip(query.offset)
-            .take(query.limit.unwrap_or(usize::MAX))
-            .map(|h| Hit {
-                info: self.info(h.game),
-                game: h.game,
-                moves: h.moves.to_vec(),
-            })
-            .collect();
-        let continuations = found
-            .continuations
-            .into_iter()
-            .map(|c| self.continuation(&c))
-            .collect();
-        // Describing the hits read the metadata and the game table again.
-        self.inner.check_intact()?;
-        Ok(Answer {
+            crate::explore::profile(&self.inner, &hits, query.with_copies, query.by_month, |g| {
+                search::Store::counted_elsewhere(&games, g)
+            });
+        Ok(Found {
             hits,
-            continuations,
+            continuations: found.continuations,
             profile,
-            summary,
-            timings: Timings {
-                search_ms,
-                describe_ms: started.elapsed().as_secs_f64() * 1e3,
-            },
         })
     }
 
     /// Answers `query` on `pool`: the search's parallel work runs on its threads only.
     pub fn search_in(&self, query: &Query, pool: &rayon::ThreadPool) -> Result<Answer, Error> {
         pool.install(|| self.search(query))
-    }
-
-    /// A continuation row as the face gives it: means, years, the example named.
-    fn continuation(&self, c: &search::Continuation) -> Continuation {
-        let t = &c.tally;
-        let mean = |sum: u64, n: u32| {
-            // Rounded to the hundredth of a rank: what a table shows, and stable in JSON.
-            (n > 0)
-                .then(|| (crate::explore::scale(sum as f64 / f64::from(n)) * 100.0).round() / 100.0)
-        };
-        Continuation {
-            color: c.color,
-            point: c.point,
-            count: t.count,
-            black_wins: t.black_wins,
-            white_wins: t.white_wins,
-            other: t.count - t.black_wins - t.white_wins,
-            mover_rank: mean(t.mover_rank_sum, t.mover_ranked),
-            mover_ranked: t.mover_ranked,
-            opponent_rank: mean(t.opponent_rank_sum, t.opponent_ranked),
-            opponent_ranked: t.opponent_ranked,
-            first_year: t.years.map(|y| y.0),
-            last_year: t.years.map(|y| y.1),
-            example: t.example.map(|(_, g)| {
-                let (file, n) = self.inner.identity(g);
-                format!("{file}#{n}")
-            }),
-        }
-    }
-
-    fn sort(&self, hits: &mut [search::Hit], sort: Sort) {
-        match sort {
-            Sort::Indexed => {}
-            Sort::MostPositions => hits.sort_by_key(|h| std::cmp::Reverse(h.moves.len())),
-            Sort::Longest => hits.sort_by_key(|h| std::cmp::Reverse(self.inner.game(h.game).moves)),
-            Sort::Strongest => hits.sort_by_key(|h| {
-                let f = self.inner.facts(h.game);
-                let (weaker, stronger) = (
-                    f.black_rank.min(f.white_rank),
-                    f.black_rank.max(f.white_rank),
-                );
-                std::cmp::Reverse((weaker, stronger))
-            }),
-            Sort::Oldest | Sort::Newest => {
-                let day = |g: GameId| {
-                    let s = self.inner.meta().summary(g).ok().flatten()?;
-                    s.date_range.map(|(start, _)| start)
-                };
-                let mut keyed: Vec<(Option<sgf::info::Date>, search::Hit)> =
-                    hits.iter().map(|h| (day(h.game), h.clone())).collect();
-                // Stable: equal dates stay in indexed order. Undated games last either way.
-                keyed.sort_by(|(a, _), (b, _)| match (a, b) {
-                    (Some(a), Some(b)) if sort == Sort::Oldest => a.cmp(b),
-                    (Some(a), Some(b)) => b.cmp(a),
-                    (Some(_), None) => std::cmp::Ordering::Less,
-                    (None, Some(_)) => std::cmp::Ordering::Greater,
-                    (None, None) => std::cmp::Ordering::Equal,
-                });
-                for (slot, (_, h)) in hits.iter_mut().zip(keyed) {
-                    *slot = h;
-                }
-            }
-        }
     }
 
     /// What the index knows of game `id` without reading its record.
@@ -331,7 +259,7 @@ impl Index {
 
     /// The game's information from the metadata index's stored fields (no record is
     /// decompressed for it). `id` is in range.
-    fn info(&self, id: GameId) -> GameInfo {
+    pub(crate) fn info(&self, id: GameId) -> GameInfo {
         let (file, game_in_file) = self.inner.identity(id);
         let mut info = GameInfo {
             file: file.to_string(),
@@ -412,18 +340,7 @@ impl Index {
     /// SGF, with a custom root property `QH[k,…]` naming the positions that hit. A record that
     /// no longer reads as a game is left out.
     pub fn export_sgf(&self, hits: &[Hit]) -> Result<Vec<u8>, Error> {
-        let mut out = Vec::new();
-        for hit in hits {
-            let record = self.record(hit.game)?;
-            let records = Records::read(&record);
-            let Ok(tree) = records.game(0) else { continue };
-            let sgf = sgf::write::to_sgf(&tree);
-            let moves: Vec<String> = hit.moves.iter().map(|m| m.to_string()).collect();
-            // The hit marker goes right after the root's `(;`.
-            let marked = sgf.replacen("(;", &format!("(;QH[{}]", moves.join(",")), 1);
-            out.extend_from_slice(marked.as_bytes());
-        }
-        Ok(out)
+        export_sgf(hits, |g| self.record(g))
     }
 
     /// Counts, sizes, the date range and the `top` most frequent players and events.
@@ -458,4 +375,165 @@ impl Index {
             aliases_file: self.dir.join(m.meta_dir()).join(index::meta::ALIASES_FILE),
         })
     }
+}
+
+/// What one index found for a query ([`Index::find`]), in its own game numbers.
+pub(crate) struct Found {
+    /// Every hit, in game order.
+    pub(crate) hits: Vec<search::Hit>,
+    /// The continuation rows, most frequent first.
+    pub(crate) continuations: Vec<search::Continuation>,
+    /// The date profile of the hits.
+    pub(crate) profile: crate::Profile,
+}
+
+/// The answer to `query` from what was found: the hits sorted, paged and described, the
+/// continuation rows as the face gives them. Game `g` of `found` is game `at(g).1` of index
+/// `at(g).0` (one index: itself; a set: the index holding it); `copy_elsewhere(g)` says whether
+/// it is an exact copy of a game of an earlier index of the set, marked as a copy as it would be
+/// in one index holding both.
+pub(crate) fn describe<'a>(
+    at: impl Fn(GameId) -> (&'a Index, GameId) + Copy,
+    copy_elsewhere: impl Fn(GameId) -> bool,
+    found: Found,
+    query: &Query,
+    search_ms: f64,
+) -> Result<Answer, Error> {
+    let started = Instant::now();
+    let mut hits = found.hits;
+    sort(at, &mut hits, query.sort);
+    let summary = Summary {
+        games: hits.len(),
+        positions: hits.iter().map(|h| h.moves.len()).sum(),
+        skipped: query.offset.min(hits.len()),
+    };
+    let hits: Vec<Hit> = hits
+        .into_iter()
+        .skip(query.offset)
+        .take(query.limit.unwrap_or(usize::MAX))
+        .map(|h| {
+            let (index, g) = at(h.game);
+            let mut info = index.info(g);
+            info.copy |= copy_elsewhere(h.game);
+            Hit {
+                info,
+                game: h.game,
+                moves: h.moves.to_vec(),
+            }
+        })
+        .collect();
+    let continuations = found
+        .continuations
+        .into_iter()
+        .map(|c| continuation(at, &c))
+        .collect();
+    // Describing the hits read the metadata and the game table again. (A cut map is known
+    // process-wide: any index of the set can tell.)
+    at(0).0.inner.check_intact()?;
+    Ok(Answer {
+        hits,
+        continuations,
+        profile: found.profile,
+        summary,
+        timings: Timings {
+            search_ms,
+            describe_ms: started.elapsed().as_secs_f64() * 1e3,
+        },
+    })
+}
+
+/// A continuation row as the face gives it: means, years, the example named.
+fn continuation<'a>(
+    at: impl Fn(GameId) -> (&'a Index, GameId),
+    c: &search::Continuation,
+) -> Continuation {
+    let t = &c.tally;
+    let mean = |sum: u64, n: u32| {
+        // Rounded to the hundredth of a rank: what a table shows, and stable in JSON.
+        (n > 0).then(|| (crate::explore::scale(sum as f64 / f64::from(n)) * 100.0).round() / 100.0)
+    };
+    Continuation {
+        color: c.color,
+        point: c.point,
+        count: t.count,
+        black_wins: t.black_wins,
+        white_wins: t.white_wins,
+        other: t.count - t.black_wins - t.white_wins,
+        mover_rank: mean(t.mover_rank_sum, t.mover_ranked),
+        mover_ranked: t.mover_ranked,
+        opponent_rank: mean(t.opponent_rank_sum, t.opponent_ranked),
+        opponent_ranked: t.opponent_ranked,
+        first_year: t.years.map(|y| y.0),
+        last_year: t.years.map(|y| y.1),
+        example: t.example.map(|(_, g)| {
+            let (index, g) = at(g);
+            let (file, n) = index.inner.identity(g);
+            format!("{file}#{n}")
+        }),
+    }
+}
+
+/// Sorts hits (in game order) as the query asks; stable, so equals stay in game order.
+fn sort<'a>(at: impl Fn(GameId) -> (&'a Index, GameId), hits: &mut [search::Hit], sort: Sort) {
+    let facts = |g: GameId| {
+        let (index, g) = at(g);
+        index.inner.facts(g)
+    };
+    match sort {
+        Sort::Indexed => {}
+        Sort::MostPositions => hits.sort_by_key(|h| std::cmp::Reverse(h.moves.len())),
+        Sort::Longest => hits.sort_by_key(|h| {
+            let (index, g) = at(h.game);
+            std::cmp::Reverse(index.inner.game(g).moves)
+        }),
+        Sort::Strongest => hits.sort_by_key(|h| {
+            let f = facts(h.game);
+            let (weaker, stronger) = (
+                f.black_rank.min(f.white_rank),
+                f.black_rank.max(f.white_rank),
+            );
+            std::cmp::Reverse((weaker, stronger))
+        }),
+        Sort::Oldest | Sort::Newest => {
+            let day = |g: GameId| {
+                let (index, g) = at(g);
+                let s = index.inner.meta().summary(g).ok().flatten()?;
+                s.date_range.map(|(start, _)| start)
+            };
+            let mut keyed: Vec<(Option<sgf::info::Date>, search::Hit)> =
+                hits.iter().map(|h| (day(h.game), h.clone())).collect();
+            // Stable: equal dates stay in indexed order. Undated games last either way.
+            keyed.sort_by(|(a, _), (b, _)| match (a, b) {
+                (Some(a), Some(b)) if sort == Sort::Oldest => a.cmp(b),
+                (Some(a), Some(b)) => b.cmp(a),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            });
+            for (slot, (_, h)) in hits.iter_mut().zip(keyed) {
+                *slot = h;
+            }
+        }
+    }
+}
+
+/// The hit games as one SGF collection, each game's record (as `record` gives it) written as
+/// `FF[4]` UTF-8 SGF with `QH[k,…]` naming the positions that hit; a record that no longer reads
+/// as a game is left out.
+pub(crate) fn export_sgf(
+    hits: &[Hit],
+    record: impl Fn(GameId) -> Result<Vec<u8>, Error>,
+) -> Result<Vec<u8>, Error> {
+    let mut out = Vec::new();
+    for hit in hits {
+        let record = record(hit.game)?;
+        let records = Records::read(&record);
+        let Ok(tree) = records.game(0) else { continue };
+        let sgf = sgf::write::to_sgf(&tree);
+        let moves: Vec<String> = hit.moves.iter().map(|m| m.to_string()).collect();
+        // The hit marker goes right after the root's `(;`.
+        let marked = sgf.replacen("(;", &format!("(;QH[{}]", moves.join(",")), 1);
+        out.extend_from_slice(marked.as_bytes());
+    }
+    Ok(out)
 }

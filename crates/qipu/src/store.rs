@@ -19,6 +19,9 @@ pub(crate) struct Games<'a> {
     pub(crate) shortcuts: bool,
     /// Whether every exact copy counts in continuation tables ([`search::Store::each_copy_counts`]).
     pub(crate) with_copies: bool,
+    /// The games counted through another index of a set searched as one, a bit per game
+    /// ([`search::Store::counted_elsewhere`]).
+    pub(crate) elsewhere: Option<&'a [u64]>,
 }
 
 impl<'a> Games<'a> {
@@ -28,6 +31,7 @@ impl<'a> Games<'a> {
             stop,
             shortcuts: true,
             with_copies: true,
+            elsewhere: None,
         }
     }
 }
@@ -101,6 +105,14 @@ impl search::Store for Games<'_> {
 
     fn each_copy_counts(&self) -> bool {
         self.with_copies
+    }
+
+    #[inline]
+    fn counted_elsewhere(&self, g: u32) -> bool {
+        self.elsewhere.is_some_and(|bits| {
+            bits.get(g as usize / 64)
+                .is_some_and(|w| w >> (g % 64) & 1 != 0)
+        })
     }
 
     #[inline]

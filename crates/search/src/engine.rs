@@ -256,8 +256,9 @@ fn continuations<S: Store>(
             let (winner, facts, counted) = match cache {
                 Some((g, w, f, c)) if g == o.game => (w, f, c),
                 _ => {
-                    let counted =
-                        each_copy || !index.is_copy(o.game) || counts_once(index, o.game, member);
+                    let counted = each_copy
+                        || (!index.counted_elsewhere(o.game)
+                            && (!index.is_copy(o.game) || counts_once(index, o.game, member)));
                     let entry = (o.game, index.winner(o.game), index.facts(o.game), counted);
                     cache = Some(entry);
                     (entry.1, entry.2, entry.3)
@@ -304,7 +305,7 @@ fn continuations<S: Store>(
 }
 
 /// The rows of a continuation table, most frequent first (ties by colour, then SGF point).
-pub(crate) fn sorted_rows(table: HashMap<(Color, Option<Point>), Tally>) -> Vec<Continuation> {
+pub fn sorted_rows(table: HashMap<(Color, Option<Point>), Tally>) -> Vec<Continuation> {
     let mut rows: Vec<Continuation> = table
         .into_iter()
         .map(|((color, point), tally)| Continuation {

@@ -10,7 +10,7 @@ mod sequence;
 pub mod store;
 mod tally;
 
-pub use engine::{find_position, Answer, Continuation, Filter, Hit, Moves};
+pub use engine::{find_position, sorted_rows, Answer, Continuation, Filter, Hit, Moves};
 pub use pattern::find_pattern;
 pub use query::{Cell, PatternQuery, PositionQuery};
 pub use sequence::{find_sequence, span, SequenceQuery, AREA_MARGIN};

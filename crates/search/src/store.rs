@@ -143,6 +143,13 @@ pub trait Store: Sync {
     fn each_copy_counts(&self) -> bool {
         true
     }
+    /// Whether game `g` counts in no statistics because an exact copy of it is counted in
+    /// another index of a set searched as one (an earlier index of the set, whose copy is in
+    /// the answer): as with copies in one index, a game entered twice is one game. Asked only
+    /// when copies count once ([`Store::each_copy_counts`] is false). Default: never.
+    fn counted_elsewhere(&self, _g: u32) -> bool {
+        false
+    }
     /// Whether the caller has given up on this search (a time budget spent, a client gone):
     /// checked once per game replayed, after which the search skips the remaining games and
     /// returns an incomplete answer that the caller must throw away. Default: never.

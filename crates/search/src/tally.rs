@@ -78,6 +78,16 @@ impl Tally {
         }
     }
 
+    /// Renumbers the example game as game `offset + g` (an index searched as part of a set,
+    /// whose games are numbered after those of the indexes before it), so that of equal
+    /// examples the first in the set's order wins when tallies of several indexes are merged.
+    pub fn rebase(&mut self, offset: u32) {
+        if let Some((key, game)) = &mut self.example {
+            *game += offset;
+            key.earlier = u32::MAX - *game;
+        }
+    }
+
     /// Adds another tally's counts to this one's.
     pub fn merge(&mut self, o: &Tally) {
         self.count += o.count;
@@ -151,6 +161,7 @@ where
                 .chain(index.copies(hit.game).iter().copied())
                 .filter(|&g| !(removed && index.is_removed(g)))
                 .filter(|g| filter.is_none_or(|f| f.binary_search(g).is_ok()))
+                .filter(|&g| each_copy || !index.counted_elsewhere(g))
                 .take(if each_copy { usize::MAX } else { 1 });
             for g in games {
                 let (winner, facts) = (index.winner(g), index.facts(g));

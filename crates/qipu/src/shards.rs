@@ -1,0 +1,305 @@
+//! Several indexes searched as one: a corpus sharded by time or by source, each part an index
+//! folder of its own, answered as one index holding all their games would answer.
+//!
+//! The games of the set are numbered in the order of its indexes: those of the first index
+//! first (`0..len₀`), then those of the second (`len₀..len₀+len₁`), and so on — the numbers one
+//! index would give them, built from the parts' inputs in that order. Every search runs on each
+//! index in turn (each on all the cores of the caller's pool) and the answers are merged:
+//! hits concatenated in that order, then sorted and paged as asked; continuation rows summed move
+//! by move (the example of a row is the best over all indexes, of equals the first in the set);
+//! the date profile summed period by period.
+//!
+//! **Copies across indexes.** One index stores an exact copy of a game once and, unless every
+//! copy is to count ([`Query::with_copies`]), counts a set of copies in the answer once. Across
+//! indexes the same holds: a game whose main line is exactly that of a game of an earlier index
+//! (their exact signatures, [`index::Index::exact_signature`], are equal) is marked as a copy in
+//! hits, and counts in no statistics when a copy of it in an earlier index is in the answer —
+//! what one index holding both would do. Which games have such a copy is worked out once per
+//! opened set, at its first search (the signatures of every game, read from each index's
+//! `sigs.bin`, 16 bytes a game), not at open, so that opening stays a few milliseconds.
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+use std::time::Instant;
+
+use crate::answer::{Answer, GameId, GameInfo, Hit, MainLine};
+use crate::error::{Error, QueryError, QueryPart};
+use crate::query::Query;
+use crate::reader::{describe, Found, Index};
+
+/// Several indexes opened to be searched as one (see the [module docs](self)): the face of
+/// [`Index`] over all their games, numbered in the order the indexes were given. `Send + Sync`
+/// like [`Index`].
+pub struct Shards {
+    parts: Vec<Index>,
+    /// The number of the first game of each part in the set.
+    firsts: Vec<GameId>,
+    len: GameId,
+    copies: OnceLock<CrossCopies>,
+}
+
+const _: () = {
+    const fn shared<T: Send + Sync>() {}
+    shared::<Shards>();
+};
+
+/// Which games of each part have an exact copy in an earlier part.
+struct CrossCopies {
+    /// Per part: those games (in its own numbers, ascending) with their exact signature.
+    twins: Vec<Vec<(GameId, u64)>>,
+    /// The signatures held by games of more than one part.
+    shared: HashSet<u64>,
+}
+
+impl Shards {
+    /// Opens the indexes in `dirs`, in that order (at least one). Each opens as
+    /// [`Index::open`] opens one, with the same errors; the same folder given twice is refused
+    /// (its games would count twice).
+    pub fn open<P: AsRef<Path>>(dirs: impl IntoIterator<Item = P>) -> Result<Shards, Error> {
+        let mut parts = Vec::new();
+        let mut seen: Vec<PathBuf> = Vec::new();
+        for dir in dirs {
+            let dir = dir.as_ref();
+            let canonical = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+            if seen.contains(&canonical) {
+                return Err(QueryError::new(
+                    QueryPart::Nothing,
+                    format!("the index {} is given twice", dir.display()),
+                )
+                .into());
+            }
+            seen.push(canonical);
+            parts.push(Index::open(dir)?);
+        }
+        Shards::of(parts)
+    }
+
+    /// The indexes given, already opened, searched as one in that order (at least one).
+    pub fn of(parts: Vec<Index>) -> Result<Shards, Error> {
+        if parts.is_empty() {
+            return Err(QueryError::new(QueryPart::Nothing, "no index given").into());
+        }
+        let mut firsts = Vec::with_capacity(parts.len());
+        let mut len: u64 = 0;
+        for part in &parts {
+            firsts.push(len as GameId);
+            len += u64::from(part.len());
+        }
+        let len = GameId::try_from(len).map_err(|_| {
+            Error::from(QueryError::new(
+                QueryPart::Nothing,
+                format!(
+                    "these indexes hold {len} games together: a set searched as one holds at most {}",
+                    GameId::MAX
+                ),
+            ))
+        })?;
+        Ok(Shards {
+            parts,
+            firsts,
+            len,
+            copies: OnceLock::new(),
+        })
+    }
+
+    /// The indexes of the set, in its order.
+    pub fn indexes(&self) -> &[Index] {
+        &self.parts
+    }
+
+    /// Number of games of all the indexes (ids are `0..len`).
+    pub fn len(&self) -> GameId {
+        self.len
+    }
+
+    /// Whether no index holds a game.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Which index holds game `id` of the set (its place in [`Shards::indexes`]), and its number
+    /// there; `None` past the last game.
+    pub fn locate(&self, id: GameId) -> Option<(usize, GameId)> {
+        if id >= self.len {
+            return None;
+        }
+        let i = self.firsts.partition_point(|&f| f <= id) - 1;
+        // Parts without games share their first number with the next: take the one holding it.
+        let i = (i..self.parts.len()).find(|&i| id - self.firsts[i] < self.parts[i].len())?;
+        Some((i, id - self.firsts[i]))
+    }
+
+    /// The index holding game `id` and its number there, or the user's error.
+    fn part(&self, id: GameId) -> Result<(&Index, GameId), Error> {
+        self.locate(id)
+            .map(|(i, g)| (&self.parts[i], g))
+            .ok_or_else(|| {
+                QueryError::new(
+                    QueryPart::Game,
+                    format!("game {id}: the indexes hold {} games", self.len),
+                )
+                .into()
+            })
+    }
+
+    /// Answers `query` over every index of the set, as one index holding all their games would
+    /// (see the [module docs](self)), on the caller's rayon pool.
+    pub fn search(&self, query: &Query) -> Result<Answer, Error> {
+        let plan = query.plan()?;
+        let started = Instant::now();
+        // Copies across indexes are marked in every answer, and count once unless each is to.
+        let copies = (self.parts.len() > 1).then(|| self.cross_copies());
+        let once = copies.filter(|_| !query.with_copies);
+        // Signatures of games of earlier parts in the answer that a later part holds too.
+        let mut answered: HashSet<u64> = HashSet::new();
+        let mut hits = Vec::new();
+        let mut rows: std::collections::HashMap<_, search::Tally> =
+            std::collections::HashMap::new();
+        let mut profile: Option<crate::Profile> = None;
+        for (i, part) in self.parts.iter().enumerate() {
+            let first = self.firsts[i];
+            let within: Option<Vec<GameId>> = query.allowed().map(|ids| {
+                let end = first + part.len();
+                ids.iter()
+                    .filter(|&&g| (first..end).contains(&g))
+                    .map(|&g| g - first)
+                    .collect()
+            });
+            let elsewhere: Option<Vec<u64>> = once.and_then(|c| {
+                let mut bits = vec![0u64; (part.len() as usize).div_ceil(64)];
+                let mut any = false;
+                for &(g, sig) in &c.twins[i] {
+                    if answered.contains(&sig) {
+                        bits[g as usize / 64] |= 1 << (g % 64);
+                        any = true;
+                    }
+                }
+                any.then_some(bits)
+            });
+            let found = part.find(query, &plan, within.as_deref(), elsewhere.as_deref())?;
+            if let Some(c) = once.filter(|c| !c.shared.is_empty()) {
+                for h in &found.hits {
+                    let sig = part.inner.exact_signature(h.game);
+                    if c.shared.contains(&sig) {
+                        answered.insert(sig);
+                    }
+                }
+            }
+            hits.extend(found.hits.into_iter().map(|mut h| {
+                h.game += first;
+                h
+            }));
+            for mut c in found.continuations {
+                c.tally.rebase(first);
+                rows.entry((c.color, c.point)).or_default().merge(&c.tally);
+            }
+            match &mut profile {
+                Some(p) => p.merge(found.profile),
+                None => profile = Some(found.profile),
+            }
+        }
+        let found = Found {
+            hits,
+            continuations: search::sorted_rows(rows),
+            profile: profile.unwrap_or_default(),
+        };
+        let search_ms = started.elapsed().as_secs_f64() * 1e3;
+        let at = |g: GameId| match self.locate(g) {
+            Some((i, g)) => (&self.parts[i], g),
+            None => (&self.parts[0], 0),
+        };
+        let copy_elsewhere = |g: GameId| {
+            copies.is_some_and(|c| {
+                self.locate(g)
+                    .is_some_and(|(i, g)| c.twins[i].binary_search_by_key(&g, |&(t, _)| t).is_ok())
+            })
+        };
+        describe(at, copy_elsewhere, found, query, search_ms)
+    }
+
+    /// Answers `query` on `pool`: the search's parallel work runs on its threads only.
+    pub fn search_in(&self, query: &Query, pool: &rayon::ThreadPool) -> Result<Answer, Error> {
+        pool.install(|| self.search(query))
+    }
+
+    /// Which games have an exact copy in an earlier part: worked out at the first search that
+    /// needs it, then kept.
+    fn cross_copies(&self) -> &CrossCopies {
+        self.copies.get_or_init(|| {
+            use rayon::prelude::*;
+            // Each part's (signature, game), sorted by signature; removed games are no copy.
+            let sigs: Vec<Vec<(u64, GameId)>> = self
+                .parts
+                .par_iter()
+                .map(|p| {
+                    let mut v: Vec<(u64, GameId)> = (0..p.len())
+                        .filter(|&g| !p.inner.is_removed(g))
+                        .map(|g| (p.inner.exact_signature(g), g))
+                        .collect();
+                    v.par_sort_unstable();
+                    v
+                })
+                .collect();
+            let mut twins = Vec::with_capacity(sigs.len());
+            let mut shared = HashSet::new();
+            for (i, part) in sigs.iter().enumerate() {
+                let mut mine: Vec<(GameId, u64)> = part
+                    .par_iter()
+                    .filter(|&&(sig, _)| {
+                        sigs[..i]
+                            .iter()
+                            .any(|earlier| earlier.binary_search_by_key(&sig, |e| e.0).is_ok())
+                    })
+                    .map(|&(sig, g)| (g, sig))
+                    .collect();
+                mine.sort_unstable();
+                shared.extend(mine.iter().map(|&(_, sig)| sig));
+                twins.push(mine);
+            }
+            CrossCopies { twins, shared }
+        })
+    }
+
+    /// What the index holding game `id` knows of it without reading its record.
+    pub fn game(&self, id: GameId) -> Result<GameInfo, Error> {
+        let (part, g) = self.part(id)?;
+        let mut info = part.game(g)?;
+        if !info.copy && self.parts.len() > 1 {
+            let (i, g) = self.locate(id).expect("located above");
+            info.copy = self.cross_copies().twins[i]
+                .binary_search_by_key(&g, |&(t, _)| t)
+                .is_ok();
+        }
+        Ok(info)
+    }
+
+    /// Where game `id` was read from (see [`Index::identity`]).
+    pub fn identity(&self, id: GameId) -> Result<(&str, u32), Error> {
+        let (part, g) = self.part(id)?;
+        part.identity(g)
+    }
+
+    /// Where game `id`'s record file is on disk (see [`Index::path`]).
+    pub fn path(&self, id: GameId) -> Option<PathBuf> {
+        let (part, g) = self.part(id).ok()?;
+        part.path(g)
+    }
+
+    /// The original record text of game `id` (see [`Index::record`]).
+    pub fn record(&self, id: GameId) -> Result<Vec<u8>, Error> {
+        let (part, g) = self.part(id)?;
+        part.record(g)
+    }
+
+    /// The main line of game `id` (see [`Index::main_line`]).
+    pub fn main_line(&self, id: GameId) -> Result<MainLine, Error> {
+        let (part, g) = self.part(id)?;
+        part.main_line(g)
+    }
+
+    /// The hit games as one SGF collection (see [`Index::export_sgf`]).
+    pub fn export_sgf(&self, hits: &[Hit]) -> Result<Vec<u8>, Error> {
+        crate::reader::export_sgf(hits, |g| self.record(g))
+    }
+}
