@@ -13,9 +13,10 @@ use clap::Args;
 /// The options of `qipu serve`.
 #[derive(Args)]
 pub struct ServeArgs {
-    /// The index to serve (default: the folder `QIPU_INDEX` names). It is only read.
-    #[arg(long, env = "QIPU_INDEX")]
-    index: PathBuf,
+    /// The index to serve (default: the folder `QIPU_INDEX` names). It is only read. Given
+    /// several times, the indexes are served as one, as `qipu search` searches them.
+    #[arg(long, env = "QIPU_INDEX", required = true)]
+    index: Vec<PathBuf>,
     /// The address to listen on (port 0: any free port). The API has no authentication: bind
     /// another address than loopback only on a network you trust.
     #[arg(long, default_value = "127.0.0.1:8080")]
@@ -33,7 +34,7 @@ pub struct ServeArgs {
 }
 
 pub fn run(a: &ServeArgs) -> Result<ExitCode> {
-    let index = qipu::Index::open(&a.index)?;
+    let index = qipu::Shards::open(&a.index)?;
     let games = index.len();
     let config = serve::Config {
         bind: a.bind,

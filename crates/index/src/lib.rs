@@ -239,6 +239,13 @@ impl Index {
         Ok(self.meta.top_players_hiding(n, self.len(), &hidden)?)
     }
 
+    /// How many games shown each spelling of a player's name holds (see
+    /// [`meta::MetaIndex::player_counts_hiding`]).
+    pub fn player_counts(&self) -> Result<std::collections::HashMap<String, u64>, IndexError> {
+        let hidden = |g: u32| self.is_removed(g);
+        Ok(self.meta.player_counts_hiding(self.len(), &hidden)?)
+    }
+
     /// The date range of the games shown (see [`meta::MetaIndex::date_range`]).
     pub fn date_range(&self) -> Result<Option<(sgf::info::Date, sgf::info::Date)>, IndexError> {
         let hidden = |g: u32| self.is_removed(g);

@@ -719,6 +719,25 @@ impl MetaIndex {
         hidden: &dyn Fn(u32) -> bool,
     ) -> Result<Vec<TopPlayer>, MetaError> {
         let counts = self.counts_hiding("player", games, hidden)?;
+        Ok(self.group_players(counts, n))
+    }
+
+    /// How many visible games (not those `hidden` names) each spelling of a player's name
+    /// holds, once per side: what [`MetaIndex::top_players_hiding`] groups. Counts of several
+    /// indexes searched as one are summed spelling by spelling, then grouped once
+    /// ([`MetaIndex::group_players`]).
+    pub fn player_counts_hiding(
+        &self,
+        games: u32,
+        hidden: &dyn Fn(u32) -> bool,
+    ) -> Result<HashMap<String, u64>, MetaError> {
+        self.counts_hiding("player", games, hidden)
+    }
+
+    /// The `n` players with the most games, from the game counts of their spellings: the
+    /// names of one line of this index's alias list are one player, and so are names equal
+    /// once folded (see [`MetaIndex::top_players_hiding`]).
+    pub fn group_players(&self, counts: HashMap<String, u64>, n: usize) -> Vec<TopPlayer> {
         // A player's main name from the alias list, if any, and its spellings with their
         // counts.
         type Group = (Option<String>, Vec<(String, u64)>);
@@ -750,7 +769,7 @@ impl MetaIndex {
             .collect();
         top.sort_unstable_by(|a, b| b.games.cmp(&a.games).then_with(|| a.name.cmp(&b.name)));
         top.truncate(n);
-        Ok(top)
+        top
     }
 
     /// How many visible games hold each whole value of `field` (a statistics field: see

@@ -7,7 +7,8 @@
 //! opens it, a [`Query`] says what to look for, and [`Index::search`] gives an [`Answer`]:
 //! plain data (it derives `serde::Serialize`) with the hit games and their information, the
 //! continuation table, counts and timings. [`Index::record`], [`Index::main_line`] and
-//! [`Index::export_sgf`] give the games behind the hits. A failure is an [`Error`] whose
+//! [`Index::export_sgf`] give the games behind the hits. [`Shards`] searches several indexes
+//! (shards of one corpus) as one, with the same answers one index of all their games gives. A failure is an [`Error`] whose
 //! [`Error::kind`] says who must act: the user's query ([`ErrorKind::BadQuery`], with the part
 //! and place in [`Error::query`]) or the index and the machine (missing, old, damaged, busy,
 //! I/O). Nothing here prints.

@@ -52,6 +52,19 @@ struct CrossCopies {
     shared: HashSet<u64>,
 }
 
+/// One index as a set of one: answers, numbers and statistics are the index's own.
+impl From<Index> for Shards {
+    fn from(index: Index) -> Shards {
+        let len = index.len();
+        Shards {
+            parts: vec![index],
+            firsts: vec![0],
+            len,
+            copies: OnceLock::new(),
+        }
+    }
+}
+
 impl Shards {
     /// Opens the indexes in `dirs`, in that order (at least one). Each opens as
     /// [`Index::open`] opens one, with the same errors; the same folder given twice is refused
@@ -258,6 +271,84 @@ impl Shards {
                 twins.push(mine);
             }
             CrossCopies { twins, shared }
+        })
+    }
+
+    /// Counts, sizes, the date range and the `top` most frequent players and events of all
+    /// the indexes, as one index of all their games would give them: sums, with exact copies
+    /// across indexes counted as duplicates, and players and events counted over every index
+    /// before the most frequent are taken (players grouped by the first index's alias list).
+    /// Copies up to symmetry are those of each index, plus the exact copies across indexes.
+    pub fn stats(&self, top: usize) -> Result<crate::Stats, Error> {
+        if self.parts.len() == 1 {
+            return self.parts[0].stats(top);
+        }
+        let each: Vec<crate::Stats> = self
+            .parts
+            .iter()
+            .map(|p| p.stats(0))
+            .collect::<Result<_, _>>()?;
+        let copies = self.cross_copies();
+        // A game with an exact copy in an earlier index is a duplicate, unless it already is
+        // one in its own.
+        let across: u64 = copies
+            .twins
+            .iter()
+            .zip(&self.parts)
+            .map(|(twins, p)| twins.iter().filter(|&&(g, _)| !p.inner.is_copy(g)).count() as u64)
+            .sum();
+        let sum = |f: fn(&crate::Stats) -> u64| each.iter().map(f).sum::<u64>();
+        let games = sum(|s| s.games);
+        let duplicates = sum(|s| s.duplicates) + across;
+        let bytes = sum(|s| s.bytes);
+        let mut parts: Vec<(String, u64)> = Vec::new();
+        for (name, n) in each.iter().flat_map(|s| s.parts.iter()) {
+            match parts.iter_mut().find(|(k, _)| k == name) {
+                Some((_, m)) => *m += n,
+                None => parts.push((name.clone(), *n)),
+            }
+        }
+        let date_range = each
+            .iter()
+            .filter_map(|s| s.date_range.clone())
+            .reduce(|(a, b), (c, d)| (a.min(c), b.max(d)));
+        let mut players: std::collections::HashMap<String, u64> = Default::default();
+        let mut events: std::collections::HashMap<String, u64> = Default::default();
+        for p in &self.parts {
+            for (name, n) in p.inner.player_counts()? {
+                *players.entry(name).or_default() += n;
+            }
+            for (event, n) in p.inner.top("event", usize::MAX)? {
+                *events.entry(event).or_default() += n;
+            }
+        }
+        let top_players = self.parts[0]
+            .inner
+            .meta()
+            .group_players(players, top)
+            .into_iter()
+            .map(|p| (p.name, p.games, p.also))
+            .collect();
+        let mut top_events: Vec<(String, u64)> = events.into_iter().collect();
+        top_events.sort_unstable_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        top_events.truncate(top);
+        let first = &each[0];
+        Ok(crate::Stats {
+            games,
+            distinct: games.saturating_sub(duplicates),
+            duplicates,
+            symmetric_duplicates: sum(|s| s.symmetric_duplicates) + across,
+            rejected: sum(|s| s.rejected),
+            files: sum(|s| s.files),
+            files_without_games: sum(|s| s.files_without_games),
+            bytes,
+            bytes_per_game: bytes.checked_div(games).unwrap_or(0),
+            parts,
+            date_range,
+            top_players,
+            top_events,
+            alias_players: first.alias_players,
+            aliases_file: first.aliases_file.clone(),
         })
     }
 

@@ -99,6 +99,15 @@ fn shards_answer_as_one_index_of_all_their_games() {
         assert_eq!(set.game(g).unwrap(), one.game(g).unwrap(), "game {g}");
         assert_eq!(set.record(g).unwrap(), one.record(g).unwrap(), "game {g}");
     }
+    let (a, b) = (set.stats(10).unwrap(), one.stats(10).unwrap());
+    assert_eq!(
+        (a.games, a.distinct, a.duplicates, a.files, a.rejected),
+        (b.games, b.distinct, b.duplicates, b.files, b.rejected)
+    );
+    assert!(a.duplicates >= copied as u64);
+    assert_eq!(a.date_range, b.date_range);
+    assert_eq!(a.top_players, b.top_players);
+    assert_eq!(a.top_events, b.top_events);
     // The copies are copies in the one index, and in the set across its indexes.
     let last = one.len() - 1;
     assert!(one.game(last).unwrap().copy && set.game(last).unwrap().copy);

@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use qipu::lines::{lines, HitLine};
-use qipu::{Answer, Continuation, ErrorKind, GameId, Index, Query, QueryPart, Stop};
+use qipu::{Answer, Continuation, ErrorKind, GameId, Query, QueryPart, Shards, Stop};
 use serde::Serialize;
 use tokio::sync::Semaphore;
 
@@ -25,7 +25,7 @@ const DEFAULT_LIMIT: usize = 100;
 
 /// What every request handler shares.
 pub(crate) struct State {
-    index: Index,
+    index: Shards,
     pool: qipu::rayon::ThreadPool,
     turns: Arc<Semaphore>,
     config: Config,
@@ -38,7 +38,7 @@ pub(crate) struct State {
 }
 
 impl State {
-    pub(crate) fn new(index: Index, config: &Config) -> Result<State, ServeError> {
+    pub(crate) fn new(index: Shards, config: &Config) -> Result<State, ServeError> {
         if config.max_concurrent == 0 || config.max_limit == 0 || config.timeout.is_zero() {
             return Err(ServeError::Config(
                 "max_concurrent, max_limit and the timeout must be above 0".into(),

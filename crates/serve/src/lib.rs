@@ -93,11 +93,15 @@ pub enum ServeError {
     Index(#[from] qipu::Error),
 }
 
-/// The HTTP API and the web board over `index`, as an axum router (to serve it with axum
-/// directly, or nest it in a larger application). Builds the search pool, the table of game
-/// names and the index's statistics first.
-pub fn router(index: qipu::Index, config: &Config) -> Result<Router, ServeError> {
-    Ok(api::routes(Arc::new(api::State::new(index, config)?)))
+/// The HTTP API and the web board over `index` — one [`qipu::Index`], or several searched as
+/// one ([`qipu::Shards`]: games numbered across them, answers merged) — as an axum router (to
+/// serve it with axum directly, or nest it in a larger application). Builds the search pool,
+/// the table of game names and the index's statistics first.
+pub fn router(index: impl Into<qipu::Shards>, config: &Config) -> Result<Router, ServeError> {
+    Ok(api::routes(Arc::new(api::State::new(
+        index.into(),
+        config,
+    )?)))
 }
 
 /// A server bound to its address, ready to run.
@@ -110,7 +114,7 @@ pub struct Server {
 impl Server {
     /// Prepares the router (see [`router`]) and binds `config.bind` (port 0: any free port;
     /// [`Server::local_addr`] says which).
-    pub fn bind(index: qipu::Index, config: &Config) -> Result<Server, ServeError> {
+    pub fn bind(index: impl Into<qipu::Shards>, config: &Config) -> Result<Server, ServeError> {
         let app = router(index, config)?;
         // The runtime only moves bytes: the searches run on the rayon pool, so two threads
         // suffice for many connections.
