@@ -118,11 +118,15 @@ class Index:
     """An index of game records (made by ``qipu index`` or ``qipu.build``), opened for
     searching. Opening reads little and locks nothing; share one among threads."""
 
-    __slots__ = ("_ix", "path")
+    __slots__ = ("_ix", "path", "paths")
 
-    def __init__(self, path: PathLike) -> None:
-        self.path = os.fspath(path)
-        self._ix = _qipu.Index(os.path.expanduser(self.path))
+    def __init__(self, path: Union[PathLike, Sequence[PathLike]]) -> None:
+        # Several folders (a list or tuple) are searched as one index holding all their
+        # games, numbered in that order: shards of one corpus, answers merged exactly.
+        paths = [path] if isinstance(path, (str, bytes, os.PathLike)) else list(path)
+        self.paths = [os.fspath(p) for p in paths]
+        self.path = self.paths[0] if len(self.paths) == 1 else None
+        self._ix = _qipu.Index([os.path.expanduser(p) for p in self.paths])
 
     def __len__(self) -> int:
         return len(self._ix)
@@ -204,7 +208,8 @@ class Index:
         return self._ix.export_parquet(os.fspath(out))
 
     def __repr__(self) -> str:
-        return f"<qipu.Index {self.path!r} {len(self)} games>"
+        where = self.path if self.path is not None else self.paths
+        return f"<qipu.Index {where!r} {len(self)} games>"
 
 
 def read(*paths: Union[PathLike, Iterable[PathLike]]) -> Iterator["Game"]:

@@ -441,10 +441,10 @@ fn read_bytes(py: Python<'_>, data: Vec<u8>, name: &str) -> Vec<Game> {
         .collect()
 }
 
-/// An index opened for searching.
+/// An index opened for searching: one folder, or several searched as one.
 #[pyclass(module = "qipu._qipu", frozen)]
 struct Index {
-    inner: Arc<qipu::Index>,
+    inner: Arc<qipu::Shards>,
     /// Game numbers by (file, game in file), made at the first `game()` call.
     names: OnceLock<HashMap<(String, u32), u32>>,
 }
@@ -558,7 +558,7 @@ fn points_text(v: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
 /// Game numbers by (file, game in file), made once per index (a look-up in the game table per
 /// game, no metadata).
 fn numbers<'a>(
-    index: &qipu::Index,
+    index: &qipu::Shards,
     names: &'a OnceLock<HashMap<(String, u32), u32>>,
 ) -> &'a HashMap<(String, u32), u32> {
     names.get_or_init(|| {
@@ -573,10 +573,11 @@ fn numbers<'a>(
 
 #[pymethods]
 impl Index {
-    /// Opens the index in `path`.
+    /// Opens the index in each of `paths`, searched as one in that order (one path: that
+    /// index alone).
     #[new]
-    fn new(py: Python<'_>, path: PathBuf) -> PyResult<Index> {
-        let inner = py.detach(|| qipu::Index::open(&path)).map_err(raise)?;
+    fn new(py: Python<'_>, paths: Vec<PathBuf>) -> PyResult<Index> {
+        let inner = py.detach(|| qipu::Shards::open(&paths)).map_err(raise)?;
         Ok(Index {
             inner: Arc::new(inner),
             names: OnceLock::new(),
@@ -747,8 +748,13 @@ impl Index {
     /// returns what was written.
     fn export_parquet<'py>(&self, py: Python<'py>, out: PathBuf) -> PyResult<Bound<'py, PyDict>> {
         let index = Arc::clone(&self.inner);
+        let [one] = index.indexes() else {
+            return Err(QueryError::new_err(
+                "export_parquet writes one index: open each index of the set alone",
+            ));
+        };
         let s = py
-            .detach(|| qipu_export::export(&index, &out, |_| {}))
+            .detach(|| qipu_export::export(one, &out, |_| {}))
             .map_err(|e| match e {
                 qipu_export::ExportError::Index(e) => raise(e),
                 e => IndexError::new_err(e.to_string()),

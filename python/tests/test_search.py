@@ -120,3 +120,30 @@ def test_an_indexed_game_reads_as_its_record(fox_index):
     # The position searched for, in some orientation: three stones, two black.
     assert (board == 1).sum() == 2 and (board == -1).sum() == 1
     assert g.info["black"] and hit["black"].startswith(g.info["black"])
+
+
+def test_several_indexes_search_as_one(scratch):
+    """Two indexes opened as one answer as one index built from both folders in that order:
+    the same hits (numbers, files, copy marks), continuation rows and counts."""
+    fox = shared("datasets", "fox-pro")
+    first, second = [fox / f"{r}p" for r in range(1, 6)], [fox / f"{r}p" for r in range(6, 10)]
+    a, b, both = scratch / "shard-a", scratch / "shard-b", scratch / "shard-both"
+    qipu.build(a, first, rebuild=True)
+    qipu.build(b, second, rebuild=True)
+    qipu.build(both, first + second, rebuild=True)
+    one, two = qipu.Index(both), qipu.Index([a, b])
+    assert len(two) == len(one) == len(qipu.Index(a)) + len(qipu.Index(b))
+    assert two.path is None and two.paths == [str(a), str(b)]
+    for kwargs in (
+        dict(black="pd", white="dd"),
+        dict(moves="B[pd] W[qc] B[qd] W[pc]"),
+        dict(query="date:2017", sort="newest", limit=40, offset=5),
+    ):
+        got, want = two.search(**kwargs), one.search(**kwargs)
+        assert (got.games, got.positions) == (want.games, want.positions), kwargs
+        assert got.continuations == want.continuations, kwargs
+        strip = lambda hits: [{k: v for k, v in h.items() if k != "path"} for h in hits]
+        assert strip(got.hits) == strip(want.hits), kwargs
+        assert got.games > 0, kwargs
+    with pytest.raises(qipu.QueryError):
+        two.export_parquet(scratch / "shards-parquet")
