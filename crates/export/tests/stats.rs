@@ -25,7 +25,7 @@ fn tiny(name: &str) -> (testdata::Scratch, Index) {
         segment_games: 1,
         ..BuildOptions::default()
     };
-    build(&dir.0, &[own.0.clone()], &opts, |_| {}).unwrap();
+    build(&dir.0, std::slice::from_ref(&own.0), &opts, |_| {}).unwrap();
     let index = Index::open(&dir.0).unwrap();
     (dir, index)
 }
