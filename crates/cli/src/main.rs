@@ -170,18 +170,31 @@ Exit status: 0 when something was found, 1 when nothing was, 2 on an error.")]
         index: PathBuf,
     },
     /// Write an index as Parquet files (games, the position table, the hash keys) for column
-    /// engines: DuckDB, ClickHouse, Spark, pandas.
+    /// engines: DuckDB, ClickHouse, Spark, pandas; or as ClickHouse tables (games, continuation
+    /// statistics) with their DDL and a load script.
     #[command(after_help = "Examples:
   qipu export --index ~/go-index --parquet ~/go-parquet/
-  duckdb -c \"SELECT count(*) FROM '~/go-parquet/positions.parquet'\"")]
+  duckdb -c \"SELECT count(*) FROM '~/go-parquet/positions.parquet'\"
+  qipu export --index ~/go-index --clickhouse ~/go-ch/ && ~/go-ch/load.sh
+  qipu search --black pd,dp --white '' --sql | clickhouse-client")]
     Export {
         /// The index (default: the folder `QIPU_INDEX` names).
         #[arg(long, env = "QIPU_INDEX")]
         index: PathBuf,
         /// The folder to write `games.parquet`, `positions.parquet` and `hash_keys.parquet`
         /// into (created if missing; files of those names are replaced).
+        #[arg(
+            long,
+            value_name = "OUT",
+            required_unless_present = "clickhouse",
+            conflicts_with = "clickhouse"
+        )]
+        parquet: Option<PathBuf>,
+        /// The folder to write ClickHouse's tables into: `games.parquet`, `stats.parquet`
+        /// (continuation statistics), `symmetries.parquet`, `schema.sql` and `load.sh`
+        /// (created if missing; files of those names are replaced).
         #[arg(long, value_name = "OUT")]
-        parquet: PathBuf,
+        clickhouse: Option<PathBuf>,
     },
     /// Write a larger corpus derived from INPUTs by board symmetries and colour swap (each derived
     /// game is a different game on the board; its game comment says how it was made).
@@ -260,7 +273,15 @@ fn run(cli: Cli) -> ExitCode {
         Command::Search(args) => search::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Verify { index } => verify::run(&index),
-        Command::Export { index, parquet } => export::run(&index, &parquet),
+        Command::Export {
+            index,
+            parquet,
+            clickhouse,
+        } => match (parquet, clickhouse) {
+            (Some(out), _) => export::run(&index, &out, export::Format::Parquet),
+            (None, Some(out)) => export::run(&index, &out, export::Format::ClickHouse),
+            (None, None) => Err(anyhow::anyhow!("give --parquet OUT or --clickhouse OUT")),
+        },
         Command::Derive {
             out,
             variants,

@@ -22,7 +22,7 @@ pub struct SearchArgs {
     /// the indexes are searched as one holding all their games, in that order (shards of one
     /// corpus): hits, continuations and profile merged, an exact copy across indexes counted
     /// once.
-    #[arg(long, env = "QIPU_INDEX", required = true)]
+    #[arg(long, env = "QIPU_INDEX", required_unless_present = "sql")]
     index: Vec<PathBuf>,
     /// A position: the first game of this record file, after move --at (default: its end);
     /// FILE#GAME for another game of it (a hit as printed); `-` reads standard input.
@@ -120,6 +120,11 @@ pub struct SearchArgs {
     /// Write the hit games to this file as one SGF collection (original records).
     #[arg(long)]
     export: Option<PathBuf>,
+    /// Print the ClickHouse query that answers this position's continuation table from the
+    /// tables of `qipu export --clickhouse` (with the filters and --with-copies), instead of
+    /// searching: the query holds the hashes of the position's images, which qipu computes.
+    #[arg(long, conflicts_with_all = ["pattern", "moves", "query", "export", "json", "sort", "limit"])]
+    sql: bool,
 }
 
 fn parse_place(s: &str) -> Result<(u8, u8), String> {
@@ -235,7 +240,6 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
         eprintln!("qipu: {name} has no effect without {main}: give {main} with it");
         return Ok(ExitCode::from(2));
     }
-    let index = Shards::open(&a.index)?;
     let query = match build_query(a) {
         Ok(q) => q,
         Err(Refusal(e)) => {
@@ -243,6 +247,22 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
             return Ok(ExitCode::from(2));
         }
     };
+    if a.sql {
+        return match qipu_export::sql::position_sql(&query) {
+            Ok(sql) => {
+                write!(std::io::stdout().lock(), "{sql}")?;
+                Ok(ExitCode::SUCCESS)
+            }
+            Err(e) => {
+                eprintln!("qipu: {e}");
+                Ok(ExitCode::from(2))
+            }
+        };
+    }
+    if a.index.is_empty() {
+        anyhow::bail!("give the index: --index DIR (or set QIPU_INDEX)");
+    }
+    let index = Shards::open(&a.index)?;
     let limit = a.limit.unwrap_or(if a.json { usize::MAX } else { 20 });
     // An export takes every hit; otherwise only the hits printed are looked up.
     let query = query.limit(if a.export.is_some() {

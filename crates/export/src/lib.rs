@@ -12,9 +12,17 @@
 //! 20 MB for positions) whatever the index's size. Each file is written under a temporary
 //! name and renamed when complete, so a reader never sees half a file.
 //!
+//! [`clickhouse::export`] writes the same games with the continuation statistics
+//! ([`stats`]: the position table summed per position, next move and the games' facts) for
+//! ClickHouse, and [`sql::position_sql`] the query that answers a position from them.
+//!
 //! It stands on the library face ([`qipu::Index`]) only, as every client does.
 
 #![warn(missing_docs)]
+
+pub mod clickhouse;
+pub mod sql;
+pub mod stats;
 
 use std::fs::File;
 use std::path::{Path, PathBuf};
@@ -116,6 +124,12 @@ const GAMES_SCHEMA: &str = "message games {
     OPTIONAL INT32 copy_of (INTEGER(32,false));
     REQUIRED BOOLEAN removed;
     REQUIRED BOOLEAN long;
+    REQUIRED INT32 year (INTEGER(16,false));
+    REQUIRED INT32 month (INTEGER(8,false));
+    REQUIRED INT32 black_rank (INTEGER(8,false));
+    REQUIRED INT32 white_rank (INTEGER(8,false));
+    REQUIRED INT32 handicap (INTEGER(8,false));
+    OPTIONAL INT32 komi_halves (INTEGER(8,true));
 }";
 
 const POSITIONS_SCHEMA: &str = "message positions {
@@ -137,7 +151,7 @@ const KEYS_SCHEMA: &str = "message hash_keys {
 
 /// One column's values for a row group; optional columns carry definition levels (1 present,
 /// 0 null) and values for the present rows only, as Parquet stores them.
-enum Column {
+pub(crate) enum Column {
     Int32(Vec<i32>),
     OptInt32(Vec<i32>, Vec<i16>),
     Int64(Vec<i64>),
@@ -164,7 +178,7 @@ impl Column {
         }
     }
 
-    fn opt_int(&mut self, v: Option<u32>) {
+    pub(crate) fn opt_int(&mut self, v: Option<u32>) {
         if let Column::OptInt32(vals, defs) = self {
             defs.push(i16::from(v.is_some()));
             if let Some(v) = v {
@@ -174,13 +188,13 @@ impl Column {
         }
     }
 
-    fn opt_text(&mut self, v: Option<&str>) {
+    pub(crate) fn opt_text(&mut self, v: Option<&str>) {
         self.opt_bytes(v.map(ByteArray::from));
     }
 
     /// A value made beforehand: cloning a [`ByteArray`] shares its bytes, so the few hundred
     /// distinct next moves of a million table rows are not a million allocations.
-    fn opt_bytes(&mut self, v: Option<ByteArray>) {
+    pub(crate) fn opt_bytes(&mut self, v: Option<ByteArray>) {
         if let Column::OptText(vals, defs) = self {
             defs.push(i16::from(v.is_some()));
             if let Some(v) = v {
@@ -191,18 +205,18 @@ impl Column {
 }
 
 /// A Parquet file being written a row group at a time, under a temporary name.
-struct Sink {
+pub(crate) struct Sink {
     path: PathBuf,
     temp: PathBuf,
     writer: SerializedFileWriter<File>,
-    columns: Vec<Column>,
-    rows: usize,
+    pub(crate) columns: Vec<Column>,
+    pub(crate) rows: usize,
     row_group: usize,
-    total: u64,
+    pub(crate) total: u64,
 }
 
 impl Sink {
-    fn create(
+    pub(crate) fn create(
         path: PathBuf,
         schema: &str,
         columns: Vec<Column>,
@@ -241,7 +255,7 @@ impl Sink {
     }
 
     /// Counts a row whose values were pushed into the columns; writes the group when full.
-    fn row_done(&mut self) -> Result<(), ExportError> {
+    pub(crate) fn row_done(&mut self) -> Result<(), ExportError> {
         self.rows += 1;
         if self.rows >= self.row_group {
             self.flush()?;
@@ -249,7 +263,7 @@ impl Sink {
         Ok(())
     }
 
-    fn flush(&mut self) -> Result<(), ExportError> {
+    pub(crate) fn flush(&mut self) -> Result<(), ExportError> {
         if self.rows == 0 {
             return Ok(());
         }
@@ -282,7 +296,7 @@ impl Sink {
     }
 
     /// Writes the last group and the footer, then gives the file its name.
-    fn finish(mut self) -> Result<(PathBuf, u64), ExportError> {
+    pub(crate) fn finish(mut self) -> Result<(PathBuf, u64), ExportError> {
         self.flush()?;
         let path = self.path.clone();
         self.writer.close().map_err(|source| ExportError::Parquet {
@@ -298,7 +312,7 @@ impl Sink {
     }
 }
 
-fn kv(key: &str, value: impl ToString) -> KeyValue {
+pub(crate) fn kv(key: &str, value: impl ToString) -> KeyValue {
     KeyValue::new(key.to_string(), value.to_string())
 }
 
@@ -324,64 +338,10 @@ pub fn export(
     let mut done = Progress::default();
 
     // Games, and the board sizes the keys file needs.
-    let mut games = Sink::create(
-        out.join(file::GAMES),
-        GAMES_SCHEMA,
-        vec![
-            Column::Int32(Vec::new()),
-            Column::Text(Vec::new()),
-            Column::Int32(Vec::new()),
-            Column::OptText(Vec::new(), Vec::new()),
-            Column::OptText(Vec::new(), Vec::new()),
-            Column::OptText(Vec::new(), Vec::new()),
-            Column::OptText(Vec::new(), Vec::new()),
-            Column::OptText(Vec::new(), Vec::new()),
-            Column::OptText(Vec::new(), Vec::new()),
-            Column::Int32(Vec::new()),
-            Column::Int32(Vec::new()),
-            Column::Int32(Vec::new()),
-            Column::OptInt32(Vec::new(), Vec::new()),
-            Column::Bool(Vec::new()),
-            Column::Bool(Vec::new()),
-        ],
-        GAME_ROW_GROUP,
-        meta.clone(),
-    )?;
-    let mut boards: Vec<(u8, u8)> = Vec::new();
-    for id in 0..index.len() {
-        let info = index.game(id)?;
-        let facts = index.facts(id)?;
-        if !boards.contains(&facts.board) {
-            boards.push(facts.board);
-        }
-        let c = &mut games.columns;
-        push_int(&mut c[0], id);
-        if let Column::Text(v) = &mut c[1] {
-            v.push(ByteArray::from(info.file.as_str()));
-        }
-        push_int(&mut c[2], info.game_in_file);
-        c[3].opt_text(info.black.as_deref());
-        c[4].opt_text(info.white.as_deref());
-        c[5].opt_text(info.date.as_deref());
-        c[6].opt_text(info.result.as_deref());
-        c[7].opt_text(info.event.as_deref());
-        c[8].opt_text(facts.winner.map(color_str));
-        push_int(&mut c[9], u32::from(facts.board.0));
-        push_int(&mut c[10], u32::from(facts.board.1));
-        push_int(&mut c[11], facts.moves);
-        c[12].opt_int(facts.copy_of);
-        push_bool(&mut c[13], facts.removed);
-        push_bool(&mut c[14], facts.long);
-        games.row_done()?;
-        if games.rows == 0 {
-            done.games = games.total;
-            progress(done);
-        }
-    }
-    summary.games = games.total + games.rows as u64;
-    summary.files.push(games.finish()?);
+    let (games, mut boards) = write_games(index, out, &meta, &mut progress)?;
+    summary.games = games.1;
+    summary.files.push(games.0);
     done.games = summary.games;
-    progress(done);
 
     // The position table, as stored.
     let mut positions = Sink::create(
@@ -487,19 +447,104 @@ pub fn export(
     Ok(summary)
 }
 
-fn push_int(c: &mut Column, v: u32) {
+/// Writes `games.parquet` into `out`: one row per game, with its facts. Returns the file, its
+/// rows, and the board sizes the index holds (in order of first appearance).
+#[allow(clippy::type_complexity)]
+pub(crate) fn write_games(
+    index: &Index,
+    out: &Path,
+    meta: &[KeyValue],
+    progress: &mut impl FnMut(Progress),
+) -> Result<(((PathBuf, u64), u64), Vec<(u8, u8)>), ExportError> {
+    let mut games = Sink::create(
+        out.join(file::GAMES),
+        GAMES_SCHEMA,
+        vec![
+            Column::Int32(Vec::new()),
+            Column::Text(Vec::new()),
+            Column::Int32(Vec::new()),
+            Column::OptText(Vec::new(), Vec::new()),
+            Column::OptText(Vec::new(), Vec::new()),
+            Column::OptText(Vec::new(), Vec::new()),
+            Column::OptText(Vec::new(), Vec::new()),
+            Column::OptText(Vec::new(), Vec::new()),
+            Column::OptText(Vec::new(), Vec::new()),
+            Column::Int32(Vec::new()),
+            Column::Int32(Vec::new()),
+            Column::Int32(Vec::new()),
+            Column::OptInt32(Vec::new(), Vec::new()),
+            Column::Bool(Vec::new()),
+            Column::Bool(Vec::new()),
+            Column::Int32(Vec::new()),
+            Column::Int32(Vec::new()),
+            Column::Int32(Vec::new()),
+            Column::Int32(Vec::new()),
+            Column::Int32(Vec::new()),
+            Column::OptInt32(Vec::new(), Vec::new()),
+        ],
+        GAME_ROW_GROUP,
+        meta.to_vec(),
+    )?;
+    let mut boards: Vec<(u8, u8)> = Vec::new();
+    for id in 0..index.len() {
+        let info = index.game(id)?;
+        let facts = index.facts(id)?;
+        if !boards.contains(&facts.board) {
+            boards.push(facts.board);
+        }
+        let c = &mut games.columns;
+        push_int(&mut c[0], id);
+        if let Column::Text(v) = &mut c[1] {
+            v.push(ByteArray::from(info.file.as_str()));
+        }
+        push_int(&mut c[2], info.game_in_file);
+        c[3].opt_text(info.black.as_deref());
+        c[4].opt_text(info.white.as_deref());
+        c[5].opt_text(info.date.as_deref());
+        c[6].opt_text(info.result.as_deref());
+        c[7].opt_text(info.event.as_deref());
+        c[8].opt_text(facts.winner.map(color_str));
+        push_int(&mut c[9], u32::from(facts.board.0));
+        push_int(&mut c[10], u32::from(facts.board.1));
+        push_int(&mut c[11], facts.moves);
+        c[12].opt_int(facts.copy_of);
+        push_bool(&mut c[13], facts.removed);
+        push_bool(&mut c[14], facts.long);
+        push_int(&mut c[15], u32::from(facts.year));
+        push_int(&mut c[16], u32::from(facts.month));
+        push_int(&mut c[17], u32::from(facts.black_rank));
+        push_int(&mut c[18], u32::from(facts.white_rank));
+        push_int(&mut c[19], u32::from(facts.handicap));
+        c[20].opt_int(facts.komi_halves.map(|k| k as u32));
+        games.row_done()?;
+        if games.rows == 0 {
+            progress(Progress {
+                games: games.total,
+                positions: 0,
+            });
+        }
+    }
+    let total = games.total + games.rows as u64;
+    progress(Progress {
+        games: total,
+        positions: 0,
+    });
+    Ok(((games.finish()?, total), boards))
+}
+
+pub(crate) fn push_int(c: &mut Column, v: u32) {
     if let Column::Int32(vals) = c {
         vals.push(v as i32);
     }
 }
 
-fn push_bool(c: &mut Column, v: bool) {
+pub(crate) fn push_bool(c: &mut Column, v: bool) {
     if let Column::Bool(vals) = c {
         vals.push(v);
     }
 }
 
-fn color_str(c: Color) -> &'static str {
+pub(crate) fn color_str(c: Color) -> &'static str {
     match c {
         Color::Black => "B",
         Color::White => "W",

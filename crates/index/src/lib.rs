@@ -431,6 +431,28 @@ impl Index {
         self.segments.iter().flat_map(|s| s.all_positions())
     }
 
+    /// The whole position table in hash order (then game order), merged from the segments'
+    /// sorted runs as it is read: one entry per segment is held, whatever the table's size.
+    /// What an export that aggregates per position streams out.
+    pub fn positions_by_hash(&self) -> impl Iterator<Item = PosEntry> + '_ {
+        let mut runs: Vec<_> = self.segments.iter().map(|s| s.all_positions()).collect();
+        let mut heads = std::collections::BinaryHeap::new();
+        for (i, run) in runs.iter_mut().enumerate() {
+            if let Some(e) = run.next() {
+                heads.push(std::cmp::Reverse((e.hash, i, e)));
+            }
+        }
+        // Ties on a hash go to the earlier segment, whose games come first: within a hash the
+        // entries stay in game order.
+        std::iter::from_fn(move || {
+            let std::cmp::Reverse((_, i, e)) = heads.pop()?;
+            if let Some(next) = runs[i].next() {
+                heads.push(std::cmp::Reverse((next.hash, i, next)));
+            }
+            Some(e)
+        })
+    }
+
     /// (key, event) of every time a corner came to hold the content of one of `keys`
     /// ([`goban::corner`]), in (game, k) order; originals only (a copy's corners are its
     /// original's), and only games on boards with corners ([`goban::corner::has_corners`]).

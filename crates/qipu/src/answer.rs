@@ -130,7 +130,7 @@ pub struct MainLine {
 }
 
 /// One move of a main line.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Move {
     /// Who played; serialised as `"B"` or `"W"`.
     #[serde(serialize_with = "color_letter")]

@@ -236,8 +236,8 @@ pub use answer::{Answer, Continuation, GameId, GameInfo, Hit, MainLine, Move, Su
 pub use build::{build, BuildOptions, BuildSummary, Progress, Totals};
 pub use error::{Error, ErrorKind, QueryError, QueryPart};
 pub use explore::{Handicap, Month, Period, Profile};
-pub use goban::{Color, Point, Position};
-pub use query::{check_board_size, Query, Sort, MAX_BOARD};
+pub use goban::{Color, Point, Position, Symmetry};
+pub use query::{check_board_size, Query, QueryOptions, Sort, MAX_BOARD};
 /// The thread pools [`Index::search_in`] takes, at the version this crate uses.
 pub use rayon;
 pub use reader::{Damage, Index, Stats};

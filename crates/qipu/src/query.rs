@@ -421,6 +421,25 @@ impl Query {
         }
     }
 
+    /// How the query is to be answered beside what it looks for: symmetry, colours, the games'
+    /// facts it narrows by, copies. For clients that answer a query elsewhere (SQL over an
+    /// export) and must refuse what they cannot.
+    pub fn options(&self) -> QueryOptions {
+        QueryOptions {
+            symmetry: self.symmetry,
+            swap_colors: self.swap_colors,
+            to_move: self.to_move,
+            with_copies: self.with_copies,
+            since: self.narrow.since,
+            until: self.narrow.until,
+            min_rank: self.narrow.min_rank,
+            handicap: self.narrow.handicap,
+            komi_halves: self.narrow.komi,
+            board: self.narrow.board,
+            by_game_information: self.filter.is_some() || self.within.is_some(),
+        }
+    }
+
     /// The board size the query was given ([`Query::board_size`]; 19 unless set).
     pub fn board(&self) -> u8 {
         self.board
@@ -496,6 +515,34 @@ impl Query {
             Kind::Metadata => Plan::Metadata,
         })
     }
+}
+
+/// What [`Query::options`] tells: the query's options as plain values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct QueryOptions {
+    /// All symmetries of the board, or the orientation given only.
+    pub symmetry: bool,
+    /// Colour-swapped images too.
+    pub swap_colors: bool,
+    /// Only hits where this colour plays next.
+    pub to_move: Option<Color>,
+    /// Each exact copy counts in the continuation table.
+    pub with_copies: bool,
+    /// Only games dated from this month on (a game without a month counts as its January).
+    pub since: Option<Month>,
+    /// Only games dated up to this month.
+    pub until: Option<Month>,
+    /// Both players at least this rank code ([`crate::GameFacts::black_rank`]'s scale).
+    pub min_rank: Option<u8>,
+    /// Even games, handicap games or any.
+    pub handicap: Handicap,
+    /// Komi from and to, in half points, inclusive.
+    pub komi_halves: Option<(i16, i16)>,
+    /// Only games of this board (columns, rows).
+    pub board: Option<(u8, u8)>,
+    /// Games are also chosen by their information: a metadata filter or a list of games.
+    pub by_game_information: bool,
 }
 
 /// A checked query in the search crate's terms.

@@ -52,6 +52,20 @@ pub struct GameFacts {
     pub removed: bool,
     /// It has positions past move [`TABLE_MOVES`], which the table does not hold.
     pub long: bool,
+    /// The year its date starts in; 0 when undated.
+    pub year: u16,
+    /// The month (1 to 12) when its date lies within one month; 0 otherwise (a whole year, a
+    /// range, undated). Filters count a game without a month as its year's January.
+    pub month: u8,
+    /// Black's rank as a code on one scale: 50k = 1 … 1k = 50, 1d = 51 … 10d = 60, 1p = 61 …
+    /// 9p = 69; 0 unknown. Continuation tables show a mean of codes minus 50 (1k = 0, 1d = 1).
+    pub black_rank: u8,
+    /// White's rank, as [`GameFacts::black_rank`].
+    pub white_rank: u8,
+    /// Handicap stones as `HA` says (0 when not given).
+    pub handicap: u8,
+    /// Komi in half points; `None` when not given or unreadable.
+    pub komi_halves: Option<i8>,
 }
 
 fn winner_letter<S: serde::Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
@@ -84,6 +98,7 @@ impl Index {
             .into());
         }
         let rec = self.inner.game(id);
+        let f = self.inner.facts(id);
         Ok(GameFacts {
             board: (rec.width, rec.height),
             moves: rec.moves,
@@ -95,7 +110,35 @@ impl Index {
             copy_of: self.inner.is_copy(id).then_some(rec.duplicate_of),
             removed: self.inner.is_removed(id),
             long: rec.flags & index::FLAG_LONG != 0,
+            year: f.year,
+            month: f.month,
+            black_rank: f.black_rank,
+            white_rank: f.white_rank,
+            handicap: f.handicap,
+            komi_halves: (f.komi_halves != index::Facts::NO_KOMI).then_some(f.komi_halves),
         })
+    }
+
+    /// The position table in hash order, then game order: every entry of a position comes
+    /// together, as a client aggregating per position needs them. Merged from the segments'
+    /// sorted runs as it is read (memory: one entry per segment).
+    pub fn position_table_by_hash(&self) -> impl Iterator<Item = TableEntry> + '_ {
+        self.inner.positions_by_hash().map(|e| TableEntry {
+            hash: e.hash,
+            game: e.game,
+            k: u32::from(e.k),
+            next: next_move(e.next),
+        })
+    }
+
+    /// The exact copies of game `id` (same main line, later in the index), in id order: they
+    /// have no table entries of their own and hit wherever `id` hits. Empty for a copy, for a
+    /// game without copies and for an id the index does not hold.
+    pub fn copies_of(&self, id: GameId) -> &[GameId] {
+        if id >= self.len() {
+            return &[];
+        }
+        self.inner.copies(id)
     }
 }
 
