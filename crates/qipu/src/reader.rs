@@ -47,8 +47,16 @@ pub struct Damage {
 /// --json` prints and `qipu serve` answers at `/api/stats`: one shape for both.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Stats {
-    /// Games, exact copies included.
+    /// Games, exact copies included (variation lines are not games).
     pub games: u64,
+    /// Variation lines indexed (`qipu index --variations`); serialised only when the index
+    /// takes them, with `variation_lines_left`, the lines left out by the bounds per record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variation_lines: Option<u64>,
+    /// Variation lines left out by the bounds per record (each such record is named in the
+    /// report, `rejected.jsonl`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variation_lines_left: Option<u64>,
     /// Games that are not an exact copy of an earlier one.
     pub distinct: u64,
     /// Exact copies of an earlier game (same main line).
@@ -161,6 +169,11 @@ impl Index {
                     .collect(),
             });
         }
+        // Variation lines have no information of their own: a selection by information (or by
+        // id) takes each selected game's lines with it.
+        if self.inner.has_lines() {
+            filter = filter.map(|ids| self.inner.with_lines(ids));
+        }
         // Filters on the games' facts narrow the games searched, as a metadata query does.
         if query.narrow.is_set() {
             filter = Some(query.narrow.games(&self.inner, filter));
@@ -187,9 +200,11 @@ impl Index {
             return Err(Error::stopped());
         }
         let mut hits: Vec<search::Hit> = match plan {
+            // A metadata query answers games, not lines.
             Plan::Metadata => filter
                 .unwrap_or_default()
                 .into_iter()
+                .filter(|&g| !self.inner.is_line(g))
                 .map(|game| search::Hit {
                     game,
                     moves: search::Moves::new(),
@@ -202,9 +217,18 @@ impl Index {
         let search_ms = started.elapsed().as_secs_f64() * 1e3;
         let started = Instant::now();
         self.sort(&mut hits, query.sort);
+        let lines = match self.inner.has_lines() {
+            true => hits.iter().filter(|h| self.inner.is_line(h.game)).count(),
+            false => 0,
+        };
         let summary = Summary {
-            games: hits.len(),
-            positions: hits.iter().map(|h| h.moves.len()).sum(),
+            games: hits.len() - lines,
+            positions: hits
+                .iter()
+                .filter(|h| lines == 0 || !self.inner.is_line(h.game))
+                .map(|h| h.moves.len())
+                .sum(),
+            variations: lines,
             skipped: query.offset.min(hits.len()),
         };
         let hits = hits
@@ -215,6 +239,7 @@ impl Index {
                 info: self.info(h.game),
                 game: h.game,
                 moves: h.moves.to_vec(),
+                variation: self.variation(h.game),
             })
             .collect();
         let continuations = found
@@ -253,6 +278,7 @@ impl Index {
             color: c.color,
             point: c.point,
             count: t.count,
+            variations: t.variations,
             black_wins: t.black_wins,
             white_wins: t.white_wins,
             other: t.count - t.black_wins - t.white_wins,
@@ -284,7 +310,7 @@ impl Index {
             }),
             Sort::Oldest | Sort::Newest => {
                 let day = |g: GameId| {
-                    let s = self.inner.meta().summary(g).ok().flatten()?;
+                    let s = self.inner.meta().summary(self.inner.game_of(g)).ok().flatten()?;
                     s.date_range.map(|(start, _)| start)
                 };
                 let mut keyed: Vec<(Option<sgf::info::Date>, search::Hit)> =
@@ -329,8 +355,17 @@ impl Index {
         .into())
     }
 
+    /// Which variation line `id` is, when it is one.
+    pub fn variation(&self, id: GameId) -> Option<crate::Variation> {
+        self.inner.variation(id).map(|v| crate::Variation {
+            game: v.game,
+            path: v.path_text(),
+            from: v.from,
+        })
+    }
+
     /// The game's information from the metadata index's stored fields (no record is
-    /// decompressed for it). `id` is in range.
+    /// decompressed for it); a variation line's are its game's. `id` is in range.
     fn info(&self, id: GameId) -> GameInfo {
         let (file, game_in_file) = self.inner.identity(id);
         let mut info = GameInfo {
@@ -339,6 +374,7 @@ impl Index {
             copy: self.inner.game(id).is_copy(),
             ..GameInfo::default()
         };
+        let id = self.inner.game_of(id);
         let Some(g) = self.inner.meta().summary(id).ok().flatten() else {
             return info;
         };
@@ -389,8 +425,26 @@ impl Index {
         Ok(self.inner.record(id)?)
     }
 
-    /// The main line of game `id`, read from its original record.
+    /// The main line of game `id`, read from its original record; of a variation line, that
+    /// line, read from the index's replay program.
     pub fn main_line(&self, id: GameId) -> Result<MainLine, Error> {
+        self.check(id)?;
+        if self.inner.is_line(id) {
+            let rec = self.inner.game(id);
+            let moves = self
+                .inner
+                .ops(id)
+                .into_iter()
+                .filter_map(|v| match index::ops::Op::decode(v) {
+                    index::ops::Op::Move(color, point) => Some(Move { color, point }),
+                    _ => None,
+                })
+                .collect();
+            return Ok(MainLine {
+                board: (rec.width, rec.height),
+                moves,
+            });
+        }
         let record = self.record(id)?;
         let damaged =
             |why: String| Error::from(index::IndexError::Corrupt(format!("game {id}: {why}")));
@@ -419,8 +473,13 @@ impl Index {
             let Ok(tree) = records.game(0) else { continue };
             let sgf = sgf::write::to_sgf(&tree);
             let moves: Vec<String> = hit.moves.iter().map(|m| m.to_string()).collect();
-            // The hit marker goes right after the root's `(;`.
-            let marked = sgf.replacen("(;", &format!("(;QH[{}]", moves.join(",")), 1);
+            // The hit marker goes right after the root's `(;`; a variation line's hit also
+            // names the line (`QV[path]`, as `Variation::path` writes it).
+            let line = hit
+                .variation
+                .as_ref()
+                .map_or(String::new(), |v| format!("QV[{}]", v.path));
+            let marked = sgf.replacen("(;", &format!("(;QH[{}]{line}", moves.join(",")), 1);
             out.extend_from_slice(marked.as_bytes());
         }
         Ok(out)
@@ -442,6 +501,8 @@ impl Index {
         let date_range = self.inner.date_range()?;
         Ok(Stats {
             games: t.games,
+            variation_lines: m.variations.then_some(t.variation_lines),
+            variation_lines_left: m.variations.then_some(t.variation_lines_left),
             distinct: t.games.saturating_sub(t.duplicates),
             duplicates: t.duplicates,
             symmetric_duplicates: t.symmetric_duplicates,
