@@ -510,11 +510,7 @@ fn human(index: &Index, query: &Query, answer: &Answer, limit: usize, elapsed_ms
         s.push('\n');
         // Lines of records' variations play moves too; their column shows only when some do.
         let lines = answer.continuations.iter().any(|c| c.variations > 0);
-        let mut columns = vec![
-            ("next", false),
-            ("move", false),
-            ("count", true),
-        ];
+        let mut columns = vec![("next", false), ("move", false), ("count", true)];
         if lines {
             columns.push(("variations", true));
         }

@@ -31,7 +31,6 @@ use serde::Serialize;
 use sgf::Records;
 
 use crate::game::{analyse_with_lines, Analysed};
-use crate::variations::{Limits, Variation};
 use crate::layout;
 use crate::manifest::{self, Manifest, SegmentInfo, SourceInfo, Totals};
 use crate::meta::MetaWriter;
@@ -39,6 +38,7 @@ use crate::store::{
     GameData, Segment, SegmentWriter, StoredOps, FLAG_SKELETON, FLAG_SYMMETRIC_COPY,
     MAX_SEGMENT_GAMES,
 };
+use crate::variations::{Limits, Variation};
 use crate::IndexError;
 use inputs::{Record, Source};
 

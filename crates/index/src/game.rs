@@ -150,7 +150,9 @@ struct Replayed {
 impl Replayed {
     fn flags(&self) -> u8 {
         let flag = |on: bool, f: u8| if on { f } else { 0 };
-        flag(self.irregular, FLAG_IRREGULAR) | flag(self.long, FLAG_LONG) | flag(self.marks, FLAG_MARKS)
+        flag(self.irregular, FLAG_IRREGULAR)
+            | flag(self.long, FLAG_LONG)
+            | flag(self.marks, FLAG_MARKS)
     }
 }
 

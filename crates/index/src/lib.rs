@@ -29,8 +29,8 @@ pub mod ops;
 mod pack;
 mod skeleton;
 mod sources;
-pub mod variations;
 pub mod store;
+pub mod variations;
 mod verify;
 
 /// Reading the inputs is its own crate, before parsing; re-exported here while callers move to it.
@@ -45,8 +45,7 @@ pub use manifest::Manifest;
 pub use pack::Ops;
 pub use store::{
     CornerEvent, GameRec, Occupancy, PosEntry, Vacated, FLAG_LONG, FLAG_MARKS, FLAG_VARIATION,
-    MAX_INDEXED_STONES,
-    MAX_TABLE_MOVE, NO_NEXT,
+    MAX_INDEXED_STONES, MAX_TABLE_MOVE, NO_NEXT,
 };
 pub use verify::Damage;
 

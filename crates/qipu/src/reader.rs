@@ -310,7 +310,12 @@ impl Index {
             }),
             Sort::Oldest | Sort::Newest => {
                 let day = |g: GameId| {
-                    let s = self.inner.meta().summary(self.inner.game_of(g)).ok().flatten()?;
+                    let s = self
+                        .inner
+                        .meta()
+                        .summary(self.inner.game_of(g))
+                        .ok()
+                        .flatten()?;
                     s.date_range.map(|(start, _)| start)
                 };
                 let mut keyed: Vec<(Option<sgf::info::Date>, search::Hit)> =
@@ -353,6 +358,11 @@ impl Index {
             format!("game {id}: the index holds {} games", self.len()),
         )
         .into())
+    }
+
+    /// Whether `id` is a variation line of a record ([`crate::Variation`]) rather than a game.
+    pub fn is_variation(&self, id: GameId) -> bool {
+        self.inner.is_line(id)
     }
 
     /// Which variation line `id` is, when it is one.

@@ -18,7 +18,8 @@ const RECORD: &str = "(;GM[1]FF[4]SZ[19]PB[Black]PW[White]RE[B+R]DT[2020-01-01]
  (;B[qp]))";
 
 /// A second record, added by a later run: one variation at the root's child.
-const LATER: &str = "(;GM[1]FF[4]SZ[19]PB[Later]PW[Run]RE[W+R]DT[2021-01-01];B[qd](;W[dc])(;W[cd]))";
+const LATER: &str =
+    "(;GM[1]FF[4]SZ[19]PB[Later]PW[Run]RE[W+R]DT[2021-01-01];B[qd](;W[dc])(;W[cd]))";
 
 fn index(scratch: &Scratch, variations: Option<bool>) -> Index {
     let options = BuildOptions {
@@ -42,7 +43,9 @@ fn hits(answer: &qipu::Answer) -> Vec<(String, Vec<u32>)> {
         .iter()
         .map(|h| {
             (
-                h.variation.as_ref().map_or(String::new(), |v| v.path.clone()),
+                h.variation
+                    .as_ref()
+                    .map_or(String::new(), |v| v.path.clone()),
                 h.moves.clone(),
             )
         })
@@ -116,7 +119,10 @@ fn variation_lines_answer_from_their_branch_point_with_their_paths() {
     let b = index.search(&position("pd,dd", "dp,pp")).unwrap();
     assert_eq!(
         hits(&b),
-        [("2:1".to_string(), vec![4]), ("2:1,4:1".to_string(), vec![4])]
+        [
+            ("2:1".to_string(), vec![4]),
+            ("2:1,4:1".to_string(), vec![4])
+        ]
     );
     assert_eq!(
         rows(&b),
@@ -132,7 +138,11 @@ fn variation_lines_answer_from_their_branch_point_with_their_paths() {
 
     // A move sequence completed on a line, and a pattern that appears only on one.
     let seq = index
-        .search(&Query::moves("B[pd] W[dp] B[qp]", 19).unwrap().symmetry(false))
+        .search(
+            &Query::moves("B[pd] W[dp] B[qp]", 19)
+                .unwrap()
+                .symmetry(false),
+        )
         .unwrap();
     assert_eq!(hits(&seq), [("2:2".to_string(), vec![3])]);
     let jp = index
@@ -230,7 +240,11 @@ fn without_variations_answers_are_as_before_to_the_byte() {
     let index = index(&scratch, None);
     assert_eq!(index.len(), 1);
     // The lines are not there...
-    assert!(index.search(&position("pd,dd", "dp,pp")).unwrap().hits.is_empty());
+    assert!(index
+        .search(&position("pd,dd", "dp,pp"))
+        .unwrap()
+        .hits
+        .is_empty());
     // ...and an answer's lines are what they were before variations existed: no `variation`,
     // no `variations` key anywhere.
     let a = index.search(&position("pd", "dp")).unwrap();

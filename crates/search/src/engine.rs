@@ -331,10 +331,12 @@ pub(crate) fn sorted_rows(table: HashMap<(Color, Option<Point>), Tally>) -> Vec<
     // Rows played by no game (variation lines only) come after the played ones, by how many
     // lines play them.
     rows.sort_by(|a, b| {
-        (b.tally.count, b.tally.variations).cmp(&(a.tally.count, a.tally.variations)).then_with(|| {
-            (a.color, a.point.map(|p| p.sgf_string()))
-                .cmp(&(b.color, b.point.map(|p| p.sgf_string())))
-        })
+        (b.tally.count, b.tally.variations)
+            .cmp(&(a.tally.count, a.tally.variations))
+            .then_with(|| {
+                (a.color, a.point.map(|p| p.sgf_string()))
+                    .cmp(&(b.color, b.point.map(|p| p.sgf_string())))
+            })
     });
     rows
 }

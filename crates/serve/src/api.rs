@@ -446,12 +446,19 @@ async fn games(state: Shared, headers: HeaderMap, pairs: Pairs) -> Result<Respon
 struct Page<'a> {
     games: usize,
     positions: usize,
+    /// Hit variation lines (an index built with `--variations`), when any.
+    #[serde(skip_serializing_if = "is_zero")]
+    variations: usize,
     offset: usize,
     limit: usize,
     hits: Vec<HitLine<'a>>,
     continuations: &'a [Continuation],
     profile: &'a qipu::Profile,
     elapsed_ms: f64,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 async fn answer(state: &Arc<State>, headers: &HeaderMap, c: Common) -> Result<Response, ApiError> {
@@ -489,6 +496,7 @@ async fn answer(state: &Arc<State>, headers: &HeaderMap, c: Common) -> Result<Re
     let page = Page {
         games: summary.games,
         positions: summary.positions,
+        variations: summary.variations,
         offset: answer.summary.skipped,
         limit: c.limit,
         hits: answer.hits.iter().map(HitLine::from).collect(),

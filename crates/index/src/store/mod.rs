@@ -50,8 +50,8 @@ mod write;
 pub use crate::occupancy::{Occupancy, Vacated};
 pub use format::{
     pack_next, unpack_next, CornerEvent, GameRec, PosEntry, StoredOps, FLAG_IRREGULAR, FLAG_LONG,
-    FLAG_MARKS, FLAG_PACKED, FLAG_SKELETON, FLAG_SYMMETRIC_COPY, FLAG_VARIATION, MAX_INDEXED_STONES,
-    MAX_SEGMENT_GAMES, MAX_TABLE_MOVE, NO_NEXT,
+    FLAG_MARKS, FLAG_PACKED, FLAG_SKELETON, FLAG_SYMMETRIC_COPY, FLAG_VARIATION,
+    MAX_INDEXED_STONES, MAX_SEGMENT_GAMES, MAX_TABLE_MOVE, NO_NEXT,
 };
 pub(crate) use read::file_crc;
 pub use read::Segment;
