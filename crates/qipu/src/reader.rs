@@ -131,7 +131,8 @@ impl Index {
         &self.dir
     }
 
-    /// Number of games, exact copies included (ids are `0..len`).
+    /// Number of games, exact copies included (ids are `0..len`); in an index built with
+    /// variations, its variation lines have ids too ([`Index::is_variation`]) and count here.
     pub fn len(&self) -> u32 {
         self.inner.len()
     }

@@ -49,7 +49,10 @@ impl State {
             .thread_name(|i| format!("qipu-search-{i}"))
             .build()
             .map_err(|e| ServeError::Io(std::io::Error::other(e)))?;
-        let mut by_name: Vec<GameId> = (0..index.len()).collect();
+        // Games only: a variation line has its game's name (an index built with variations).
+        let mut by_name: Vec<GameId> = (0..index.len())
+            .filter(|&g| !index.is_variation(g))
+            .collect();
         // Two games of one name (a file read again after it changed) leave the newest last,
         // which the look-up takes.
         let name = |g: GameId| index.identity(g).unwrap_or(("", 0));
