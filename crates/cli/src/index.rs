@@ -9,20 +9,23 @@ use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use qipu::{build, BuildOptions, Index};
 
-pub fn run(
-    dir: &Path,
-    inputs: &[PathBuf],
-    rebuild: bool,
-    segment_games: u32,
-    quiet: bool,
-    aliases: Option<&Path>,
-) -> Result<ExitCode> {
+/// What `qipu index` was asked to build.
+pub struct Setting<'a> {
+    pub rebuild: bool,
+    pub segment_games: u32,
+    pub aliases: Option<&'a Path>,
+    /// `--variations` / `--no-variations`; `None` keeps the index's setting.
+    pub variations: Option<bool>,
+}
+
+pub fn run(dir: &Path, inputs: &[PathBuf], setting: Setting<'_>, quiet: bool) -> Result<ExitCode> {
     // The list is read and checked before anything is indexed: a mistake in it stops the run
     // with its line number.
     let opts = BuildOptions {
-        rebuild,
-        segment_games,
-        aliases: aliases.map(Path::to_path_buf),
+        rebuild: setting.rebuild,
+        segment_games: setting.segment_games,
+        aliases: setting.aliases.map(Path::to_path_buf),
+        variations: setting.variations,
     };
     let bar = if quiet {
         ProgressBar::hidden()
@@ -91,6 +94,21 @@ pub fn run(
             n => format!("; {n} files or folders could not be read"),
         },
     )?;
+    let added = &summary.added;
+    if added.variation_lines > 0 || added.variation_lines_left > 0 {
+        writeln!(
+            out,
+            "variations: {} lines indexed{}",
+            added.variation_lines,
+            match added.variation_lines_left {
+                0 => String::new(),
+                n => format!(
+                    "; {n} left out by the bounds per record (the records are named in {})",
+                    summary.report.display()
+                ),
+            }
+        )?;
+    }
     if summary.aliases_replaced {
         writeln!(
             out,
@@ -143,6 +161,16 @@ pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
         "  games {} ({} distinct, {} exact duplicates, {} up to symmetry), {} rejected, from {} files",
         st.games, st.distinct, st.duplicates, st.symmetric_duplicates, st.rejected, st.files
     )?;
+    if let Some(lines) = st.variation_lines {
+        writeln!(
+            out,
+            "  variation lines {lines} (not counted as games){}",
+            match st.variation_lines_left {
+                Some(n) if n > 0 => format!(", {n} left out by the bounds per record"),
+                _ => String::new(),
+            }
+        )?;
+    }
     if let Some((a, b)) = &st.date_range {
         writeln!(out, "  dates {a} to {b}")?;
     }

@@ -125,6 +125,15 @@ enum Command {
         /// own list, or the built-in one for a new index.
         #[arg(long, value_name = "FILE")]
         aliases: Option<PathBuf>,
+        /// Also index every variation line of each record (each root-to-leaf path other than
+        /// the main line), searchable and marked as a variation of its game. Chosen when the
+        /// index is made (or with --rebuild) and kept by later runs; a run asking otherwise is
+        /// refused.
+        #[arg(long, conflicts_with = "no_variations")]
+        variations: bool,
+        /// Make (or rebuild) the index without variation lines (the default for a new index).
+        #[arg(long)]
+        no_variations: bool,
     },
     /// Counts, dates, top players and events, and the size of each part of an index.
     #[command(after_help = "Examples:
@@ -261,13 +270,22 @@ fn run(cli: Cli) -> ExitCode {
             segment_games,
             quiet,
             aliases,
+            variations,
+            no_variations,
         } => index::run(
             &index,
             &inputs,
-            rebuild,
-            segment_games,
+            index::Setting {
+                rebuild,
+                segment_games,
+                aliases: aliases.as_deref(),
+                variations: match (variations, no_variations) {
+                    (true, _) => Some(true),
+                    (_, true) => Some(false),
+                    _ => None,
+                },
+            },
             quiet,
-            aliases.as_deref(),
         ),
         Command::Stats { index, json } => index::stats(&index, json),
         Command::Search(args) => search::run(&args),

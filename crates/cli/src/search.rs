@@ -313,7 +313,7 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
     }
     // As grep and ripgrep: 0 when something was found, 1 when nothing was (2 is an error), so
     // that scripts can tell the two apart without reading the output.
-    Ok(match answer.summary.games {
+    Ok(match answer.summary.games + answer.summary.variations {
         0 => ExitCode::from(1),
         _ => ExitCode::SUCCESS,
     })
@@ -483,8 +483,14 @@ fn human(index: &Shards, query: &Query, answer: &Answer, limit: usize, elapsed_m
         color::paint(
             color::HEADER,
             &format!(
-                "{} games ({} positions) in {:.1} ms",
-                answer.summary.games, answer.summary.positions, elapsed_ms
+                "{} games ({} positions){} in {:.1} ms",
+                answer.summary.games,
+                answer.summary.positions,
+                match answer.summary.variations {
+                    0 => String::new(),
+                    n => format!(", {n} variation lines"),
+                },
+                elapsed_ms
             )
         )
     );
@@ -525,10 +531,13 @@ fn human(index: &Shards, query: &Query, answer: &Answer, limit: usize, elapsed_m
     };
     if !answer.continuations.is_empty() {
         s.push('\n');
-        let mut t = Table::new(&[
-            ("next", false),
-            ("move", false),
-            ("count", true),
+        // Lines of records' variations play moves too; their column shows only when some do.
+        let lines = answer.continuations.iter().any(|c| c.variations > 0);
+        let mut columns = vec![("next", false), ("move", false), ("count", true)];
+        if lines {
+            columns.push(("variations", true));
+        }
+        columns.extend([
             ("share", true),
             ("B wins", true),
             ("W wins", true),
@@ -537,8 +546,13 @@ fn human(index: &Shards, query: &Query, answer: &Answer, limit: usize, elapsed_m
             ("years", false),
             ("example", false),
         ]);
+        let mut t = Table::new(&columns);
         let total: u32 = answer.continuations.iter().map(|c| c.count).sum();
-        let share = |n: u32, of: u32| format!("{:.1}%", 100.0 * n as f64 / of.max(1) as f64);
+        // A row no game played (variation lines only) has no share and no win rates.
+        let share = |n: u32, of: u32| match of {
+            0 => String::new(),
+            _ => format!("{:.1}%", 100.0 * n as f64 / of as f64),
+        };
         for c in answer.continuations.iter().take(CONTINUATIONS_SHOWN) {
             let label = labels
                 .iter()
@@ -547,11 +561,20 @@ fn human(index: &Shards, query: &Query, answer: &Answer, limit: usize, elapsed_m
             let at = c
                 .point
                 .map_or("pass".to_string(), |p| crate::show::gtp(p, height));
-            t.row(vec![
+            let mut row: Vec<Cell> = vec![
                 Cell::styled(label, color::LABEL),
                 format!("{} {at}", c.color.letter()).into(),
                 c.count.to_string().into(),
-                share(c.count, total).into(),
+            ];
+            if lines {
+                row.push(c.variations.to_string().into());
+            }
+            row.extend([
+                match c.count {
+                    0 => String::new(),
+                    _ => share(c.count, total),
+                }
+                .into(),
                 share(c.black_wins, c.count).into(),
                 share(c.white_wins, c.count).into(),
                 c.mover_rank.map_or(String::new(), rank_label).into(),
@@ -564,6 +587,7 @@ fn human(index: &Shards, query: &Query, answer: &Answer, limit: usize, elapsed_m
                 .into(),
                 c.example.clone().unwrap_or_default().into(),
             ]);
+            t.row(row);
         }
         let more = answer
             .continuations
@@ -577,7 +601,7 @@ fn human(index: &Shards, query: &Query, answer: &Answer, limit: usize, elapsed_m
         s.push_str(&t.render("  "));
     }
     s.push_str(&profile_chart(&answer.profile));
-    if answer.summary.games > 0 {
+    if answer.summary.games + answer.summary.variations > 0 {
         s.push('\n');
         let mut t = Table::new(&[
             ("game", false),
@@ -614,6 +638,9 @@ fn human(index: &Shards, query: &Query, answer: &Answer, limit: usize, elapsed_m
             if d.copy {
                 name.push_str(" (copy)");
             }
+            if let Some(v) = &hit.variation {
+                let _ = write!(name, " (variation {})", v.path);
+            }
             t.row(vec![
                 name.into(),
                 Cell::styled(d.black.as_deref().unwrap_or("?"), won('B')),
@@ -625,10 +652,16 @@ fn human(index: &Shards, query: &Query, answer: &Answer, limit: usize, elapsed_m
             ]);
         }
         let shown = answer.hits.len().min(limit);
-        if answer.summary.games > shown {
+        let all = answer.summary.games + answer.summary.variations;
+        if all > shown {
             t.note(format!(
-                "… {} more games (--limit N shows more, --json all of them)",
-                answer.summary.games - shown
+                "… {} more {} (--limit N shows more, --json all of them)",
+                all - shown,
+                if answer.summary.variations > 0 {
+                    "games and variation lines"
+                } else {
+                    "games"
+                }
             ));
         }
         s.push_str(&t.render("  "));

@@ -373,6 +373,9 @@ pub fn export(
     let colors = [ByteArray::from("B"), ByteArray::from("W")];
     let pass = ByteArray::from("");
     for e in index.position_table() {
+        if index.is_variation(e.game) {
+            continue;
+        }
         let c = &mut positions.columns;
         if let Column::Int64(v) = &mut c[0] {
             // Unsigned 64-bit values in INT64's bits, as Parquet says.
@@ -487,6 +490,11 @@ pub(crate) fn write_games(
     )?;
     let mut boards: Vec<(u8, u8)> = Vec::new();
     for id in 0..index.len() {
+        // Games played only: a variation line (`qipu index --variations`) is not a game, and
+        // its table entries are left out with it.
+        if index.is_variation(id) {
+            continue;
+        }
         let info = index.game(id)?;
         let facts = index.facts(id)?;
         if !boards.contains(&facts.board) {

@@ -68,7 +68,12 @@ type Key = (Option<Move>, u16, u8, u8, u8, u8, Option<i8>);
 pub fn stats_rows(index: &Index) -> StatsRows<'_, impl Iterator<Item = TableEntry> + '_> {
     StatsRows {
         index,
-        entries: index.position_table_by_hash().peekable(),
+        // Games played only: a variation line's entries are no game's (as in the Parquet
+        // export's position table).
+        entries: index
+            .position_table_by_hash()
+            .filter(|e| !index.is_variation(e.game))
+            .peekable(),
         ready: Vec::new(),
     }
 }

@@ -30,7 +30,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 use sgf::Records;
 
-use crate::game::{analyse, Analysed};
+use crate::game::{analyse_with_lines, Analysed};
 use crate::layout;
 use crate::manifest::{self, Manifest, SegmentInfo, SourceInfo, Totals};
 use crate::meta::MetaWriter;
@@ -38,6 +38,7 @@ use crate::store::{
     GameData, Segment, SegmentWriter, StoredOps, FLAG_SKELETON, FLAG_SYMMETRIC_COPY,
     MAX_SEGMENT_GAMES,
 };
+use crate::variations::{Limits, Variation};
 use crate::IndexError;
 use inputs::{Record, Source};
 
@@ -64,6 +65,14 @@ pub struct BuildOptions {
     /// The player alias list to record with the index; `None` keeps the index's own (a new
     /// index gets the built-in list). See `meta/aliases.rs`.
     pub aliases: Option<crate::meta::Aliases>,
+    /// Whether to index the variation lines of each record ([`crate::variations`]): `None`
+    /// keeps the index's setting (a new index: no), `Some` sets it for a new index or a
+    /// rebuild; on an existing index a setting other than its own is refused
+    /// ([`IndexError::Variations`]), since the index would then hold lines for some records
+    /// only.
+    pub variations: Option<bool>,
+    /// Bounds on the variation lines taken per record.
+    pub line_limits: crate::variations::Limits,
 }
 
 impl Default for BuildOptions {
@@ -76,6 +85,8 @@ impl Default for BuildOptions {
             max_record_bytes: inputs::MAX_RECORD_BYTES,
             meta_heap: 256 << 20,
             aliases: None,
+            variations: None,
+            line_limits: crate::variations::Limits::default(),
         }
     }
 }
@@ -154,15 +165,28 @@ pub fn build(
     clean_leftovers(dir, current.as_ref())?;
     let previous_meta = current.as_ref().map(|m| dir.join(m.meta_dir()));
     let mut manifest = match current {
-        Some(m) if !opts.rebuild => m,
+        Some(m) if !opts.rebuild => {
+            if opts.variations.is_some_and(|v| v != m.variations) {
+                return Err(IndexError::Variations {
+                    dir: dir.to_path_buf(),
+                    has: m.variations,
+                });
+            }
+            m
+        }
         // A rebuild writes under the names of a new generation, beside the index it replaces,
         // which stays whole and searchable until the new manifest replaces the old at the end.
+        // It keeps the old index's setting of variation lines unless told otherwise.
         old => Manifest {
             version: manifest::FORMAT_VERSION,
+            variations: opts
+                .variations
+                .unwrap_or(old.as_ref().is_some_and(|m| m.variations)),
             generation: old.map_or(0, |m| m.generation + 1),
             ..Manifest::default()
         },
     };
+    let lines = manifest.variations.then_some(opts.line_limits);
     let mut meta = MetaWriter::open_or_create(&dir.join(manifest.meta_dir()), opts.meta_heap)?;
     // Metadata committed by a run that died before its manifest: drop it, it will be redone.
     meta.truncate(manifest.games)?;
@@ -258,6 +282,7 @@ pub fn build(
                         std::mem::take(&mut batch),
                         batch_limit,
                         chunk_games,
+                        lines,
                         &mut send,
                     ) {
                         break; // the writer stopped on an error
@@ -449,13 +474,14 @@ fn process(
     batch: Vec<Item>,
     big: usize,
     chunk_games: usize,
+    lines: Option<Limits>,
     send: &mut dyn FnMut(Vec<Processed>) -> bool,
 ) -> bool {
     let mut small: Vec<Item> = Vec::new();
     for item in batch {
         match item {
             Item::Record(key, record_no, rec, games_in) if rec.bytes.len() >= big => {
-                if !small.is_empty() && !send(process_small(std::mem::take(&mut small))) {
+                if !small.is_empty() && !send(process_small(std::mem::take(&mut small), lines)) {
                     return false;
                 }
                 let records = Records::read(&rec.bytes);
@@ -464,7 +490,7 @@ fn process(
                 let mut first = games_in.min(total);
                 loop {
                     let end = (first + chunk_games).min(total);
-                    let mut games = analyse_games(&records, &rec.name, first..end);
+                    let mut games = analyse_games(&records, &rec.name, first..end, lines);
                     if end == total && rec.bytes.cut_while_read() {
                         games.push(Err(cut_while_read(&rec.name)));
                     }
@@ -489,11 +515,11 @@ fn process(
             item => small.push(item),
         }
     }
-    small.is_empty() || send(process_small(small))
+    small.is_empty() || send(process_small(small, lines))
 }
 
 /// Parses and analyses small record files, all at once on all cores.
-fn process_small(batch: Vec<Item>) -> Vec<Processed> {
+fn process_small(batch: Vec<Item>, lines: Option<Limits>) -> Vec<Processed> {
     batch
         .into_par_iter()
         .map(|item| match item {
@@ -501,7 +527,7 @@ fn process_small(batch: Vec<Item>) -> Vec<Processed> {
             Item::Record(source, record_no, rec, games_in) => {
                 let records = Records::read(&rec.bytes);
                 let first = games_in.min(records.len());
-                let mut games = analyse_games(&records, &rec.name, first..records.len());
+                let mut games = analyse_games(&records, &rec.name, first..records.len(), lines);
                 if rec.bytes.cut_while_read() {
                     games.push(Err(cut_while_read(&rec.name)));
                 }
@@ -555,13 +581,18 @@ fn analyse_games(
     records: &Records<'_>,
     name: &str,
     range: std::ops::Range<usize>,
+    lines: Option<Limits>,
 ) -> Vec<Result<Analysed, Rejection>> {
     range
         .into_par_iter()
         .map(|i| match records.game(i) {
             Ok(tree) => {
                 let span = tree.span();
-                Ok(analyse(&tree, &records.bytes()[span.start..span.end]))
+                Ok(analyse_with_lines(
+                    &tree,
+                    &records.bytes()[span.start..span.end],
+                    lines,
+                ))
             }
             Err(d) => Err(Rejection {
                 file: name.to_string(),
@@ -594,11 +625,13 @@ impl Signatures {
             let segment = Segment::open(&dir.join(&seg.dir), seg)?;
             for i in 0..segment.len() {
                 let id = seg.first_game + i;
-                if is_removed(id) {
+                let rec = segment.game(i);
+                // Variation lines are not games: they have no signatures.
+                if is_removed(id) || rec.is_variation() {
                     continue;
                 }
                 let (e, c) = segment.signatures(i);
-                if !segment.game(i).is_copy() {
+                if !rec.is_copy() {
                     s.exact.entry(e).or_insert(id);
                 }
                 s.canonical.entry(c).or_insert(id);
@@ -662,10 +695,15 @@ impl Writer<'_> {
                 }
                 // Table entries name games in 24 bits: a chunk that would overfill the open
                 // segment starts a new one.
+                // Variation lines take ids too.
+                let ids: usize = games
+                    .iter()
+                    .map(|g| 1 + g.as_ref().map_or(0, |a| a.lines.len()))
+                    .sum();
                 if self
                     .segment
                     .as_ref()
-                    .is_some_and(|s| s.1.len() as usize + games.len() > MAX_SEGMENT_GAMES as usize)
+                    .is_some_and(|s| s.1.len() as usize + ids > MAX_SEGMENT_GAMES as usize)
                 {
                     self.commit()?;
                 }
@@ -691,7 +729,9 @@ impl Writer<'_> {
                     let i = first + i;
                     // Only a single file of more games than a segment holds (far more than
                     // any real file) can fill one: the rest of it is refused.
-                    let full = self.segment()?.1.len() >= MAX_SEGMENT_GAMES;
+                    let lines = g.as_ref().map_or(0, |a| a.lines.len() as u64);
+                    let full = u64::from(self.segment()?.1.len()) + 1 + lines
+                        > u64::from(MAX_SEGMENT_GAMES);
                     let g = g.and_then(|a| match full {
                         false => Ok(a),
                         true => Err(Rejection {
@@ -751,6 +791,9 @@ impl Writer<'_> {
             rec.flags |= FLAG_SYMMETRIC_COPY;
         }
         let mut record = a.record;
+        let lines = a.lines;
+        let lines_left = a.lines_left;
+        let facts = crate::Facts::of(&a.info);
         let (ops, positions, corners) = match copy_of {
             Some(original) => {
                 self.tally(source, |t| t.duplicates += 1);
@@ -782,7 +825,8 @@ impl Writer<'_> {
             vacated: if copy_of.is_some() { None } else { a.vacated },
             record,
             signatures: (a.exact_signature, a.canonical_signature),
-            facts: crate::Facts::of(&a.info),
+            facts,
+            variation: None,
         })?;
         self.tally(source, |t| t.games += 1);
         if let Some(info) = source
@@ -790,6 +834,64 @@ impl Writer<'_> {
             .and_then(|k| self.manifest.sources.get_mut(k))
         {
             info.add_game(next_id);
+        }
+        self.add_lines(next_id, lines, facts, file, game_in_file, source)?;
+        if lines_left > 0 {
+            self.tally(source, |t| t.variation_lines_left += lines_left);
+            let limits = self.opts.line_limits;
+            self.reject(&Rejection {
+                file: file_name.to_string(),
+                game: Some(game_in_file as usize),
+                offset: 0,
+                reason: format!(
+                    "variation lines: {lines_left} left out (at most {} lines and {} nodes over \
+                     all lines are indexed per record)",
+                    limits.lines, limits.nodes
+                ),
+            })?;
+        }
+        Ok(())
+    }
+
+    /// Stores game `game`'s variation lines right after it (see [`crate::variations`]): no
+    /// metadata document, no record, no signatures; the game's facts, file and place, and
+    /// the same source (so that they leave with it).
+    fn add_lines(
+        &mut self,
+        game: u32,
+        lines: Vec<crate::game::AnalysedLine>,
+        facts: crate::Facts,
+        file: u32,
+        game_in_file: u32,
+        source: &Key,
+    ) -> Result<(), IndexError> {
+        for line in lines {
+            let mut rec = line.rec;
+            rec.file = file;
+            rec.game_in_file = game_in_file;
+            let id = self.segment()?.1.add_game(GameData {
+                rec,
+                ops: line.ops,
+                occupancy: line.occupancy,
+                positions: line.positions,
+                corners: line.corners,
+                vacated: line.vacated,
+                record: Vec::new(),
+                signatures: (0, 0),
+                facts,
+                variation: Some(Variation {
+                    game,
+                    from: line.from,
+                    path: line.path,
+                }),
+            })?;
+            self.tally(source, |t| t.variation_lines += 1);
+            if let Some(info) = source
+                .as_ref()
+                .and_then(|k| self.manifest.sources.get_mut(k))
+            {
+                info.add_game(id);
+            }
         }
         Ok(())
     }

@@ -9,7 +9,7 @@ use crate::layout::op::{point_index, POINT_MASK, POINT_STRIDE};
 use crate::ops::{encode_main_line_at, with_removals_into, Op, Raw, RawKind, Walker};
 use crate::store::{
     CornerEvent, GameRec, Occupancy, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_MARKS,
-    FLAG_SKELETON, MAX_INDEXED_STONES, MAX_TABLE_MOVE, NO_NEXT,
+    FLAG_SKELETON, FLAG_VARIATION, MAX_INDEXED_STONES, MAX_TABLE_MOVE, NO_NEXT,
 };
 
 /// A game ready for the store and the metadata index.
@@ -35,14 +35,35 @@ pub struct Analysed {
     /// The record to store: its skeleton when `rec.flags` has [`FLAG_SKELETON`] (see
     /// [`crate::skeleton`]), else the record itself.
     pub record: Vec<u8>,
+    /// Its variation lines, when asked for ([`analyse_with_lines`]), in document order.
+    pub lines: Vec<AnalysedLine>,
+    /// Variation lines left out by the bounds.
+    pub lines_left: u64,
 }
 
 /// Analyses a game: replays its main line once, hashing every position. `record` is the game's
 /// text (its span of the file).
 pub fn analyse(tree: &GameTree<'_>, record: &[u8]) -> Analysed {
+    analyse_with_lines(tree, record, None)
+}
+
+/// [`analyse`], and with `lines` also the game's variation lines within those bounds (see
+/// [`crate::variations`]).
+pub fn analyse_with_lines(
+    tree: &GameTree<'_>,
+    record: &[u8],
+    lines: Option<crate::variations::Limits>,
+) -> Analysed {
+    let run = |s: &mut Scratch| {
+        let mut a = analyse_with(tree, record, s);
+        if let Some(limits) = lines {
+            (a.lines, a.lines_left) = lines_of(tree, limits, s);
+        }
+        a
+    };
     let kept = SCRATCH.try_with(|s| {
         let mut s = s.try_borrow_mut().ok()?;
-        let a = analyse_with(tree, record, &mut s);
+        let a = run(&mut s);
         // A huge game must not pin its memory to the thread.
         if s.ops.capacity().max(s.full.capacity()) > 1 << 18 {
             *s = Scratch::default();
@@ -52,7 +73,124 @@ pub fn analyse(tree: &GameTree<'_>, record: &[u8]) -> Analysed {
     // Without the thread's vectors (a thread being torn down), fresh ones.
     match kept {
         Ok(Some(a)) => a,
-        _ => analyse_with(tree, record, &mut Scratch::default()),
+        _ => run(&mut Scratch::default()),
+    }
+}
+
+/// A variation line of a game, ready for the store (see [`crate::variations`]): what a game
+/// stores for its main line, without information, record or signatures.
+pub struct AnalysedLine {
+    pub rec: GameRec,
+    pub ops: StoredOps,
+    pub occupancy: Occupancy,
+    /// As [`Analysed::positions`], from position [`AnalysedLine::from`] on only.
+    pub positions: Vec<(u64, u16, u16)>,
+    /// As [`Analysed::corners`], from position [`AnalysedLine::from`] on only.
+    pub corners: Vec<(u64, CornerEvent)>,
+    pub vacated: Option<crate::Vacated>,
+    /// The first position the line answers at (its branch point).
+    pub from: u32,
+    /// The choices that lead to it ([`crate::variations::Variation::path`]).
+    pub path: Vec<(u32, u32)>,
+}
+
+/// The variation lines of `tree` within `limits`, analysed, and how many were left out.
+fn lines_of(
+    tree: &GameTree<'_>,
+    limits: crate::variations::Limits,
+    scratch: &mut Scratch,
+) -> (Vec<AnalysedLine>, u64) {
+    let (plans, left) = crate::variations::plan(tree, limits);
+    let (width, height) = tree.board_size();
+    let Scratch { ops, values, full } = scratch;
+    let lines = plans
+        .into_iter()
+        .map(|plan| {
+            ops.clear();
+            values.clear();
+            let moves =
+                crate::ops::encode_line_at(plan.nodes.into_iter(), (width, height), ops, values);
+            let replayed = replay(ops, width, height, full, plan.from);
+            let mut corners = corners_of(full, width, height, replayed.marks);
+            corners.retain(|(_, e)| e.k >= plan.from);
+            AnalysedLine {
+                rec: GameRec {
+                    moves,
+                    width,
+                    height,
+                    winner: 0,
+                    flags: replayed.flags() | FLAG_VARIATION,
+                    duplicate_of: u32::MAX,
+                    ..GameRec::default()
+                },
+                ops: StoredOps::new(full),
+                occupancy: replayed.occupancy,
+                positions: replayed.positions,
+                corners,
+                vacated: replayed.vacated,
+                from: plan.from,
+                path: plan.path,
+            }
+        })
+        .collect();
+    (lines, left)
+}
+
+/// What one replay of a program gives: the positions to index, the occupancy and vacated
+/// points, and the flags these decide.
+struct Replayed {
+    positions: Vec<(u64, u16, u16)>,
+    long: bool,
+    irregular: bool,
+    marks: bool,
+    occupancy: Occupancy,
+    vacated: Option<crate::Vacated>,
+}
+
+impl Replayed {
+    fn flags(&self) -> u8 {
+        let flag = |on: bool, f: u8| if on { f } else { 0 };
+        flag(self.irregular, FLAG_IRREGULAR)
+            | flag(self.long, FLAG_LONG)
+            | flag(self.marks, FLAG_MARKS)
+    }
+}
+
+/// Replays `ops` into `full` (with the stones each move removes), keeping the positions from
+/// `from` on with at most [`MAX_INDEXED_STONES`] stones.
+fn replay(ops: &[u16], width: u8, height: u8, full: &mut Vec<u16>, from: u32) -> Replayed {
+    let mut positions = Vec::with_capacity(MAX_INDEXED_STONES as usize + 8);
+    let mut long = false;
+    let irregular = with_removals_into(
+        ops,
+        width,
+        height,
+        |step, b| {
+            if step.k >= from && b.stone_count() <= MAX_INDEXED_STONES {
+                if step.k <= MAX_TABLE_MOVE {
+                    let next = step.next.map_or(NO_NEXT, |(c, p)| Op::Move(c, p).encode());
+                    positions.push((b.hash(), step.k as u16, next));
+                } else {
+                    // Found by replay (see FLAG_LONG).
+                    long = true;
+                }
+            }
+        },
+        full,
+    );
+    let ops = &*full;
+    let nineteen = (width, height) == (19, 19);
+    Replayed {
+        positions,
+        long,
+        irregular,
+        marks: ops.iter().any(|&v| Raw::split(v).kind == RawKind::Mark),
+        occupancy: if nineteen {
+            occupancy_of(ops)
+        } else {
+            Occupancy::default()
+        },
+        vacated: nineteen.then(|| crate::Vacated::of(ops)),
     }
 }
 
@@ -88,35 +226,10 @@ fn analyse_with(tree: &GameTree<'_>, record: &[u8], scratch: &mut Scratch) -> An
         Some(r) if r.winner == Winner::White => 2,
         _ => 0,
     };
-    let mut positions = Vec::with_capacity(MAX_INDEXED_STONES as usize + 8);
-    let mut long = false;
-    let irregular = with_removals_into(
-        ops,
-        width,
-        height,
-        |step, b| {
-            if b.stone_count() <= MAX_INDEXED_STONES {
-                if step.k <= MAX_TABLE_MOVE {
-                    let next = step.next.map_or(NO_NEXT, |(c, p)| Op::Move(c, p).encode());
-                    positions.push((b.hash(), step.k as u16, next));
-                } else {
-                    // Found by replay (see FLAG_LONG).
-                    long = true;
-                }
-            }
-        },
-        full,
-    );
+    let replayed = replay(ops, width, height, full, 0);
     let ops = &*full;
-    let occupancy = if (width, height) == (19, 19) {
-        occupancy_of(ops)
-    } else {
-        Occupancy::default()
-    };
     let (exact_signature, canonical_signature) = signatures(ops, width, height);
-    let marks = ops.iter().any(|&v| Raw::split(v).kind == RawKind::Mark);
-    let corners = corners_of(ops, width, height, marks);
-    let vacated = ((width, height) == (19, 19)).then(|| crate::Vacated::of(ops));
+    let corners = corners_of(ops, width, height, replayed.marks);
     Analysed {
         info,
         rec: GameRec {
@@ -124,21 +237,20 @@ fn analyse_with(tree: &GameTree<'_>, record: &[u8], scratch: &mut Scratch) -> An
             width,
             height,
             winner,
-            flags: if irregular { FLAG_IRREGULAR } else { 0 }
-                | if long { FLAG_LONG } else { 0 }
-                | if stripped { FLAG_SKELETON } else { 0 }
-                | if marks { FLAG_MARKS } else { 0 },
+            flags: replayed.flags() | if stripped { FLAG_SKELETON } else { 0 },
             duplicate_of: u32::MAX,
             ..GameRec::default()
         },
         ops: StoredOps::new(ops),
-        occupancy,
-        positions,
+        occupancy: replayed.occupancy,
+        positions: replayed.positions,
         corners,
-        vacated,
+        vacated: replayed.vacated,
         exact_signature,
         canonical_signature,
         record: skeleton.unwrap_or_else(|| record.to_vec()),
+        lines: Vec::new(),
+        lines_left: 0,
     }
 }
 

@@ -30,8 +30,10 @@
 /// corner square is answered from the table alone, and adds each game's facts (`facts.bin`:
 /// date month, ranks, handicap, komi, result class; see `facts`); version 18 keeps in
 /// `records.idx` each game's end in its record block and each block's place once, not the
-/// whole span per game (20 → 4.2 bytes a game).
-pub const FORMAT_VERSION: u32 = 18;
+/// whole span per game (20 → 4.2 bytes a game); version 19 can hold variation lines
+/// (`variations.bin` in every segment, a game flag, and whether the index takes them in the
+/// manifest; see `variations`).
+pub const FORMAT_VERSION: u32 = 19;
 
 /// The manifest in the index folder (replaced atomically through `MANIFEST.tmp`).
 pub const MANIFEST: &str = "qipu-index.json";
@@ -117,6 +119,8 @@ pub mod segment {
     pub const COPIES: &str = "copies.bin";
     /// The segment's long games.
     pub const LONG: &str = "long.bin";
+    /// The segment's variation lines: game, branch point, path.
+    pub const VARIATIONS: &str = "variations.bin";
     /// The segment's rejected files and games.
     pub const REJECTED: &str = super::REPORT;
 }

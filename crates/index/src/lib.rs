@@ -30,6 +30,7 @@ mod pack;
 mod skeleton;
 mod sources;
 pub mod store;
+pub mod variations;
 mod verify;
 
 /// Reading the inputs is its own crate, before parsing; re-exported here while callers move to it.
@@ -43,8 +44,8 @@ pub use facts::Facts;
 pub use manifest::Manifest;
 pub use pack::Ops;
 pub use store::{
-    CornerEvent, GameRec, Occupancy, PosEntry, Vacated, FLAG_LONG, FLAG_MARKS, MAX_INDEXED_STONES,
-    MAX_TABLE_MOVE, NO_NEXT,
+    CornerEvent, GameRec, Occupancy, PosEntry, Vacated, FLAG_LONG, FLAG_MARKS, FLAG_VARIATION,
+    MAX_INDEXED_STONES, MAX_TABLE_MOVE, NO_NEXT,
 };
 pub use verify::Damage;
 
@@ -76,6 +77,16 @@ pub enum IndexError {
         .files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
     )]
     Changed { files: Vec<PathBuf> },
+    /// A run asked for variation lines on an index built without them, or the other way round
+    /// (see [`variations`]): the index would hold them for some records only.
+    #[error(
+        "the index in {} was built {} variation lines; this run asks {} them: \
+         `qipu index --rebuild` with the setting you want makes it anew",
+        dir.display(),
+        if *has { "with" } else { "without" },
+        if *has { "without" } else { "with" }
+    )]
+    Variations { dir: PathBuf, has: bool },
     #[error(transparent)]
     Input(#[from] inputs::InputError),
     #[error(transparent)]
@@ -107,6 +118,10 @@ pub struct Index {
     any_removed: bool,
     /// Games' sources by id, made at the first [`Index::source_entry`] (see [`sources`]).
     sources: std::sync::OnceLock<sources::SourceTable>,
+    /// The variation lines (see [`variations`]), by id; empty for an index without them.
+    lines: Vec<(u32, variations::Variation)>,
+    /// One bit per id: a variation line.
+    is_line: Vec<u64>,
 }
 
 impl Index {
@@ -139,6 +154,7 @@ impl Index {
         let meta = meta::MetaIndex::open(&dir.join(manifest.meta_dir()))?;
         let mut copies: ahash::AHashMap<u32, Vec<u32>> = ahash::AHashMap::new();
         let mut long = Vec::new();
+        let mut lines = Vec::new();
         // Ids past the manifest's games can only come from a damaged file: ignored.
         let games = manifest.games;
         for seg in &segments {
@@ -148,6 +164,16 @@ impl Index {
                 }
             }
             long.extend(seg.long_games().filter(|&g| g < games));
+            // A line names a game before it, in the index: anything else is damage.
+            for (id, v) in seg.variations()? {
+                if id >= games || v.game >= id {
+                    return Err(IndexError::Corrupt(format!(
+                        "variation line {id} of game {} is not in the index",
+                        v.game
+                    )));
+                }
+                lines.push((id, v));
+            }
         }
         let bitmap = |ids: &mut dyn Iterator<Item = u32>| {
             let mut bits = vec![0u64; manifest.games as usize / 64 + 1];
@@ -160,7 +186,13 @@ impl Index {
         let is_copy = bitmap(&mut copies.values().flatten().copied());
         let removed = manifest.removed_bitmap();
         let any_removed = removed.iter().any(|&w| w != 0);
+        let is_line = match lines.is_empty() {
+            true => Vec::new(),
+            false => bitmap(&mut lines.iter().map(|(id, _)| *id)),
+        };
         Ok(Index {
+            lines,
+            is_line,
             removed,
             any_removed,
             manifest,
@@ -179,6 +211,65 @@ impl Index {
     /// when the index is sound); an error only when there is no manifest to check against.
     pub fn verify(dir: &Path) -> Result<Vec<Damage>, IndexError> {
         verify::verify(dir)
+    }
+
+    /// Whether game `id` is a variation line (see [`variations`]), not a game.
+    #[inline]
+    pub fn is_line(&self, id: u32) -> bool {
+        self.is_line
+            .get(id as usize / 64)
+            .is_some_and(|w| w >> (id % 64) & 1 != 0)
+    }
+
+    /// Whether the index holds any variation line.
+    pub fn has_lines(&self) -> bool {
+        !self.lines.is_empty()
+    }
+
+    /// Variation lines in the index (not removed ones only: every id).
+    pub fn line_count(&self) -> usize {
+        self.lines.len()
+    }
+
+    /// What the index knows of variation line `id`: its game, branch point and path; `None`
+    /// for a game.
+    pub fn variation(&self, id: u32) -> Option<&variations::Variation> {
+        if !self.is_line(id) {
+            return None;
+        }
+        self.lines
+            .binary_search_by_key(&id, |(i, _)| *i)
+            .ok()
+            .map(|i| &self.lines[i].1)
+    }
+
+    /// The game whose information answers for `id`: the game itself, or a line's game.
+    #[inline]
+    pub fn game_of(&self, id: u32) -> u32 {
+        self.variation(id).map_or(id, |v| v.game)
+    }
+
+    /// `games` (ascending) with the variation lines of each added after it: what a selection
+    /// of games by their information (a metadata query, a list of ids) selects of an index
+    /// with lines, since lines have no information of their own. The lines of a game follow
+    /// it in id order, so the result is ascending too.
+    pub fn with_lines(&self, games: Vec<u32>) -> Vec<u32> {
+        if self.lines.is_empty() {
+            return games;
+        }
+        let mut out = Vec::with_capacity(games.len());
+        for g in games {
+            out.push(g);
+            let mut at = self.lines.partition_point(|(id, _)| *id <= g);
+            while let Some((id, v)) = self.lines.get(at) {
+                if v.game != g {
+                    break;
+                }
+                out.push(*id);
+                at += 1;
+            }
+        }
+        out
     }
 
     /// Number of games (copies included).
@@ -382,9 +473,9 @@ impl Index {
         )
     }
 
-    /// The original record text of game `id`.
+    /// The original record text of game `id` (of a variation line, its game's).
     pub fn record(&self, id: u32) -> Result<Vec<u8>, IndexError> {
-        let (seg, i) = self.locate(id);
+        let (seg, i) = self.locate(self.game_of(id));
         seg.record(i)
     }
 

@@ -35,6 +35,11 @@ pub struct Manifest {
     pub removed: Vec<[u32; 2]>,
     /// Counts of the games not removed.
     pub totals: Totals,
+    /// Whether the index takes in the variation lines of its records (`qipu index
+    /// --variations`): chosen when the index is made, kept by every later run (see
+    /// [`crate::variations`]).
+    #[serde(default)]
+    pub variations: bool,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -109,6 +114,12 @@ pub struct Totals {
     pub symmetric_duplicates: u64,
     pub rejected: u64,
     pub files_without_games: u64,
+    /// Variation lines indexed (not games: `games` does not count them).
+    #[serde(default)]
+    pub variation_lines: u64,
+    /// Variation lines left out by the bounds on lines per record.
+    #[serde(default)]
+    pub variation_lines_left: u64,
 }
 
 impl Totals {
@@ -125,6 +136,10 @@ impl Totals {
             files_without_games: self
                 .files_without_games
                 .saturating_sub(other.files_without_games),
+            variation_lines: self.variation_lines.saturating_sub(other.variation_lines),
+            variation_lines_left: self
+                .variation_lines_left
+                .saturating_sub(other.variation_lines_left),
         }
     }
 
@@ -137,6 +152,8 @@ impl Totals {
             symmetric_duplicates: self.symmetric_duplicates - before.symmetric_duplicates,
             rejected: self.rejected - before.rejected,
             files_without_games: self.files_without_games - before.files_without_games,
+            variation_lines: self.variation_lines - before.variation_lines,
+            variation_lines_left: self.variation_lines_left - before.variation_lines_left,
         }
     }
 }

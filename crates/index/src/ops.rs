@@ -153,10 +153,20 @@ pub fn encode_main_line_at(
     out: &mut Vec<u16>,
     values: &mut Vec<usize>,
 ) -> u32 {
-    let (w, h) = tree.board_size();
+    encode_line_at(tree.main_line(), tree.board_size(), out, values)
+}
+
+/// [`encode_main_line_at`] for any line of a tree: `nodes` from the root down, on a `w`×`h`
+/// board (a variation line, see [`crate::variations`]).
+pub fn encode_line_at<'t, 'a: 't>(
+    nodes: impl Iterator<Item = sgf::Node<'t, 'a>>,
+    (w, h): (u8, u8),
+    out: &mut Vec<u16>,
+    values: &mut Vec<usize>,
+) -> u32 {
     let mut moves = 0;
     let mut pts = Vec::new();
-    for node in tree.main_line() {
+    for node in nodes {
         // One pass over the node's properties: its moves, and whether it has setup at all
         // (rare outside the root).
         let (mut b, mut wm, mut has_setup) = (None, None, false);

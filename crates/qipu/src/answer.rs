@@ -37,8 +37,30 @@ pub struct Hit {
     /// (0 the start). A move sequence hits at the move that completes it; a metadata query
     /// names no positions.
     pub moves: Vec<u32>,
-    /// Who played, when, the result: what a hit list shows.
+    /// Who played, when, the result: what a hit list shows (a variation line's are its
+    /// game's).
     pub info: GameInfo,
+    /// For a hit on a variation line of a record (an index built with variations), which line:
+    /// `None` for a game's main line. Its `moves` are positions of that line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variation: Option<Variation>,
+}
+
+/// A variation line of a record: a root-to-leaf path of its game tree other than the main
+/// line, indexed as a line of its own ([`crate::BuildOptions::variations`]). It is not a game
+/// that was played: its hits are listed, and its next moves counted in
+/// [`Continuation::variations`], but no game count, win rate or date profile counts it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Variation {
+    /// The game (its main line) this is a variation of; [`Hit::info`] is that game's.
+    pub game: GameId,
+    /// The choices that lead to the line, each `depth:child`: at the node that many nodes
+    /// below the root (the root is 0), the child of that index (0 the first, the main line's
+    /// way), only where the line does not take the first child; joined by commas (`12:1,15:2`).
+    pub path: String,
+    /// The line answers at positions from this one on: before it, it is the line it branched
+    /// from (the moves of the nodes down to its last choice).
+    pub from: u32,
 }
 
 /// What an index knows of a game without reading its record.
@@ -73,8 +95,12 @@ pub struct Continuation {
     /// (`"pd"`), a pass as `""`.
     #[serde(serialize_with = "sgf_point")]
     pub point: Option<Point>,
-    /// Positions (not games) where it followed.
+    /// Positions (not games) where it followed, in games played.
     pub count: u32,
+    /// Positions of variation lines where it followed (a commentary's or a dictionary's move,
+    /// not one played; no other column counts them). Serialised only when not 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub variations: u32,
     /// Of those, in games Black won.
     pub black_wins: u32,
     /// Of those, in games White won.
@@ -103,10 +129,13 @@ pub struct Continuation {
 /// Counts over the whole answer, whatever part of it was returned.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Summary {
-    /// Hit games.
+    /// Hit games (variation lines not counted).
     pub games: usize,
     /// Hit positions, summed over the hit games.
     pub positions: usize,
+    /// Hit variation lines ([`Hit::variation`]); serialised only when not 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub variations: usize,
     /// Hit games left out before the returned ones (the query's offset, or fewer).
     pub skipped: usize,
 }
@@ -138,6 +167,10 @@ pub struct Move {
     /// Where; `None` for a pass (serialised as an SGF point, a pass as `""`).
     #[serde(serialize_with = "sgf_point")]
     pub point: Option<Point>,
+}
+
+fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
+    *n == T::default()
 }
 
 fn color_letter<S: Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {

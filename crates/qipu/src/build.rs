@@ -21,6 +21,14 @@ pub struct BuildOptions {
     /// then find all of that player's names. `None` keeps the index's list (a new index gets
     /// the built-in one, `data/aliases.tsv`); an empty file turns aliases off.
     pub aliases: Option<PathBuf>,
+    /// Whether to index every variation line of each record as a line of its own, searchable
+    /// like a game and marked as a variation of it ([`crate::Variation`]). `None` keeps the
+    /// index's setting (a new index: no); a new index or a rebuild takes `Some`; an existing
+    /// index refuses a setting other than its own ([`crate::ErrorKind::BadInput`]), since it
+    /// would then hold lines for some records only. At most 200,000 lines and 2,000,000 nodes
+    /// over all lines are taken per record; what is left is counted
+    /// ([`Totals::variation_lines_left`]) and each such record named in the report.
+    pub variations: Option<bool>,
 }
 
 impl Default for BuildOptions {
@@ -30,6 +38,7 @@ impl Default for BuildOptions {
             rebuild: d.rebuild,
             segment_games: d.segment_games,
             aliases: None,
+            variations: None,
         }
     }
 }
@@ -60,6 +69,10 @@ pub struct Totals {
     pub rejected: u64,
     /// Files in which no game was found.
     pub files_without_games: u64,
+    /// Variation lines indexed ([`BuildOptions::variations`]; not games).
+    pub variation_lines: u64,
+    /// Variation lines left out by the bounds per record.
+    pub variation_lines_left: u64,
 }
 
 /// What a build did: the caller's to show, log or act on.
@@ -121,6 +134,7 @@ pub fn build(
         rebuild: options.rebuild,
         segment_games: options.segment_games,
         aliases,
+        variations: options.variations,
         ..index::BuildOptions::default()
     };
     let s = index::build(dir, inputs, &opts, |p| {
@@ -147,6 +161,8 @@ pub fn build(
             symmetric_duplicates: a.symmetric_duplicates,
             rejected: a.rejected,
             files_without_games: a.files_without_games,
+            variation_lines: a.variation_lines,
+            variation_lines_left: a.variation_lines_left,
         },
         bytes_read: s.bytes_read,
         seconds: s.seconds,

@@ -172,7 +172,7 @@ impl From<index::IndexError> for Error {
             E::Missing(_) => ErrorKind::NoIndex,
             E::Version { .. } => ErrorKind::OldIndex,
             E::Locked { .. } => ErrorKind::Busy,
-            E::Input(_) => ErrorKind::BadInput,
+            E::Input(_) | E::Variations { .. } => ErrorKind::BadInput,
             E::Meta(MetaError::Query { .. }) => {
                 return QueryError::new(QueryPart::Metadata, e.to_string()).into()
             }

@@ -276,7 +276,9 @@ pub(crate) fn profile(
         .map(|chunk| {
             let mut c = Counts::new();
             let mut last: Option<((u16, u8), [u64; 3])> = None;
-            for g in chunk.iter().map(|h| h.game).filter(|&g| counted(g)) {
+            // Variation lines were not played: the profile is of games.
+            let played = chunk.iter().map(|h| h.game).filter(|&g| !index.is_line(g));
+            for g in played.filter(|&g| counted(g)) {
                 let f = index.facts(g);
                 let key = (f.year, if by_month { f.month } else { 0 });
                 // The facts' result class reads `RE` as the winner byte does (1 Black, 2 White).

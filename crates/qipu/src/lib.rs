@@ -232,7 +232,9 @@ mod stop;
 mod store;
 mod table;
 
-pub use answer::{Answer, Continuation, GameId, GameInfo, Hit, MainLine, Move, Summary, Timings};
+pub use answer::{
+    Answer, Continuation, GameId, GameInfo, Hit, MainLine, Move, Summary, Timings, Variation,
+};
 pub use build::{build, BuildOptions, BuildSummary, Progress, Totals};
 pub use error::{Error, ErrorKind, QueryError, QueryPart};
 pub use explore::{Handicap, Month, Period, Profile};

@@ -49,6 +49,20 @@ pub struct HitLine<'a> {
     pub event: Option<&'a str>,
     /// Whether it is an exact copy of an earlier game.
     pub copy: bool,
+    /// On a variation line of the record, which (`path`, `from`: see [`crate::Variation`]);
+    /// absent on a game's main line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variation: Option<VariationLine<'a>>,
+}
+
+/// The variation line a hit is on, as a client names it: its path in the record's game tree
+/// and the first position it answers at.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct VariationLine<'a> {
+    /// `depth:child` choices, joined by commas ([`crate::Variation::path`]).
+    pub path: &'a str,
+    /// [`crate::Variation::from`].
+    pub from: u32,
 }
 
 impl<'a> From<&'a Hit> for HitLine<'a> {
@@ -64,6 +78,10 @@ impl<'a> From<&'a Hit> for HitLine<'a> {
             result: d.result.as_deref(),
             event: d.event.as_deref(),
             copy: d.copy,
+            variation: hit.variation.as_ref().map(|v| VariationLine {
+                path: &v.path,
+                from: v.from,
+            }),
         }
     }
 }
@@ -76,6 +94,9 @@ pub struct SummaryLine {
     pub games: usize,
     /// Hit positions, summed over the hit games.
     pub positions: usize,
+    /// Hit variation lines, when any ([`crate::Summary::variations`]).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub variations: usize,
     /// [`crate::Timings::search_ms`], rounded to three decimals.
     pub elapsed_ms: f64,
 }
@@ -86,9 +107,14 @@ impl SummaryLine {
         SummaryLine {
             games: answer.summary.games,
             positions: answer.summary.positions,
+            variations: answer.summary.variations,
             elapsed_ms: (answer.timings.search_ms * 1000.0).round() / 1000.0,
         }
     }
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 /// The lines of `answer`, in the order they are printed: its first `max_hits` hits (of those

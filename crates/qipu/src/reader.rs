@@ -47,8 +47,16 @@ pub struct Damage {
 /// --json` prints and `qipu serve` answers at `/api/stats`: one shape for both.
 #[derive(Clone, Debug, PartialEq, serde::Serialize)]
 pub struct Stats {
-    /// Games, exact copies included.
+    /// Games, exact copies included (variation lines are not games).
     pub games: u64,
+    /// Variation lines indexed (`qipu index --variations`); serialised only when the index
+    /// takes them, with `variation_lines_left`, the lines left out by the bounds per record.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variation_lines: Option<u64>,
+    /// Variation lines left out by the bounds per record (each such record is named in the
+    /// report, `rejected.jsonl`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub variation_lines_left: Option<u64>,
     /// Games that are not an exact copy of an earlier one.
     pub distinct: u64,
     /// Exact copies of an earlier game (same main line).
@@ -123,7 +131,8 @@ impl Index {
         &self.dir
     }
 
-    /// Number of games, exact copies included (ids are `0..len`).
+    /// Number of games, exact copies included (ids are `0..len`); in an index built with
+    /// variations, its variation lines have ids too ([`Index::is_variation`]) and count here.
     pub fn len(&self) -> u32 {
         self.inner.len()
     }
@@ -178,6 +187,11 @@ impl Index {
                     .collect(),
             });
         }
+        // Variation lines have no information of their own: a selection by information (or by
+        // id) takes each selected game's lines with it.
+        if self.inner.has_lines() {
+            filter = filter.map(|ids| self.inner.with_lines(ids));
+        }
         // Filters on the games' facts narrow the games searched, as a metadata query does.
         if query.narrow.is_set() {
             filter = Some(query.narrow.games(&self.inner, filter));
@@ -206,9 +220,11 @@ impl Index {
             return Err(Error::stopped());
         }
         let hits: Vec<search::Hit> = match plan {
+            // A metadata query answers games, not lines.
             Plan::Metadata => filter
                 .unwrap_or_default()
                 .into_iter()
+                .filter(|&g| !self.inner.is_line(g))
                 .map(|game| search::Hit {
                     game,
                     moves: search::Moves::new(),
@@ -257,8 +273,22 @@ impl Index {
         .into())
     }
 
+    /// Whether `id` is a variation line of a record ([`crate::Variation`]) rather than a game.
+    pub fn is_variation(&self, id: GameId) -> bool {
+        self.inner.is_line(id)
+    }
+
+    /// Which variation line `id` is, when it is one.
+    pub fn variation(&self, id: GameId) -> Option<crate::Variation> {
+        self.inner.variation(id).map(|v| crate::Variation {
+            game: v.game,
+            path: v.path_text(),
+            from: v.from,
+        })
+    }
+
     /// The game's information from the metadata index's stored fields (no record is
-    /// decompressed for it). `id` is in range.
+    /// decompressed for it); a variation line's are its game's. `id` is in range.
     pub(crate) fn info(&self, id: GameId) -> GameInfo {
         let (file, game_in_file) = self.inner.identity(id);
         let mut info = GameInfo {
@@ -267,6 +297,7 @@ impl Index {
             copy: self.inner.game(id).is_copy(),
             ..GameInfo::default()
         };
+        let id = self.inner.game_of(id);
         let Some(g) = self.inner.meta().summary(id).ok().flatten() else {
             return info;
         };
@@ -317,8 +348,26 @@ impl Index {
         Ok(self.inner.record(id)?)
     }
 
-    /// The main line of game `id`, read from its original record.
+    /// The main line of game `id`, read from its original record; of a variation line, that
+    /// line, read from the index's replay program.
     pub fn main_line(&self, id: GameId) -> Result<MainLine, Error> {
+        self.check(id)?;
+        if self.inner.is_line(id) {
+            let rec = self.inner.game(id);
+            let moves = self
+                .inner
+                .ops(id)
+                .into_iter()
+                .filter_map(|v| match index::ops::Op::decode(v) {
+                    index::ops::Op::Move(color, point) => Some(Move { color, point }),
+                    _ => None,
+                })
+                .collect();
+            return Ok(MainLine {
+                board: (rec.width, rec.height),
+                moves,
+            });
+        }
         let record = self.record(id)?;
         let damaged =
             |why: String| Error::from(index::IndexError::Corrupt(format!("game {id}: {why}")));
@@ -359,6 +408,8 @@ impl Index {
         let date_range = self.inner.date_range()?;
         Ok(Stats {
             games: t.games,
+            variation_lines: m.variations.then_some(t.variation_lines),
+            variation_lines_left: m.variations.then_some(t.variation_lines_left),
             distinct: t.games.saturating_sub(t.duplicates),
             duplicates: t.duplicates,
             symmetric_duplicates: t.symmetric_duplicates,
@@ -402,9 +453,19 @@ pub(crate) fn describe<'a>(
     let started = Instant::now();
     let mut hits = found.hits;
     sort(at, &mut hits, query.sort);
+    let is_line = |g: GameId| {
+        let (index, g) = at(g);
+        index.inner.has_lines() && index.inner.is_line(g)
+    };
+    let lines = hits.iter().filter(|h| is_line(h.game)).count();
     let summary = Summary {
-        games: hits.len(),
-        positions: hits.iter().map(|h| h.moves.len()).sum(),
+        games: hits.len() - lines,
+        positions: hits
+            .iter()
+            .filter(|h| lines == 0 || !is_line(h.game))
+            .map(|h| h.moves.len())
+            .sum(),
+        variations: lines,
         skipped: query.offset.min(hits.len()),
     };
     let hits: Vec<Hit> = hits
@@ -415,10 +476,16 @@ pub(crate) fn describe<'a>(
             let (index, g) = at(h.game);
             let mut info = index.info(g);
             info.copy |= copy_elsewhere(h.game);
+            // A line's game is numbered as the set numbers it (its index's first game on).
+            let variation = index.variation(g).map(|mut v| {
+                v.game += h.game - g;
+                v
+            });
             Hit {
                 info,
                 game: h.game,
                 moves: h.moves.to_vec(),
+                variation,
             }
         })
         .collect();
@@ -456,6 +523,7 @@ fn continuation<'a>(
         color: c.color,
         point: c.point,
         count: t.count,
+        variations: t.variations,
         black_wins: t.black_wins,
         white_wins: t.white_wins,
         other: t.count - t.black_wins - t.white_wins,
@@ -497,7 +565,12 @@ fn sort<'a>(at: impl Fn(GameId) -> (&'a Index, GameId), hits: &mut [search::Hit]
         Sort::Oldest | Sort::Newest => {
             let day = |g: GameId| {
                 let (index, g) = at(g);
-                let s = index.inner.meta().summary(g).ok().flatten()?;
+                let s = index
+                    .inner
+                    .meta()
+                    .summary(index.inner.game_of(g))
+                    .ok()
+                    .flatten()?;
                 s.date_range.map(|(start, _)| start)
             };
             let mut keyed: Vec<(Option<sgf::info::Date>, search::Hit)> =
@@ -531,8 +604,13 @@ pub(crate) fn export_sgf(
         let Ok(tree) = records.game(0) else { continue };
         let sgf = sgf::write::to_sgf(&tree);
         let moves: Vec<String> = hit.moves.iter().map(|m| m.to_string()).collect();
-        // The hit marker goes right after the root's `(;`.
-        let marked = sgf.replacen("(;", &format!("(;QH[{}]", moves.join(",")), 1);
+        // The hit marker goes right after the root's `(;`; a variation line's hit also
+        // names the line (`QV[path]`, as `Variation::path` writes it).
+        let line = hit
+            .variation
+            .as_ref()
+            .map_or(String::new(), |v| format!("QV[{}]", v.path));
+        let marked = sgf.replacen("(;", &format!("(;QH[{}]{line}", moves.join(",")), 1);
         out.extend_from_slice(marked.as_bytes());
     }
     Ok(out)

@@ -247,7 +247,8 @@ impl Shards {
                 .par_iter()
                 .map(|p| {
                     let mut v: Vec<(u64, GameId)> = (0..p.len())
-                        .filter(|&g| !p.inner.is_removed(g))
+                        // Variation lines are no games: they have no signature.
+                        .filter(|&g| !p.inner.is_removed(g) && !p.inner.is_line(g))
                         .map(|g| (p.inner.exact_signature(g), g))
                         .collect();
                     v.par_sort_unstable();
@@ -347,6 +348,15 @@ impl Shards {
             date_range,
             top_players,
             top_events,
+            // Said when any index of the set takes variation lines.
+            variation_lines: each
+                .iter()
+                .filter_map(|s| s.variation_lines)
+                .reduce(|a, b| a + b),
+            variation_lines_left: each
+                .iter()
+                .filter_map(|s| s.variation_lines_left)
+                .reduce(|a, b| a + b),
             alias_players: first.alias_players,
             aliases_file: first.aliases_file.clone(),
         })
@@ -363,6 +373,21 @@ impl Shards {
                 .is_ok();
         }
         Ok(info)
+    }
+
+    /// Whether `id` is a variation line of a record rather than a game (see
+    /// [`Index::is_variation`]).
+    pub fn is_variation(&self, id: GameId) -> bool {
+        self.part(id).is_ok_and(|(part, g)| part.is_variation(g))
+    }
+
+    /// Which variation line `id` is, when it is one, its game numbered as the set numbers it.
+    pub fn variation(&self, id: GameId) -> Option<crate::Variation> {
+        let (part, g) = self.part(id).ok()?;
+        part.variation(g).map(|mut v| {
+            v.game += id - g;
+            v
+        })
     }
 
     /// Where game `id` was read from (see [`Index::identity`]).

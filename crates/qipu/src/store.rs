@@ -142,6 +142,16 @@ impl search::Store for Games<'_> {
         self.index.has_removed()
     }
 
+    #[inline]
+    fn has_lines(&self) -> bool {
+        self.index.has_lines()
+    }
+
+    #[inline]
+    fn branch(&self, g: u32) -> Option<u32> {
+        self.index.variation(g).map(|v| v.from)
+    }
+
     fn table_stones(&self) -> u32 {
         index::MAX_INDEXED_STONES
     }

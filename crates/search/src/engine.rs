@@ -168,6 +168,11 @@ pub fn find_position<S: Store>(index: &S, q: &PositionQuery, filter: Filter<'_>)
             .collect();
         found.extend(per_game.into_iter().flatten());
     }
+    // A variation line answers from its branch point on (the table holds nothing of it before;
+    // a replay sees its whole line).
+    if index.has_lines() {
+        found.retain(|o| index.branch(o.game).is_none_or(|from| o.k >= from));
+    }
     // The table gives each hash's entries in (game, k) order; only stored games are in it and
     // scanned, so their exact copies are added, then merged in.
     if !found.is_sorted_by_key(|o| (o.game, o.k)) {
@@ -244,24 +249,32 @@ fn continuations<S: Store>(
 ) -> Vec<Continuation> {
     type Counts = ahash::AHashMap<(u16, u16), Tally>;
     let each_copy = index.each_copy_counts();
+    let lines = index.has_lines();
     let member = |g: u32| all.binary_search_by_key(&g, |o| o.game).is_ok();
     let count = |chunk: &[Occurrence]| {
         let mut raw = Counts::new();
         // The game's winner, facts and whether it counts, looked up once for its occurrences.
-        let mut cache: Option<(u32, u8, crate::store::Facts, bool)> = None;
+        let mut cache: Option<(u32, u8, crate::store::Facts, bool, bool)> = None;
         for o in chunk {
             if o.next == NO_NEXT {
                 continue;
             }
-            let (winner, facts, counted) = match cache {
-                Some((g, w, f, c)) if g == o.game => (w, f, c),
+            let (winner, facts, counted, line) = match cache {
+                Some((g, w, f, c, l)) if g == o.game => (w, f, c, l),
                 _ => {
                     let counted = each_copy
                         || (!index.counted_elsewhere(o.game)
                             && (!index.is_copy(o.game) || counts_once(index, o.game, member)));
-                    let entry = (o.game, index.winner(o.game), index.facts(o.game), counted);
+                    let line = lines && index.branch(o.game).is_some();
+                    let entry = (
+                        o.game,
+                        index.winner(o.game),
+                        index.facts(o.game),
+                        counted,
+                        line,
+                    );
                     cache = Some(entry);
-                    (entry.1, entry.2, entry.3)
+                    (entry.1, entry.2, entry.3, entry.4)
                 }
             };
             if !counted {
@@ -270,9 +283,11 @@ fn continuations<S: Store>(
             let Some((mover, _)) = index.next_move(o.next) else {
                 continue;
             };
-            raw.entry((o.images, o.next))
-                .or_default()
-                .add(o.game, mover, winner, &facts);
+            let row = raw.entry((o.images, o.next)).or_default();
+            match line {
+                true => row.add_line(),
+                false => row.add(o.game, mover, winner, &facts),
+            }
         }
         raw
     };
@@ -314,11 +329,15 @@ pub fn sorted_rows(table: HashMap<(Color, Option<Point>), Tally>) -> Vec<Continu
             tally,
         })
         .collect();
+    // Rows played by no game (variation lines only) come after the played ones, by how many
+    // lines play them.
     rows.sort_by(|a, b| {
-        b.tally.count.cmp(&a.tally.count).then_with(|| {
-            (a.color, a.point.map(|p| p.sgf_string()))
-                .cmp(&(b.color, b.point.map(|p| p.sgf_string())))
-        })
+        (b.tally.count, b.tally.variations)
+            .cmp(&(a.tally.count, a.tally.variations))
+            .then_with(|| {
+                (a.color, a.point.map(|p| p.sgf_string()))
+                    .cmp(&(b.color, b.point.map(|p| p.sgf_string())))
+            })
     });
     rows
 }

@@ -15,7 +15,7 @@ use rayon::prelude::*;
 use crate::engine::{candidates, with_copies, Answer, Continuation, Filter, Hit, Moves};
 use crate::query::{Cell, PatternQuery};
 use crate::store::{index_point, point_index, Change, CornerHeld, Store, Walk};
-use crate::tally::continuation_rows;
+use crate::tally::{continuation_rows, own_positions};
 
 /// Finds where a pattern appears: game g hits at k when, for some placement, position k
 /// satisfies it and position k−1 does not (or k = 0).
@@ -69,11 +69,14 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
 /// continuation table.
 fn answer<S: Store>(
     index: &S,
-    found: Vec<(Hit, Nexts)>,
+    mut found: Vec<(Hit, Nexts)>,
     placements: &[Placement],
     filter: Filter<'_>,
     board: (u8, u8),
 ) -> Answer {
+    own_positions(index, &mut found, |nexts, cut| {
+        nexts.drain(..cut);
+    });
     let continuations = continuations(index, &found, placements, filter, board);
     Answer {
         hits: with_copies(index, found.into_iter().map(|f| f.0).collect(), filter),

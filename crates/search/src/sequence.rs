@@ -37,7 +37,7 @@ use rayon::prelude::*;
 
 use crate::engine::{candidates, with_copies, Answer, Continuation, Filter, Hit};
 use crate::store::Store;
-use crate::tally::continuation_rows;
+use crate::tally::{continuation_rows, own_positions};
 
 /// A sequence of moves to find (e.g. a joseki); see the module's documentation for what a hit
 /// is.
@@ -96,7 +96,7 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
         any_gap: q.any_gap,
         board: q.board,
     };
-    let found: Vec<(Hit, Vec<Next>)> = candidates(index, bw, bh, filter, &needs)
+    let mut found: Vec<(Hit, Vec<Next>)> = candidates(index, bw, bh, filter, &needs)
         .into_par_iter()
         .map_init(Vec::new, |ops, g| {
             if index.stopped() {
@@ -139,6 +139,9 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
         })
         .flatten()
         .collect();
+    own_positions(index, &mut found, |nexts, cut| {
+        nexts.drain(..cut);
+    });
     let continuations = if q.anywhere {
         Vec::new()
     } else {

@@ -150,6 +150,18 @@ pub trait Store: Sync {
     fn counted_elsewhere(&self, _g: u32) -> bool {
         false
     }
+    /// Whether some games are variation lines of a record rather than games played (see
+    /// [`Store::branch`]). Default: none is.
+    fn has_lines(&self) -> bool {
+        false
+    }
+    /// For a variation line of a record, the first position it answers at: the positions
+    /// before are those of the line it branched from, already answered there, so its hits
+    /// there are dropped; and its next moves count in a row's [`crate::Tally::variations`],
+    /// not as played. `None` for a game played. Default: `None`.
+    fn branch(&self, _g: u32) -> Option<u32> {
+        None
+    }
     /// Whether the caller has given up on this search (a time budget spent, a client gone):
     /// checked once per game replayed, after which the search skips the remaining games and
     /// returns an incomplete answer that the caller must throw away. Default: never.

@@ -10,8 +10,12 @@ use crate::store::{Facts, Store};
 /// The sums behind one continuation row, over the positions (not games) it counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Tally {
-    /// Positions where the move followed.
+    /// Positions where the move followed, in games played (variation lines apart).
     pub count: u32,
+    /// Positions of variation lines ([`Store::branch`]) where the move followed: a
+    /// commentary's or a dictionary's move, not one played; nothing else in the row counts
+    /// them.
+    pub variations: u32,
     /// Of those, in games Black won (as the oracle reads `RE`).
     pub black_wins: u32,
     /// Of those, in games White won.
@@ -88,9 +92,16 @@ impl Tally {
         }
     }
 
+    /// Counts one position of a variation line: only [`Tally::variations`].
+    #[inline]
+    pub fn add_line(&mut self) {
+        self.variations += 1;
+    }
+
     /// Adds another tally's counts to this one's.
     pub fn merge(&mut self, o: &Tally) {
         self.count += o.count;
+        self.variations += o.variations;
         self.black_wins += o.black_wins;
         self.white_wins += o.white_wins;
         self.mover_rank_sum += o.mover_rank_sum;
@@ -125,6 +136,31 @@ pub(crate) fn counts_once<S: Store>(index: &S, g: u32, member: impl Fn(u32) -> b
             .all(|&c| !member(c))
 }
 
+/// Drops the hits of variation lines before their branch points ([`Store::branch`]), with
+/// what each hit position contributes (`drain` takes a hit's `nexts`, parallel to its moves,
+/// and the number of leading ones to drop), and the hits left with no position.
+pub(crate) fn own_positions<S: Store, N>(
+    index: &S,
+    found: &mut Vec<(crate::engine::Hit, N)>,
+    drain: impl Fn(&mut N, usize),
+) {
+    if !index.has_lines() {
+        return;
+    }
+    found.retain_mut(|(hit, nexts)| {
+        let Some(from) = index.branch(hit.game) else {
+            return true;
+        };
+        // Moves are ascending.
+        let cut = hit.moves.partition_point(|&k| k < from);
+        if cut > 0 {
+            hit.moves.drain(..cut);
+            drain(nexts, cut);
+        }
+        !hit.moves.is_empty()
+    });
+}
+
 /// The move that followed a hit, as the store gives it: colour and point (`None` for a pass),
 /// or `None` after the last move.
 pub(crate) type NextMove = Option<(Color, Option<Point>)>;
@@ -154,6 +190,7 @@ where
     type Raw<K> = ahash::AHashMap<(K, Color, Option<Point>), Tally>;
     let each_copy = index.each_copy_counts();
     let removed = index.has_removed();
+    let lines = index.has_lines();
     let count = |chunk: &[(crate::engine::Hit, N)]| {
         let mut raw = Raw::<K>::new();
         for (hit, nexts) in chunk {
@@ -165,13 +202,16 @@ where
                 .take(if each_copy { usize::MAX } else { 1 });
             for g in games {
                 let (winner, facts) = (index.winner(g), index.facts(g));
+                let line = lines && index.branch(g).is_some();
                 for &(key, next) in nexts.as_ref() {
                     let Some((color, point)) = next else {
                         continue;
                     };
-                    raw.entry((key, color, point))
-                        .or_default()
-                        .add(g, color, winner, &facts);
+                    let row = raw.entry((key, color, point)).or_default();
+                    match line {
+                        true => row.add_line(),
+                        false => row.add(g, color, winner, &facts),
+                    }
                 }
             }
         }

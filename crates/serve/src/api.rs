@@ -49,7 +49,10 @@ impl State {
             .thread_name(|i| format!("qipu-search-{i}"))
             .build()
             .map_err(|e| ServeError::Io(std::io::Error::other(e)))?;
-        let mut by_name: Vec<GameId> = (0..index.len()).collect();
+        // Games only: a variation line has its game's name (an index built with variations).
+        let mut by_name: Vec<GameId> = (0..index.len())
+            .filter(|&g| !index.is_variation(g))
+            .collect();
         // Two games of one name (a file read again after it changed) leave the newest last,
         // which the look-up takes.
         let name = |g: GameId| index.identity(g).unwrap_or(("", 0));
@@ -446,12 +449,19 @@ async fn games(state: Shared, headers: HeaderMap, pairs: Pairs) -> Result<Respon
 struct Page<'a> {
     games: usize,
     positions: usize,
+    /// Hit variation lines (an index built with `--variations`), when any.
+    #[serde(skip_serializing_if = "is_zero")]
+    variations: usize,
     offset: usize,
     limit: usize,
     hits: Vec<HitLine<'a>>,
     continuations: &'a [Continuation],
     profile: &'a qipu::Profile,
     elapsed_ms: f64,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 async fn answer(state: &Arc<State>, headers: &HeaderMap, c: Common) -> Result<Response, ApiError> {
@@ -489,6 +499,7 @@ async fn answer(state: &Arc<State>, headers: &HeaderMap, c: Common) -> Result<Re
     let page = Page {
         games: summary.games,
         positions: summary.positions,
+        variations: summary.variations,
         offset: answer.summary.skipped,
         limit: c.limit,
         hits: answer.hits.iter().map(HitLine::from).collect(),

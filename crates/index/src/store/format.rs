@@ -62,6 +62,11 @@ pub const FLAG_SKELETON: u8 = 16;
 /// walker. Known when the game is analysed, so that a search need not look through the program.
 pub const FLAG_MARKS: u8 = 32;
 
+/// `GameRec::flags`: a variation line of a game, not a game (see [`crate::variations`]): it
+/// answers from its branch point on, counts apart in statistics, and has no record or metadata
+/// of its own.
+pub const FLAG_VARIATION: u8 = 64;
+
 /// `PosEntry::next` of a final position.
 pub const NO_NEXT: u16 = u16::MAX;
 
@@ -102,6 +107,11 @@ impl GameRec {
 
     pub fn is_copy(&self) -> bool {
         self.duplicate_of != u32::MAX
+    }
+
+    /// Whether this is a variation line ([`FLAG_VARIATION`]).
+    pub fn is_variation(&self) -> bool {
+        self.flags & FLAG_VARIATION != 0
     }
 }
 

@@ -32,6 +32,8 @@
 //! - `copies.bin`: `(copy, original)` game-id pairs (`u32` each) of the segment's exact copies,
 //!   and `long.bin`: the ids of its games flagged [`FLAG_LONG`], so that opening an index need
 //!   not read every game's record;
+//! - `variations.bin`: the segment's variation lines (`qipu index --variations`), each with its
+//!   game, branch point and path (LEB128, see [`crate::variations`]); empty without them;
 //! - `files.jsonl`: the record files of the segment, one JSON string per line (read the first
 //!   time a game's identity is asked for);
 //! - `rejected.jsonl`: files and games of the segment's inputs that could not be read (gathered
@@ -48,8 +50,8 @@ mod write;
 pub use crate::occupancy::{Occupancy, Vacated};
 pub use format::{
     pack_next, unpack_next, CornerEvent, GameRec, PosEntry, StoredOps, FLAG_IRREGULAR, FLAG_LONG,
-    FLAG_MARKS, FLAG_PACKED, FLAG_SKELETON, FLAG_SYMMETRIC_COPY, MAX_INDEXED_STONES,
-    MAX_SEGMENT_GAMES, MAX_TABLE_MOVE, NO_NEXT,
+    FLAG_MARKS, FLAG_PACKED, FLAG_SKELETON, FLAG_SYMMETRIC_COPY, FLAG_VARIATION,
+    MAX_INDEXED_STONES, MAX_SEGMENT_GAMES, MAX_TABLE_MOVE, NO_NEXT,
 };
 pub(crate) use read::file_crc;
 pub use read::Segment;
@@ -106,6 +108,7 @@ mod tests {
                 record: Vec::new(),
                 signatures: (0, 0),
                 facts: crate::Facts::default(),
+                variation: None,
             })
             .unwrap();
         }

@@ -36,6 +36,7 @@ pub struct Segment {
     facts: Map,
     copies: Map,
     long: Map,
+    variations: Map,
     dir: PathBuf,
     /// Parsed from `files.jsonl` when first needed: most searches name few games.
     files: std::sync::OnceLock<Vec<String>>,
@@ -124,6 +125,7 @@ impl Segment {
             facts: read(&dir.join(file::FACTS))?,
             copies: read(&dir.join(file::COPIES))?,
             long: read(&dir.join(file::LONG))?,
+            variations: read(&dir.join(file::VARIATIONS))?,
             dir: dir.to_path_buf(),
             files: std::sync::OnceLock::new(),
         };
@@ -418,6 +420,17 @@ impl Segment {
         })
     }
 
+    /// The segment's variation lines as (line id, variation), in id order; an error when the
+    /// file is not such a list.
+    pub fn variations(&self) -> Result<Vec<(u32, crate::variations::Variation)>, IndexError> {
+        crate::variations::decode(&self.variations, self.first_game).ok_or_else(|| {
+            IndexError::Corrupt(format!(
+                "{} is not a list of variation lines",
+                self.dir.join(file::VARIATIONS).display()
+            ))
+        })
+    }
+
     /// Ids of the segment's games flagged [`FLAG_LONG`], in order.
     pub fn long_games(&self) -> impl Iterator<Item = u32> + '_ {
         self.long
@@ -426,7 +439,7 @@ impl Segment {
     }
 
     /// Bytes of each part of the segment (for statistics).
-    pub fn part_sizes(&self) -> [(&'static str, u64); 11] {
+    pub fn part_sizes(&self) -> [(&'static str, u64); 12] {
         [
             ("games", self.games.len() as u64),
             ("moves", self.ops.len() as u64),
@@ -445,6 +458,7 @@ impl Segment {
             ("vacated points", self.vacated.len() as u64),
             ("winners", self.winners.len() as u64),
             ("facts", self.facts.len() as u64),
+            ("variations", self.variations.len() as u64),
         ]
     }
 }

@@ -32,6 +32,8 @@ pub struct GameData {
     pub signatures: (u64, u64),
     /// The game's own facts (a copy's are its own, not its original's).
     pub facts: crate::Facts,
+    /// For a variation line ([`crate::store::FLAG_VARIATION`]): its game, branch point and path.
+    pub variation: Option<crate::variations::Variation>,
 }
 
 /// A segment file being written: its length and CRC-32 are taken as the bytes go out, so that
@@ -94,6 +96,8 @@ pub struct SegmentWriter {
     /// (copy, original) of the exact copies written so far.
     copies: Vec<(u32, u32)>,
     long: Vec<u32>,
+    /// `variations.bin`'s entries so far ([`crate::variations::encode`]).
+    variations: Vec<u8>,
     ops_len: u64,
     records_len: u64,
     positions: Vec<PosEntry>,
@@ -131,6 +135,7 @@ impl SegmentWriter {
             facts: Vec::new(),
             copies: Vec::new(),
             long: Vec::new(),
+            variations: Vec::new(),
             ops_len: 0,
             records_len: 0,
             positions: Vec::new(),
@@ -183,6 +188,9 @@ impl SegmentWriter {
             self.copies.push((id, g.rec.duplicate_of));
         } else if g.rec.flags & FLAG_LONG != 0 {
             self.long.push(id);
+        }
+        if let Some(v) = &g.variation {
+            crate::variations::encode(self.count, v, self.first_game, &mut self.variations);
         }
         g.rec.write(&mut self.games).map_err(err)?;
         self.ops.write_all(&g.ops.bytes).map_err(err)?;
@@ -273,6 +281,8 @@ impl SegmentWriter {
             lists.write_all(&copy.to_le_bytes()).map_err(err)?;
             lists.write_all(&original.to_le_bytes()).map_err(err)?;
         }
+        let mut variations = create(file::VARIATIONS)?;
+        variations.write_all(&self.variations).map_err(err)?;
         let mut long = create(file::LONG)?;
         for id in &self.long {
             long.write_all(&id.to_le_bytes()).map_err(err)?;
@@ -306,6 +316,7 @@ impl SegmentWriter {
             winners,
             facts,
             lists,
+            variations,
             long,
             keys,
             starts,
