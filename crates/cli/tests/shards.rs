@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 
 use serde_json::Value;
@@ -48,6 +48,17 @@ const SECOND: [(&str, &str); 3] = [
     ("f.sgf", "(;GM[1]FF[4]SZ[19]RE[Void];B[qd];W[dd])"),
 ];
 
+/// The two parts' record folders, written into `s`: `one/` and `two/`.
+fn parts(s: &Scratch) -> (PathBuf, PathBuf) {
+    for (name, text) in FIRST {
+        s.write(&format!("one/{name}"), text.as_bytes());
+    }
+    for (name, text) in SECOND {
+        s.write(&format!("two/{name}"), text.as_bytes());
+    }
+    (s.0.join("one"), s.0.join("two"))
+}
+
 fn build(index: &Path, inputs: &[&Path]) {
     let mut args = vec!["index", "--quiet", "--index", index.to_str().unwrap()];
     args.extend(inputs.iter().map(|p| p.to_str().unwrap()));
@@ -88,13 +99,7 @@ fn search(indexes: &[&Path], args: &[&str]) -> Vec<Value> {
 #[test]
 fn several_indexes_answer_as_one() {
     let s = Scratch::new("cli-shards");
-    for (name, text) in FIRST {
-        s.write(&format!("one/{name}"), text.as_bytes());
-    }
-    for (name, text) in SECOND {
-        s.write(&format!("two/{name}"), text.as_bytes());
-    }
-    let (one, two) = (s.0.join("one"), s.0.join("two"));
+    let (one, two) = parts(&s);
     let (a, b, all) = (s.0.join("ia"), s.0.join("ib"), s.0.join("iall"));
     build(&a, &[&one]);
     build(&b, &[&two]);
@@ -172,15 +177,10 @@ fn get(addr: &str, target: &str) -> String {
 #[test]
 fn the_server_serves_several_indexes_as_one() {
     let s = Scratch::new("cli-shards-serve");
-    for (name, text) in FIRST {
-        s.write(&format!("one/{name}"), text.as_bytes());
-    }
-    for (name, text) in SECOND {
-        s.write(&format!("two/{name}"), text.as_bytes());
-    }
+    let (one, two) = parts(&s);
     let (a, b) = (s.0.join("ia"), s.0.join("ib"));
-    build(&a, &[&s.0.join("one")]);
-    build(&b, &[&s.0.join("two")]);
+    build(&a, &[&one]);
+    build(&b, &[&two]);
     let mut child = Command::new(env!("CARGO_BIN_EXE_qipu"))
         .env_remove("QIPU_INDEX")
         .args(["serve", "--bind", "127.0.0.1:0", "--index"])
