@@ -12,7 +12,7 @@ use parquet::data_type::ByteArray;
 use qipu::{Index, Point, Symmetry};
 
 use crate::stats::{move_key, stats_rows};
-use crate::{kv, push_int, Column, ExportError, Progress, Sink, Summary};
+use crate::{push_int, Column, ExportError, Progress, Sink, Summary};
 
 /// File names of the ClickHouse export, in the output folder.
 pub mod file {
@@ -84,15 +84,7 @@ pub fn export(
     mut progress: impl FnMut(Progress),
 ) -> Result<Summary, ExportError> {
     let started = Instant::now();
-    std::fs::create_dir_all(out).map_err(|source| ExportError::Io {
-        path: out.to_path_buf(),
-        source,
-    })?;
-    let meta = vec![
-        kv("qipu.version", env!("CARGO_PKG_VERSION")),
-        kv("qipu.table_stones", qipu::TABLE_STONES),
-        kv("qipu.table_moves", qipu::TABLE_MOVES),
-    ];
+    let meta = crate::begin(out)?;
     let mut summary = Summary::default();
     let ((games_file, games), boards) = crate::write_games(index, out, &meta, &mut progress)?;
     summary.games = games;

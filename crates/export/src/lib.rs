@@ -316,6 +316,20 @@ pub(crate) fn kv(key: &str, value: impl ToString) -> KeyValue {
     KeyValue::new(key.to_string(), value.to_string())
 }
 
+/// Makes the folder `out` (if missing) and gives the key-value metadata every exported file
+/// carries: what wrote it and the position table's limits.
+pub(crate) fn begin(out: &Path) -> Result<Vec<KeyValue>, ExportError> {
+    std::fs::create_dir_all(out).map_err(|source| ExportError::Io {
+        path: out.to_path_buf(),
+        source,
+    })?;
+    Ok(vec![
+        kv("qipu.version", env!("CARGO_PKG_VERSION")),
+        kv("qipu.table_stones", qipu::TABLE_STONES),
+        kv("qipu.table_moves", qipu::TABLE_MOVES),
+    ])
+}
+
 /// Writes `index` into the folder `out` (created if missing): `games.parquet`,
 /// `positions.parquet` and `hash_keys.parquet`, replacing files of those names. `progress` is
 /// called after each row group.
@@ -325,15 +339,7 @@ pub fn export(
     mut progress: impl FnMut(Progress),
 ) -> Result<Summary, ExportError> {
     let started = Instant::now();
-    std::fs::create_dir_all(out).map_err(|source| ExportError::Io {
-        path: out.to_path_buf(),
-        source,
-    })?;
-    let meta = vec![
-        kv("qipu.version", env!("CARGO_PKG_VERSION")),
-        kv("qipu.table_stones", qipu::TABLE_STONES),
-        kv("qipu.table_moves", qipu::TABLE_MOVES),
-    ];
+    let meta = begin(out)?;
     let mut summary = Summary::default();
     let mut done = Progress::default();
 

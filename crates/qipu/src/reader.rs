@@ -394,17 +394,24 @@ impl Index {
 
     /// Counts, sizes, the date range and the `top` most frequent players and events.
     pub fn stats(&self, top: usize) -> Result<Stats, Error> {
-        let m = self.inner.manifest();
-        let bytes = index::build::dir_size(&self.dir);
-        let t = &m.totals;
-        let parts = self.inner.part_sizes();
-        let top_players = self
+        let mut stats = self.counts()?;
+        stats.top_players = self
             .inner
             .top_players(top)?
             .into_iter()
             .map(|p| (p.name, p.games, p.also))
             .collect();
-        let top_events = self.inner.top("event", top)?;
+        stats.top_events = self.inner.top("event", top)?;
+        Ok(stats)
+    }
+
+    /// [`Index::stats`] without the most frequent players and events, which need a pass over
+    /// the metadata's terms: what a set of indexes sums before it counts those over all.
+    pub(crate) fn counts(&self) -> Result<Stats, Error> {
+        let m = self.inner.manifest();
+        let bytes = index::build::dir_size(&self.dir);
+        let t = &m.totals;
+        let parts = self.inner.part_sizes();
         let date_range = self.inner.date_range()?;
         Ok(Stats {
             games: t.games,
@@ -420,8 +427,8 @@ impl Index {
             bytes_per_game: bytes.checked_div(t.games).unwrap_or(0),
             parts: parts.into_iter().map(|(k, v)| (k.to_string(), v)).collect(),
             date_range: date_range.map(|(a, b)| (a.to_string(), b.to_string())),
-            top_players,
-            top_events,
+            top_players: Vec::new(),
+            top_events: Vec::new(),
             alias_players: self.inner.meta().aliases().len(),
             aliases_file: self.dir.join(m.meta_dir()).join(index::meta::ALIASES_FILE),
         })

@@ -16,7 +16,8 @@
 //! hits, and counts in no statistics when a copy of it in an earlier index is in the answer —
 //! what one index holding both would do. Which games have such a copy is worked out once per
 //! opened set, at its first search (the signatures of every game, read from each index's
-//! `sigs.bin`, 16 bytes a game), not at open, so that opening stays a few milliseconds.
+//! `sigs.bin`, 16 bytes a game: a hash map of the smaller indexes' signatures, the largest
+//! index streamed past it), not at open, which reads no more than opening each index does.
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -240,37 +241,48 @@ impl Shards {
     /// needs it, then kept.
     fn cross_copies(&self) -> &CrossCopies {
         self.copies.get_or_init(|| {
-            use rayon::prelude::*;
-            // Each part's (signature, game), sorted by signature; removed games are no copy.
-            let sigs: Vec<Vec<(u64, GameId)>> = self
-                .parts
-                .par_iter()
-                .map(|p| {
-                    let mut v: Vec<(u64, GameId)> = (0..p.len())
-                        // Variation lines are no games: they have no signature.
-                        .filter(|&g| !p.inner.is_removed(g) && !p.inner.is_line(g))
-                        .map(|g| (p.inner.exact_signature(g), g))
-                        .collect();
-                    v.par_sort_unstable();
-                    v
-                })
-                .collect();
-            let mut twins = Vec::with_capacity(sigs.len());
-            let mut shared = HashSet::new();
-            for (i, part) in sigs.iter().enumerate() {
-                let mut mine: Vec<(GameId, u64)> = part
-                    .par_iter()
-                    .filter(|&&(sig, _)| {
-                        sigs[..i]
-                            .iter()
-                            .any(|earlier| earlier.binary_search_by_key(&sig, |e| e.0).is_ok())
-                    })
-                    .map(|&(sig, g)| (g, sig))
-                    .collect();
-                mine.sort_unstable();
-                shared.extend(mine.iter().map(|&(_, sig)| sig));
-                twins.push(mine);
+            use std::collections::HashMap;
+            // Removed games are no copy; variation lines are no games (they have no signature).
+            let games = |i: usize| {
+                let p = &self.parts[i].inner;
+                (0..p.len())
+                    .filter(move |&g| !p.is_removed(g) && !p.is_line(g))
+                    .map(move |g| (g, p.exact_signature(g)))
+            };
+            // Every signature of all parts but the largest, with the first part holding it; the
+            // largest part (most of a corpus, often) is only streamed past that map, so the
+            // cost is a hash look-up per game and a map the size of the smaller parts.
+            let largest = (0..self.parts.len())
+                .max_by_key(|&i| (self.parts[i].len(), std::cmp::Reverse(i)))
+                .unwrap_or(0);
+            let mut first: HashMap<u64, usize> = HashMap::new();
+            for i in (0..self.parts.len()).filter(|&i| i != largest) {
+                for (_, sig) in games(i) {
+                    first.entry(sig).or_insert(i);
+                }
             }
+            let mut twins: Vec<Vec<(GameId, u64)>> = vec![Vec::new(); self.parts.len()];
+            let mut in_largest: HashSet<u64> = HashSet::new();
+            for (g, sig) in games(largest) {
+                if let Some(&i) = first.get(&sig) {
+                    in_largest.insert(sig);
+                    if i < largest {
+                        twins[largest].push((g, sig));
+                    }
+                }
+            }
+            for i in (0..self.parts.len()).filter(|&i| i != largest) {
+                for (g, sig) in games(i) {
+                    let earliest = match in_largest.contains(&sig) {
+                        true => first[&sig].min(largest),
+                        false => first[&sig],
+                    };
+                    if earliest < i {
+                        twins[i].push((g, sig));
+                    }
+                }
+            }
+            let shared = twins.iter().flatten().map(|&(_, sig)| sig).collect();
             CrossCopies { twins, shared }
         })
     }
@@ -287,7 +299,7 @@ impl Shards {
         let each: Vec<crate::Stats> = self
             .parts
             .iter()
-            .map(|p| p.stats(0))
+            .map(Index::counts)
             .collect::<Result<_, _>>()?;
         let copies = self.cross_copies();
         // A game with an exact copy in an earlier index is a duplicate, unless it already is

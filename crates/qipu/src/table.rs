@@ -80,12 +80,7 @@ impl Index {
     /// collected): segment after segment, each by hash and then by game. A client that needs
     /// the table's entries in one order sorts them itself.
     pub fn position_table(&self) -> impl Iterator<Item = TableEntry> + '_ {
-        self.inner.all_positions().map(|e| TableEntry {
-            hash: e.hash,
-            game: e.game,
-            k: u32::from(e.k),
-            next: next_move(e.next),
-        })
+        self.inner.all_positions().map(entry)
     }
 
     /// The game table's facts about game `id`.
@@ -123,12 +118,7 @@ impl Index {
     /// together, as a client aggregating per position needs them. Merged from the segments'
     /// sorted runs as it is read (memory: one entry per segment).
     pub fn position_table_by_hash(&self) -> impl Iterator<Item = TableEntry> + '_ {
-        self.inner.positions_by_hash().map(|e| TableEntry {
-            hash: e.hash,
-            game: e.game,
-            k: u32::from(e.k),
-            next: next_move(e.next),
-        })
+        self.inner.positions_by_hash().map(entry)
     }
 
     /// The exact copies of game `id` (same main line, later in the index), in id order: they
@@ -139,6 +129,16 @@ impl Index {
             return &[];
         }
         self.inner.copies(id)
+    }
+}
+
+/// A stored table entry as the face gives it.
+fn entry(e: index::PosEntry) -> TableEntry {
+    TableEntry {
+        hash: e.hash,
+        game: e.game,
+        k: u32::from(e.k),
+        next: next_move(e.next),
     }
 }
 
