@@ -37,6 +37,7 @@ mod verify;
 pub use inputs;
 pub use inputs::mapped;
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub use build::{build, BuildOptions, Progress, Summary};
@@ -116,8 +117,12 @@ pub struct Index {
     /// One bit per game: hidden, its input changed or deleted (see [`Manifest::removed`]).
     removed: Vec<u64>,
     any_removed: bool,
+    /// The manifest as read, for its inputs, which opening leaves unread
+    /// ([`Manifest::load_without_sources`]) and [`Index::sources`] reads at its first call.
+    manifest_bytes: Vec<u8>,
+    source_map: std::sync::OnceLock<BTreeMap<String, manifest::SourceInfo>>,
     /// Games' sources by id, made at the first [`Index::source_entry`] (see [`sources`]).
-    sources: std::sync::OnceLock<sources::SourceTable>,
+    source_table: std::sync::OnceLock<sources::SourceTable>,
     /// The variation lines (see [`variations`]), by id; empty for an index without them.
     lines: Vec<(u32, variations::Variation)>,
     /// One bit per id: a variation line.
@@ -144,8 +149,8 @@ impl Index {
     /// manifest's first: a file cut short is refused, naming it, rather than answering for part
     /// of the games.
     pub fn open(dir: &Path) -> Result<Index, IndexError> {
-        let manifest =
-            Manifest::load(dir)?.ok_or_else(|| IndexError::Missing(dir.to_path_buf()))?;
+        let (manifest, manifest_bytes) = Manifest::load_without_sources(dir)?
+            .ok_or_else(|| IndexError::Missing(dir.to_path_buf()))?;
         let segments = manifest
             .segments
             .iter()
@@ -202,7 +207,9 @@ impl Index {
             has_copies,
             is_copy,
             long,
-            sources: std::sync::OnceLock::new(),
+            manifest_bytes,
+            source_map: std::sync::OnceLock::new(),
+            source_table: std::sync::OnceLock::new(),
         })
     }
 
@@ -281,8 +288,19 @@ impl Index {
         self.manifest.games == 0
     }
 
+    /// The manifest, without its inputs: [`Manifest::sources`] is empty here, and
+    /// [`Index::sources`] gives them.
     pub fn manifest(&self) -> &Manifest {
         &self.manifest
+    }
+
+    /// The inputs read into the index, by canonical path ([`Manifest::sources`]), read from the
+    /// manifest at the first call (opening does not pay for them). A manifest whose inputs do
+    /// not read (damage its segments and counts did not show) gives none: games' source paths
+    /// are then unknown, as for games read from a stream.
+    pub fn sources(&self) -> &BTreeMap<String, manifest::SourceInfo> {
+        self.source_map
+            .get_or_init(|| Manifest::sources_of(&self.manifest_bytes).unwrap_or_default())
     }
 
     pub fn meta(&self) -> &meta::MetaIndex {
@@ -348,8 +366,7 @@ impl Index {
     /// directories indexed one after the other, each naming files relative to itself), the
     /// first one known is given; [`Index::source_of`] tells a game's own.
     pub fn source_path(&self, file: &str) -> Option<PathBuf> {
-        self.manifest
-            .sources
+        self.sources()
             .iter()
             .find(|(_, info)| {
                 file == info.name
@@ -371,9 +388,9 @@ impl Index {
     /// a stream): the first source, in key order, whose game ranges hold `id`, found by a binary
     /// search in a table made at the first call.
     pub fn source_entry(&self, id: u32) -> Option<(&str, &manifest::SourceInfo)> {
-        self.sources
-            .get_or_init(|| sources::SourceTable::new(&self.manifest))
-            .find(&self.manifest, id)
+        self.source_table
+            .get_or_init(|| sources::SourceTable::new(self.sources()))
+            .find(self.sources(), id)
     }
 
     fn locate(&self, id: u32) -> (&store::Segment, u32) {

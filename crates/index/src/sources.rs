@@ -11,7 +11,12 @@
 //! checks it, and if a damaged or hand-edited manifest makes them overlap, it answers as the
 //! scan did (the first source in key order whose ranges hold the id).
 
-use crate::manifest::{Manifest, SourceInfo};
+use std::collections::BTreeMap;
+
+use crate::manifest::SourceInfo;
+
+/// The inputs of an index by key ([`crate::Manifest::sources`]).
+type Sources = BTreeMap<String, SourceInfo>;
 
 /// Game-id ranges of every source, sorted, for [`SourceTable::find`].
 #[derive(Debug, Default)]
@@ -27,10 +32,10 @@ pub(crate) struct SourceTable {
 }
 
 impl SourceTable {
-    pub(crate) fn new(manifest: &Manifest) -> SourceTable {
+    pub(crate) fn new(sources: &Sources) -> SourceTable {
         let mut ranges = Vec::new();
-        let mut keys = Vec::with_capacity(manifest.sources.len());
-        for (ordinal, (key, info)) in manifest.sources.iter().enumerate() {
+        let mut keys = Vec::with_capacity(sources.len());
+        for (ordinal, (key, info)) in sources.iter().enumerate() {
             keys.push(key.clone());
             ranges.extend(
                 info.games
@@ -51,11 +56,11 @@ impl SourceTable {
     /// The key and entry of the source game `id` was read from, if any.
     pub(crate) fn find<'m>(
         &self,
-        manifest: &'m Manifest,
+        sources: &'m Sources,
         id: u32,
     ) -> Option<(&'m str, &'m SourceInfo)> {
         if self.overlapping {
-            return scan(manifest, id);
+            return scan(sources, id);
         }
         // The last range starting at or before `id`: the only one that can hold it.
         let i = self.ranges.partition_point(|r| r.0 <= id).checked_sub(1)?;
@@ -64,17 +69,15 @@ impl SourceTable {
             return None;
         }
         let key = self.keys.get(ordinal as usize)?;
-        manifest
-            .sources
+        sources
             .get_key_value(key.as_str())
             .map(|(k, info)| (k.as_str(), info))
     }
 }
 
 /// The definition the table answers by: the first source, in key order, whose ranges hold `id`.
-pub(crate) fn scan(manifest: &Manifest, id: u32) -> Option<(&str, &SourceInfo)> {
-    manifest
-        .sources
+pub(crate) fn scan(sources: &Sources, id: u32) -> Option<(&str, &SourceInfo)> {
+    sources
         .iter()
         .find(|(_, info)| info.games.iter().any(|r| (r[0]..r[1]).contains(&id)))
         .map(|(k, info)| (k.as_str(), info))
@@ -84,10 +87,10 @@ pub(crate) fn scan(manifest: &Manifest, id: u32) -> Option<(&str, &SourceInfo)> 
 mod tests {
     use super::*;
 
-    fn manifest(sources: &[(&str, &[[u32; 2]])]) -> Manifest {
-        let mut m = Manifest::default();
+    fn manifest(sources: &[(&str, &[[u32; 2]])]) -> Sources {
+        let mut m = Sources::new();
         for (key, games) in sources {
-            m.sources.insert(
+            m.insert(
                 key.to_string(),
                 SourceInfo {
                     name: key.to_string(),
@@ -99,7 +102,7 @@ mod tests {
         m
     }
 
-    fn agrees(m: &Manifest, upto: u32) {
+    fn agrees(m: &Sources, upto: u32) {
         let table = SourceTable::new(m);
         for id in 0..upto {
             assert_eq!(
@@ -128,7 +131,7 @@ mod tests {
         assert_eq!(t.find(&m, 12).map(|(k, _)| k), Some("/c"));
         assert!(t.find(&m, 4).is_none());
         assert!(t.find(&m, 31).is_none());
-        agrees(&Manifest::default(), 3);
+        agrees(&Sources::new(), 3);
     }
 
     #[test]
