@@ -16,6 +16,8 @@ pub struct Setting<'a> {
     pub aliases: Option<&'a Path>,
     /// `--variations` / `--no-variations`; `None` keeps the index's setting.
     pub variations: Option<bool>,
+    /// `--aggregate-min` (hidden): the table entries a position needs for its sums.
+    pub aggregate_min: u32,
 }
 
 pub fn run(dir: &Path, inputs: &[PathBuf], setting: Setting<'_>, quiet: bool) -> Result<ExitCode> {
@@ -26,6 +28,7 @@ pub fn run(dir: &Path, inputs: &[PathBuf], setting: Setting<'_>, quiet: bool) ->
         segment_games: setting.segment_games,
         aliases: setting.aliases.map(Path::to_path_buf),
         variations: setting.variations,
+        aggregate_min: setting.aggregate_min,
     };
     let bar = if quiet {
         ProgressBar::hidden()

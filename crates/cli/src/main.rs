@@ -134,6 +134,10 @@ enum Command {
         /// Make (or rebuild) the index without variation lines (the default for a new index).
         #[arg(long)]
         no_variations: bool,
+        /// Positions reached by at least this many table entries of a segment keep
+        /// pre-aggregated continuations (for measuring the threshold; hidden).
+        #[arg(long, hide = true, default_value_t = qipu::BuildOptions::default().aggregate_min)]
+        aggregate_min: u32,
     },
     /// Counts, dates, top players and events, and the size of each part of an index.
     #[command(after_help = "Examples:
@@ -272,6 +276,7 @@ fn run(cli: Cli) -> ExitCode {
             aliases,
             variations,
             no_variations,
+            aggregate_min,
         } => index::run(
             &index,
             &inputs,
@@ -284,6 +289,7 @@ fn run(cli: Cli) -> ExitCode {
                     (_, true) => Some(false),
                     _ => None,
                 },
+                aggregate_min,
             },
             quiet,
         ),

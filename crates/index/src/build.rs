@@ -73,6 +73,9 @@ pub struct BuildOptions {
     pub variations: Option<bool>,
     /// Bounds on the variation lines taken per record.
     pub line_limits: crate::variations::Limits,
+    /// Positions reached by at least this many table entries of a segment get pre-aggregated
+    /// continuations ([`crate::aggregate`]); tests set it low to aggregate small corpora.
+    pub aggregate_min: u32,
 }
 
 impl Default for BuildOptions {
@@ -87,6 +90,7 @@ impl Default for BuildOptions {
             aliases: None,
             variations: None,
             line_limits: crate::variations::Limits::default(),
+            aggregate_min: crate::aggregate::DEFAULT_MIN_ENTRIES,
         }
     }
 }
@@ -916,7 +920,11 @@ impl Writer<'_> {
     fn segment(&mut self) -> Result<&mut (String, SegmentWriter), IndexError> {
         if self.segment.is_none() {
             let name = self.manifest.segment_dir(self.manifest.segments.len() + 1);
-            let w = SegmentWriter::create(&self.dir.join(&name), self.manifest.games)?;
+            let w = SegmentWriter::create(
+                &self.dir.join(&name),
+                self.manifest.games,
+                self.opts.aggregate_min,
+            )?;
             self.segment = Some((name, w));
         }
         Ok(self.segment.as_mut().expect("just made"))

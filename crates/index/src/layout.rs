@@ -32,8 +32,9 @@
 /// `records.idx` each game's end in its record block and each block's place once, not the
 /// whole span per game (20 → 4.2 bytes a game); version 19 can hold variation lines
 /// (`variations.bin` in every segment, a game flag, and whether the index takes them in the
-/// manifest; see `variations`).
-pub const FORMAT_VERSION: u32 = 19;
+/// manifest; see `variations`); version 20 adds the pre-aggregated continuations of the
+/// positions a segment's games reach often (`aggregates.*`, see `aggregate`).
+pub const FORMAT_VERSION: u32 = 20;
 
 /// The manifest in the index folder (replaced atomically through `MANIFEST.tmp`).
 pub const MANIFEST: &str = "qipu-index.json";
@@ -95,6 +96,12 @@ pub mod segment {
     pub const POSITION_STARTS: &str = "positions.starts";
     /// The position table's entries.
     pub const POSITIONS: &str = "positions.bin";
+    /// The aggregated positions' hashes (see `aggregate`).
+    pub const AGGREGATE_KEYS: &str = "aggregates.keys";
+    /// Where each aggregated position's cells start.
+    pub const AGGREGATE_STARTS: &str = "aggregates.starts";
+    /// The aggregated positions' cells.
+    pub const AGGREGATES: &str = "aggregates.bin";
     /// The corner table's distinct keys ([`goban::corner`]).
     pub const CORNER_KEYS: &str = "corners.keys";
     /// The corner table's first entry of each key.

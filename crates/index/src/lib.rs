@@ -16,6 +16,7 @@
 //! The record files themselves are found and read by the `inputs` crate, before parsing; this
 //! crate re-exports it as [`inputs`] for callers that still name it through here.
 
+pub mod aggregate;
 pub mod build;
 pub mod facts;
 pub mod game;
@@ -575,6 +576,25 @@ impl Index {
             out[from..].sort_unstable_by_key(|&(key, e)| (e, key));
         }
         out
+    }
+
+    /// The pre-aggregated continuations of `hash` in each segment that has them and none of
+    /// whose games is hidden ([`Index::is_removed`]: cells cannot leave a game out), with the
+    /// segment's game ids. A segment not named answers from its entries.
+    pub fn aggregates(&self, hash: u64) -> Vec<(std::ops::Range<u32>, aggregate::Cells)> {
+        self.segments
+            .iter()
+            .filter(|s| !self.removed_within(s.first_game..s.first_game + s.len()))
+            .filter_map(|s| {
+                s.aggregates(hash)
+                    .map(|c| (s.first_game..s.first_game + s.len(), c))
+            })
+            .collect()
+    }
+
+    /// Whether any game of `ids` is hidden.
+    fn removed_within(&self, ids: std::ops::Range<u32>) -> bool {
+        self.any_removed && ids.into_iter().any(|g| self.is_removed(g))
     }
 
     /// How many position-table entries have `hash`.

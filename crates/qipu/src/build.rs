@@ -29,6 +29,10 @@ pub struct BuildOptions {
     /// over all lines are taken per record; what is left is counted
     /// ([`Totals::variation_lines_left`]) and each such record named in the report.
     pub variations: Option<bool>,
+    /// Positions reached by at least this many table entries of a segment get pre-aggregated
+    /// continuations; tests set it low to exercise them on small corpora.
+    #[doc(hidden)]
+    pub aggregate_min: u32,
 }
 
 impl Default for BuildOptions {
@@ -39,6 +43,7 @@ impl Default for BuildOptions {
             segment_games: d.segment_games,
             aliases: None,
             variations: None,
+            aggregate_min: d.aggregate_min,
         }
     }
 }
@@ -135,6 +140,7 @@ pub fn build(
         segment_games: options.segment_games,
         aliases,
         variations: options.variations,
+        aggregate_min: options.aggregate_min,
         ..index::BuildOptions::default()
     };
     let s = index::build(dir, inputs, &opts, |p| {

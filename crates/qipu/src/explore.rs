@@ -280,7 +280,7 @@ pub(crate) fn profile(
             let played = chunk.iter().map(|h| h.game).filter(|&g| !index.is_line(g));
             for g in played.filter(|&g| counted(g)) {
                 let f = index.facts(g);
-                let key = (f.year, if by_month { f.month } else { 0 });
+                let key = (f.year, f.month);
                 // The facts' result class reads `RE` as the winner byte does (1 Black, 2 White).
                 let add = [1, u64::from(f.result == 1), u64::from(f.result == 2)];
                 // Games of one period come in runs: summed before the map is touched.
@@ -308,6 +308,15 @@ pub(crate) fn profile(
             }
             a
         });
+    shape(counts, by_month)
+}
+
+/// A profile from hit games counted by (year, month as the facts give it: 0 when the date names
+/// no month; year 0 undated), with Black's and White's wins: by year, and by month when asked.
+pub(crate) fn shape(
+    counts: std::collections::BTreeMap<(u16, u8), [u64; 3]>,
+    by_month: bool,
+) -> Profile {
     let mut p = Profile {
         months: by_month.then(Vec::new),
         no_month: by_month.then_some(0),

@@ -86,6 +86,8 @@ pub struct Query {
     pub(crate) narrow: Narrow,
     pub(crate) with_copies: bool,
     pub(crate) by_month: bool,
+    /// Never read pre-aggregated continuations ([`Query::force_scan`]).
+    force_scan: bool,
 }
 
 impl Query {
@@ -109,6 +111,7 @@ impl Query {
             narrow: Narrow::default(),
             with_copies: false,
             by_month: false,
+            force_scan: false,
         }
     }
 
@@ -360,6 +363,40 @@ impl Query {
         self
     }
 
+    /// Answer a position from its occurrences even where the index keeps pre-aggregated
+    /// continuations: the same answer, the slow way. For tests that compare the two.
+    #[doc(hidden)]
+    pub fn force_scan(mut self, yes: bool) -> Query {
+        self.force_scan = yes;
+        self
+    }
+
+    /// The cells of the index's pre-aggregated continuations that this query's filters keep,
+    /// when they are all filters cells can apply exactly (months, the weaker rank, handicap or
+    /// not); `None` when another filter is set (metadata, a list of games, komi, a board) or
+    /// the scan is forced.
+    fn cell_filter(&self) -> Option<search::CellFilter> {
+        let n = &self.narrow;
+        if self.force_scan
+            || self.filter.is_some()
+            || self.within.is_some()
+            || n.komi.is_some()
+            || n.board.is_some()
+        {
+            return None;
+        }
+        Some(search::CellFilter {
+            since: n.since.map(|m| (m.year, m.month)),
+            until: n.until.map(|m| (m.year, m.month)),
+            min_rank: n.min_rank,
+            handicap: match n.handicap {
+                Handicap::Any => None,
+                Handicap::Even => Some(false),
+                Handicap::Handicap => Some(true),
+            },
+        })
+    }
+
     /// Whether each exact copy of a game counts in the continuation table and the profile
     /// (the oracle's tables count them), or only the first of each set of copies in the answer
     /// (the default: a game entered twice is one game). The hits list every copy either way,
@@ -466,6 +503,7 @@ impl Query {
                 symmetry: self.symmetry,
                 swap_colors: self.swap_colors,
                 to_move: self.to_move,
+                aggregates: self.cell_filter(),
             })),
             Kind::Pattern {
                 width,

@@ -232,10 +232,16 @@ impl Index {
                 .collect(),
             _ => found.hits,
         };
-        let profile =
-            crate::explore::profile(&self.inner, &hits, query.with_copies, query.by_month, |g| {
-                search::Store::counted_elsewhere(&games, g)
-            });
+        let profile = match found.profile {
+            Some(counts) => crate::explore::shape(counts, query.by_month),
+            None => crate::explore::profile(
+                &self.inner,
+                &hits,
+                query.with_copies,
+                query.by_month,
+                |g| search::Store::counted_elsewhere(&games, g),
+            ),
+        };
         Ok(Found {
             hits,
             continuations: found.continuations,

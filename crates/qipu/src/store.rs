@@ -152,6 +152,66 @@ impl search::Store for Games<'_> {
         self.index.variation(g).map(|v| v.from)
     }
 
+    fn aggregates(&self, hash: u64) -> Vec<search::store::Aggregated> {
+        let key = |k: index::aggregate::CellKey| search::store::CellKey {
+            year: k.year,
+            month: k.month,
+            weaker_rank: k.weaker_rank,
+            handicap: k.handicap,
+        };
+        // A part some of whose games count through another index of a set ([`Games::elsewhere`])
+        // is read from its entries: its cells count every game of it.
+        let elsewhere = |games: &std::ops::Range<u32>| {
+            self.elsewhere.is_some_and(|bits| {
+                let (first, last) = (games.start / 64, (games.end - 1) / 64);
+                (first..=last).any(|word| {
+                    let mut mask = u64::MAX;
+                    if word == first {
+                        mask &= u64::MAX << (games.start % 64);
+                    }
+                    if word == last {
+                        mask &= u64::MAX >> (63 - (games.end - 1) % 64);
+                    }
+                    bits.get(word as usize).is_some_and(|w| w & mask != 0)
+                })
+            })
+        };
+        self.index
+            .aggregates(hash)
+            .into_iter()
+            .filter(|(games, _)| !games.is_empty() && !elsewhere(games))
+            .map(|(games, cells)| search::store::Aggregated {
+                games,
+                moves: cells
+                    .moves
+                    .iter()
+                    .map(|c| search::store::MoveCell {
+                        next: c.next,
+                        key: key(c.key),
+                        count: c.count,
+                        black_wins: c.black_wins,
+                        white_wins: c.white_wins,
+                        mover_rank_sum: c.mover_rank_sum,
+                        mover_ranked: c.mover_ranked,
+                        opponent_rank_sum: c.opponent_rank_sum,
+                        opponent_ranked: c.opponent_ranked,
+                        example: c.example,
+                    })
+                    .collect(),
+                cells: cells
+                    .games
+                    .iter()
+                    .map(|c| search::store::GameCell {
+                        key: key(c.key),
+                        games: c.games,
+                        black_wins: c.black_wins,
+                        white_wins: c.white_wins,
+                    })
+                    .collect(),
+            })
+            .collect()
+    }
+
     fn table_stones(&self) -> u32 {
         index::MAX_INDEXED_STONES
     }

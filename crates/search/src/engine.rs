@@ -12,8 +12,8 @@ use std::collections::HashMap;
 use goban::{Color, Point, Position, Symmetry};
 use rayon::prelude::*;
 
-use crate::query::PositionQuery;
-use crate::store::{Store, Walk, NO_NEXT};
+use crate::query::{CellFilter, PositionQuery};
+use crate::store::{Aggregated, Store, Walk, NO_NEXT};
 use crate::tally::{counts_once, Tally};
 
 /// The position numbers of a hit: nearly always one or two, so they live inline (a million-hit
@@ -43,6 +43,21 @@ pub struct Continuation {
 pub struct Answer {
     pub hits: Vec<Hit>,
     pub continuations: Vec<Continuation>,
+    /// The date profile's counts, when the answer was read from pre-aggregated cells (which
+    /// know them without reading each hit game); `None`: the caller counts the hits.
+    pub profile: Option<ProfileCounts>,
+}
+
+/// Hit games by (year, month as the game's facts give it: 0 when the date names no month; year
+/// 0 undated): games, of those Black's and White's wins by result. With copies counted once, a
+/// set of exact copies among the hits counts as its first game.
+pub type ProfileCounts = std::collections::BTreeMap<(u16, u8), [u64; 3]>;
+
+/// The pre-aggregated cells of one of the query's hashes in one part of the store, with the
+/// images that hash stands for.
+struct Part {
+    mask: u16,
+    agg: Aggregated,
 }
 
 /// Which games to look at: all, or those a metadata query selected (sorted ids).
@@ -100,13 +115,13 @@ pub fn find_position<S: Store>(index: &S, q: &PositionQuery, filter: Filter<'_>)
     let stones = q.position.stones(Color::Black).len() + q.position.stones(Color::White).len();
     let mut found: Vec<Occurrence> = Vec::new();
     let table_path = stones as u32 <= index.table_stones();
+    let mut hashes: Vec<u64> = images.iter().map(|i| i.hash).collect();
+    hashes.sort_unstable();
+    hashes.dedup();
     let scan: Vec<u32> = if table_path {
         // Every position with this few stones is in the table, with the move that followed it.
-        let mut hashes: Vec<u64> = images.iter().map(|i| i.hash).collect();
-        hashes.sort_unstable();
-        hashes.dedup();
         found.reserve(hashes.iter().map(|&h| index.count_occurrences(h)).sum());
-        for hash in hashes {
+        for &hash in &hashes {
             let mask = mask_of(hash);
             found.extend(index.occurrences(hash).map(|e| Occurrence {
                 game: e.game,
@@ -228,10 +243,138 @@ pub fn find_position<S: Store>(index: &S, q: &PositionQuery, filter: Filter<'_>)
             matches!(index.next_move(o.next), Some((c, _)) if (if swapped { c.opponent() } else { c }) == want)
         });
     }
+    // The store's cells answer for the table entries of their parts, when the filter is one
+    // they can apply and every occurrence kept is one the cells counted or one seen below.
+    let (parts, cells) = match q.aggregates {
+        Some(cells) if table_path && q.to_move.is_none() => (
+            hashes
+                .iter()
+                .flat_map(|&h| {
+                    let mask = mask_of(h);
+                    index
+                        .aggregates(h)
+                        .into_iter()
+                        .map(move |agg| Part { mask, agg })
+                })
+                .collect(),
+            cells,
+        ),
+        _ => (Vec::new(), CellFilter::default()),
+    };
+    let table_moves = index.table_moves();
+    let lines = index.has_lines();
+    // An occurrence the cells summed: a table entry of a stored game played (not a copy, not a
+    // variation line) in a part with cells.
+    let covered = |o: &Occurrence| {
+        !parts.is_empty()
+            && o.k <= table_moves
+            && parts
+                .iter()
+                .any(|p| p.mask == o.images && p.agg.games.contains(&o.game))
+            && !index.is_copy(o.game)
+            && !(lines && index.branch(o.game).is_some())
+    };
+    let profile = (!parts.is_empty()).then(|| profile_counts(index, &all, &parts, &cells, covered));
     Answer {
-        continuations: continuations(index, &all, &images, w, h),
+        continuations: continuations(index, &all, &images, (w, h), &parts, &cells, covered),
         hits: hits_of(&all),
+        profile,
     }
+}
+
+/// `all` (sorted by game) cut into pieces of about `size` occurrences, each holding whole games.
+fn whole_games(all: &[Occurrence], size: usize) -> Vec<&[Occurrence]> {
+    let mut out = Vec::new();
+    let mut rest = all;
+    while !rest.is_empty() {
+        let mut end = size.min(rest.len());
+        while end < rest.len() && rest[end].game == rest[end - 1].game {
+            end += 1;
+        }
+        let (piece, tail) = rest.split_at(end);
+        out.push(piece);
+        rest = tail;
+    }
+    out
+}
+
+/// The date profile's counts of an answer read partly from cells: the game cells the filter
+/// keeps, and every hit game the cells did not count, one by one (as the scan counts them). A
+/// game the cells counted under several of the query's hashes (a game reaching two images of
+/// the position, or more) is taken off again all but once.
+fn profile_counts<S: Store>(
+    index: &S,
+    all: &[Occurrence],
+    parts: &[Part],
+    cells: &CellFilter,
+    covered: impl Fn(&Occurrence) -> bool + Sync,
+) -> ProfileCounts {
+    let each_copy = index.each_copy_counts();
+    let lines = index.has_lines();
+    let member = |g: u32| all.binary_search_by_key(&g, |o| o.game).is_ok();
+    let add = |c: &mut ProfileCounts, key: (u16, u8), v: [i64; 3]| {
+        let e = c.entry(key).or_default();
+        for i in 0..3 {
+            e[i] = e[i].wrapping_add_signed(v[i]);
+        }
+    };
+    let mut counts = whole_games(all, 1 << 14)
+        .into_par_iter()
+        .map(|piece| {
+            let mut c = ProfileCounts::new();
+            for run in piece.chunk_by(|a, b| a.game == b.game) {
+                let g = run[0].game;
+                // Variation lines were not played: the profile is of games.
+                if lines && index.branch(g).is_some() {
+                    continue;
+                }
+                let mut masks: smallvec::SmallVec<[u16; 2]> = smallvec::SmallVec::new();
+                for o in run.iter().filter(|o| covered(o)) {
+                    if !masks.contains(&o.images) {
+                        masks.push(o.images);
+                    }
+                }
+                let times: i64 = match masks.len() {
+                    // The cells counted it once: nothing to add.
+                    1 => continue,
+                    0 => {
+                        let counted = each_copy
+                            || !index.is_copy(g)
+                            || crate::tally::counts_once(index, g, member);
+                        if !counted {
+                            continue;
+                        }
+                        1
+                    }
+                    n => 1 - n as i64,
+                };
+                let f = index.facts(g);
+                let v = [
+                    times,
+                    times * i64::from(f.result == 1),
+                    times * i64::from(f.result == 2),
+                ];
+                add(&mut c, (f.year, f.month), v);
+            }
+            c
+        })
+        .reduce(ProfileCounts::new, |mut a, b| {
+            for (k, v) in b {
+                let e = a.entry(k).or_default();
+                for i in 0..3 {
+                    e[i] = e[i].wrapping_add(v[i]);
+                }
+            }
+            a
+        });
+    for p in parts {
+        for c in p.agg.cells.iter().filter(|c| cells.keeps(&c.key)) {
+            let v = [c.games, c.black_wins, c.white_wins].map(i64::from);
+            add(&mut counts, (c.key.year, c.key.month), v);
+        }
+    }
+    counts.retain(|_, v| v[0] != 0);
+    counts
 }
 
 /// The continuation table of the occurrences: each next move mapped back into the query's
@@ -239,13 +382,16 @@ pub fn find_position<S: Store>(index: &S, q: &PositionQuery, filter: Filter<'_>)
 /// winner and facts. Occurrences are first tallied by (images, move as stored) — a few hundred
 /// distinct keys for a million occurrences — and each key is mapped once. Unless every copy
 /// counts ([`Store::each_copy_counts`]), an exact copy whose original or earlier copy is in the
-/// answer adds nothing.
+/// answer adds nothing. The `parts`' move cells that `cells` keeps are added under their
+/// images, and the occurrences they summed (`covered`) are not tallied again.
 fn continuations<S: Store>(
     index: &S,
     all: &[Occurrence],
     images: &[Image],
-    w: u8,
-    h: u8,
+    (w, h): (u8, u8),
+    parts: &[Part],
+    cells: &CellFilter,
+    covered: impl Fn(&Occurrence) -> bool + Sync,
 ) -> Vec<Continuation> {
     type Counts = ahash::AHashMap<(u16, u16), Tally>;
     let each_copy = index.each_copy_counts();
@@ -256,7 +402,7 @@ fn continuations<S: Store>(
         // The game's winner, facts and whether it counts, looked up once for its occurrences.
         let mut cache: Option<(u32, u8, crate::store::Facts, bool, bool)> = None;
         for o in chunk {
-            if o.next == NO_NEXT {
+            if o.next == NO_NEXT || covered(o) {
                 continue;
             }
             let (winner, facts, counted, line) = match cache {
@@ -292,7 +438,7 @@ fn continuations<S: Store>(
         raw
     };
     // Counted in chunks on all cores, then summed.
-    let raw = all
+    let mut raw = all
         .par_chunks(1 << 16)
         .map(count)
         .reduce(Counts::new, |mut a, b| {
@@ -301,6 +447,13 @@ fn continuations<S: Store>(
             }
             a
         });
+    for p in parts {
+        for c in p.agg.moves.iter().filter(|c| cells.keeps(&c.key)) {
+            raw.entry((p.mask, c.next))
+                .or_default()
+                .merge(&Tally::of_cell(c));
+        }
+    }
     let mut table: HashMap<(Color, Option<Point>), Tally> = HashMap::new();
     for ((mask, next), tally) in raw {
         let Some((color, point)) = index.next_move(next) else {

@@ -10,9 +10,11 @@ mod sequence;
 pub mod store;
 mod tally;
 
-pub use engine::{find_position, sorted_rows, Answer, Continuation, Filter, Hit, Moves};
+pub use engine::{
+    find_position, sorted_rows, Answer, Continuation, Filter, Hit, Moves, ProfileCounts,
+};
 pub use pattern::find_pattern;
-pub use query::{Cell, PatternQuery, PositionQuery};
+pub use query::{Cell, CellFilter, PatternQuery, PositionQuery};
 pub use sequence::{find_sequence, span, SequenceQuery, AREA_MARGIN};
 pub use store::{Facts, Store};
 pub use tally::Tally;

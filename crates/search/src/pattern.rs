@@ -81,6 +81,7 @@ fn answer<S: Store>(
     Answer {
         hits: with_copies(index, found.into_iter().map(|f| f.0).collect(), filter),
         continuations,
+        profile: None,
     }
 }
 

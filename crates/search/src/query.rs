@@ -16,6 +16,39 @@ pub struct PositionQuery {
     pub swap_colors: bool,
     /// Only hits where this colour plays next.
     pub to_move: Option<Color>,
+    /// Whether the continuation table and the date profile may be read from the store's
+    /// pre-aggregated cells ([`crate::Store::aggregates`]), and which cells the filter given
+    /// with the query keeps: `Some` only when that filter is exactly the games whose cell
+    /// [`CellFilter::keeps`] says (no filter: [`CellFilter::default`]). `None` scans the
+    /// occurrences, as for any other filter.
+    pub aggregates: Option<CellFilter>,
+}
+
+/// A filter on the games' facts that keeps or drops whole cells ([`crate::store::CellKey`]):
+/// months from and to (a date without a month counts as its January, undated games are left
+/// out by either bound), the weaker player's rank at least, handicap or not.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CellFilter {
+    /// (year, month), inclusive.
+    pub since: Option<(u16, u8)>,
+    pub until: Option<(u16, u8)>,
+    pub min_rank: Option<u8>,
+    /// `Some(true)`: handicap games only; `Some(false)`: even games only.
+    pub handicap: Option<bool>,
+}
+
+impl CellFilter {
+    /// Whether the games of cell `k` pass.
+    pub fn keeps(&self, k: &crate::store::CellKey) -> bool {
+        let month = (k.year, k.month.max(1));
+        if (self.since.is_some() || self.until.is_some()) && k.year == 0 {
+            return false;
+        }
+        self.since.is_none_or(|s| month >= s)
+            && self.until.is_none_or(|u| month <= u)
+            && self.min_rank.is_none_or(|r| k.weaker_rank >= r)
+            && self.handicap.is_none_or(|h| k.handicap == h)
+    }
 }
 
 /// What a pattern point asks for.

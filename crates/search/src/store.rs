@@ -62,6 +62,58 @@ pub struct Facts {
     pub result: u8,
 }
 
+/// What a pre-aggregated cell is keyed by: the facts the filters that cells answer test (see
+/// [`Store::aggregates`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct CellKey {
+    /// The year; 0 undated.
+    pub year: u16,
+    /// The month (1 to 12) when the date lies within one; 0 otherwise.
+    pub month: u8,
+    /// The weaker player's rank ([`Facts::black_rank`]'s scale; 0 when either is unknown).
+    pub weaker_rank: u8,
+    /// Two or more handicap stones.
+    pub handicap: bool,
+}
+
+/// The sums of the positions of one (next move, cell) ([`Store::aggregates`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MoveCell {
+    /// The move played next, as a code of the store (never [`NO_NEXT`]).
+    pub next: u16,
+    pub key: CellKey,
+    /// Positions, and of those the ones in games Black won, White won (the winner byte).
+    pub count: u32,
+    pub black_wins: u32,
+    pub white_wins: u32,
+    /// Rank sums and counts of the mover and of the opponent, as [`crate::Tally`] keeps them.
+    pub mover_rank_sum: u64,
+    pub mover_ranked: u32,
+    pub opponent_rank_sum: u64,
+    pub opponent_ranked: u32,
+    /// The cell's first game.
+    pub example: u32,
+}
+
+/// The games of one cell that reach a position at least once, and of those the ones whose
+/// result ([`Facts::result`]) is a win of Black, of White ([`Store::aggregates`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct GameCell {
+    pub key: CellKey,
+    pub games: u32,
+    pub black_wins: u32,
+    pub white_wins: u32,
+}
+
+/// One part of the store's pre-aggregated continuations of a hash: the cells summing the
+/// table entries of every stored game (not copies) of `games` with that hash.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Aggregated {
+    pub games: std::ops::Range<u32>,
+    pub moves: Vec<MoveCell>,
+    pub cells: Vec<GameCell>,
+}
+
 /// A position reached while replaying a game ([`Walk::next_position`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
@@ -176,6 +228,12 @@ pub trait Store: Sync {
     fn table_moves(&self) -> u32;
     /// Games (originals only) with positions past [`Store::table_moves`].
     fn long_games(&self) -> &[u32];
+    /// The pre-aggregated continuations of `hash`, per part of the store that keeps them: its
+    /// table entries with `hash` summed by (next move, [`CellKey`]) and the games reaching it
+    /// by cell. A part not given is read from its entries. Default: none.
+    fn aggregates(&self, _hash: u64) -> Vec<Aggregated> {
+        Vec::new()
+    }
     /// How many table entries have `hash`.
     fn count_occurrences(&self, hash: u64) -> usize;
     /// The table entries with `hash`, in (game, k) order within each part of the store.

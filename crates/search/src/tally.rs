@@ -98,6 +98,31 @@ impl Tally {
         self.variations += 1;
     }
 
+    /// The tally of a pre-aggregated cell: its sums, its year, its first game as the example
+    /// (the cell's games share the weaker rank and the month, so the scan's order picks it).
+    pub(crate) fn of_cell(c: &crate::store::MoveCell) -> Tally {
+        Tally {
+            count: c.count,
+            black_wins: c.black_wins,
+            white_wins: c.white_wins,
+            mover_rank_sum: c.mover_rank_sum,
+            mover_ranked: c.mover_ranked,
+            opponent_rank_sum: c.opponent_rank_sum,
+            opponent_ranked: c.opponent_ranked,
+            years: (c.key.year != 0).then_some((c.key.year, c.key.year)),
+            example: Some((
+                Example {
+                    weaker_rank: c.key.weaker_rank,
+                    year: c.key.year,
+                    month: c.key.month,
+                    earlier: u32::MAX - c.example,
+                },
+                c.example,
+            )),
+            variations: 0,
+        }
+    }
+
     /// Adds another tally's counts to this one's.
     pub fn merge(&mut self, o: &Tally) {
         self.count += o.count;

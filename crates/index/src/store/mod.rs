@@ -67,7 +67,7 @@ mod tests {
     #[test]
     fn the_position_table_reads_back_by_hash() {
         let dir = std::env::temp_dir().join(format!("qipu-table-{}", std::process::id()));
-        let mut w = SegmentWriter::create(&dir, 1000).unwrap();
+        let mut w = SegmentWriter::create(&dir, 1000, 2).unwrap();
         let black = |x, y| Op::Move(Color::Black, Some(Point::new(x, y))).encode();
         let games: [&[(u64, u16, u16)]; 3] = [
             &[(0, 0, black(3, 3)), (7, 1, NO_NEXT)],

@@ -28,6 +28,9 @@ pub struct Segment {
     corner_keys: Map,
     corner_starts: Map,
     corners: Map,
+    aggregate_keys: Map,
+    aggregate_starts: Map,
+    aggregates: Map,
     records: Map,
     records_idx: Map,
     sigs: Map,
@@ -118,6 +121,9 @@ impl Segment {
             corner_keys: map(&dir.join(file::CORNER_KEYS))?,
             corner_starts: map(&dir.join(file::CORNER_STARTS))?,
             corners: map(&dir.join(file::CORNERS))?,
+            aggregate_keys: map(&dir.join(file::AGGREGATE_KEYS))?,
+            aggregate_starts: map(&dir.join(file::AGGREGATE_STARTS))?,
+            aggregates: map(&dir.join(file::AGGREGATES))?,
             records: map(&dir.join(file::RECORDS))?,
             records_idx: map(&dir.join(file::RECORDS_INDEX))?,
             sigs: map(&dir.join(file::SIGNATURES))?,
@@ -251,6 +257,27 @@ impl Segment {
                 game: first_game + e.game,
                 ..e
             })
+    }
+
+    /// The pre-aggregated continuations of this hash ([`crate::aggregate`]), games as global
+    /// ids; `None` when the segment does not aggregate it (then its entries are all there is),
+    /// or when its cells are damaged (then the entries answer, as they would have).
+    pub fn aggregates(&self, hash: u64) -> Option<crate::aggregate::Cells> {
+        let n = self.aggregate_keys.len() / 8;
+        let key_at = |i: usize| {
+            u64::from_le_bytes(self.aggregate_keys[i * 8..i * 8 + 8].try_into().unwrap())
+        };
+        let start_at = |i: usize| {
+            self.aggregate_starts
+                .get(i * 4..i * 4 + 4)
+                .map(|b| u32::from_le_bytes(b.try_into().unwrap()) as usize)
+        };
+        let lo = lower_bound(n, key_at, hash);
+        if lo == n || key_at(lo) != hash {
+            return None;
+        }
+        let bytes = self.aggregates.get(start_at(lo)?..start_at(lo + 1)?)?;
+        crate::aggregate::decode(bytes, self.first_game, self.len())
     }
 
     /// How many position-table entries have this hash.
@@ -454,6 +481,11 @@ impl Segment {
             (
                 "corners",
                 (self.corner_keys.len() + self.corner_starts.len() + self.corners.len()) as u64,
+            ),
+            (
+                "aggregates",
+                (self.aggregate_keys.len() + self.aggregate_starts.len() + self.aggregates.len())
+                    as u64,
             ),
             ("records", self.records.len() as u64),
             ("records index", self.records_idx.len() as u64),

@@ -98,6 +98,9 @@ pub struct SegmentWriter {
     long: Vec<u32>,
     /// `variations.bin`'s entries so far ([`crate::variations::encode`]).
     variations: Vec<u8>,
+    /// A bit per game of the segment: whether it is a variation line (left out of the
+    /// pre-aggregated cells, which count games played).
+    line_bits: Vec<u64>,
     ops_len: u64,
     records_len: u64,
     positions: Vec<PosEntry>,
@@ -111,10 +114,19 @@ pub struct SegmentWriter {
     compressor: zstd::bulk::Compressor<'static>,
     count: u32,
     file_count: u32,
+    /// Positions with at least this many entries get pre-aggregated cells (see
+    /// [`crate::aggregate`]).
+    aggregate_min: u32,
 }
 
 impl SegmentWriter {
-    pub fn create(dir: &Path, first_game: u32) -> Result<SegmentWriter, IndexError> {
+    /// A new segment in `dir` whose first game is `first_game`; positions reached by at least
+    /// `aggregate_min` entries of its table are pre-aggregated.
+    pub fn create(
+        dir: &Path,
+        first_game: u32,
+        aggregate_min: u32,
+    ) -> Result<SegmentWriter, IndexError> {
         std::fs::create_dir_all(dir).map_err(|e| IndexError::io(dir, e))?;
         let open = |name: &'static str| create_file(dir, name);
         Ok(SegmentWriter {
@@ -136,6 +148,7 @@ impl SegmentWriter {
             copies: Vec::new(),
             long: Vec::new(),
             variations: Vec::new(),
+            line_bits: Vec::new(),
             ops_len: 0,
             records_len: 0,
             positions: Vec::new(),
@@ -148,6 +161,7 @@ impl SegmentWriter {
             compressor: zstd::bulk::Compressor::new(1).map_err(|e| IndexError::io(dir, e))?,
             count: 0,
             file_count: 0,
+            aggregate_min: aggregate_min.max(1),
         })
     }
 
@@ -191,6 +205,11 @@ impl SegmentWriter {
         }
         if let Some(v) = &g.variation {
             crate::variations::encode(self.count, v, self.first_game, &mut self.variations);
+            let i = self.count as usize;
+            if self.line_bits.len() <= i / 64 {
+                self.line_bits.resize(i / 64 + 1, 0);
+            }
+            self.line_bits[i / 64] |= 1 << (i % 64);
         }
         g.rec.write(&mut self.games).map_err(err)?;
         self.ops.write_all(&g.ops.bytes).map_err(err)?;
@@ -308,6 +327,7 @@ impl SegmentWriter {
             .write_all(&(self.positions.len() as u32).to_le_bytes())
             .map_err(err)?;
         let corners = self.write_corners(&dir)?;
+        let aggregates = self.write_aggregates(&dir)?;
         let mut sums = Vec::new();
         let mut occ = create(file::OCCUPANCY)?;
         occ.write_all(&crate::occupancy::to_columns(&self.occupancy))
@@ -325,6 +345,9 @@ impl SegmentWriter {
             corners.0,
             corners.1,
             corners.2,
+            aggregates.0,
+            aggregates.1,
+            aggregates.2,
             self.games,
             self.ops,
             self.records,
@@ -344,6 +367,73 @@ impl SegmentWriter {
         }
         sums.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(sums)
+    }
+
+    /// Writes the pre-aggregated continuations ([`crate::aggregate`]) of every hash of the
+    /// (sorted) position table with at least `aggregate_min` entries: the hashes, where each
+    /// one's cells start in `aggregates.bin` (bytes, 4 each, and one where the last ends), and
+    /// the cells. The hashes are summed on all cores.
+    fn write_aggregates(
+        &self,
+        dir: &Path,
+    ) -> Result<(SegmentFile, SegmentFile, SegmentFile), IndexError> {
+        use rayon::prelude::*;
+        let err = |e| IndexError::io(dir, e);
+        let facts: Vec<crate::Facts> = self
+            .facts
+            .chunks_exact(crate::Facts::SIZE)
+            .map(|b| crate::Facts::from_bytes(b.try_into().expect("chunks of SIZE")))
+            .collect();
+        let mover = |code: u16| match crate::ops::Op::decode(code) {
+            crate::ops::Op::Move(c, _) => Some(c),
+            _ => None,
+        };
+        let groups: Vec<&[PosEntry]> = self
+            .positions
+            .chunk_by(|a, b| a.hash == b.hash)
+            .filter(|g| g.len() >= self.aggregate_min as usize)
+            .collect();
+        let encoded: Vec<(u64, Vec<u8>)> = groups
+            .par_iter()
+            .map(|g| {
+                let is_line = |i: usize| {
+                    self.line_bits
+                        .get(i / 64)
+                        .is_some_and(|w| w >> (i % 64) & 1 != 0)
+                };
+                let cells = crate::aggregate::cells_of(
+                    g,
+                    self.first_game,
+                    &facts,
+                    &self.winners,
+                    mover,
+                    is_line,
+                );
+                let mut bytes = Vec::new();
+                crate::aggregate::encode(&cells, self.first_game, &mut bytes);
+                (g[0].hash, bytes)
+            })
+            .collect();
+        let create = |name: &'static str| create_file(dir, name);
+        let (mut keys, mut starts, mut cells) = (
+            create(file::AGGREGATE_KEYS)?,
+            create(file::AGGREGATE_STARTS)?,
+            create(file::AGGREGATES)?,
+        );
+        let mut at: u64 = 0;
+        let start = |n: u64| {
+            u32::try_from(n).map(u32::to_le_bytes).map_err(|_| {
+                IndexError::Corrupt("aggregated continuations over 4 GB in one segment".into())
+            })
+        };
+        for (hash, bytes) in &encoded {
+            keys.write_all(&hash.to_le_bytes()).map_err(err)?;
+            starts.write_all(&start(at)?).map_err(err)?;
+            cells.write_all(bytes).map_err(err)?;
+            at += bytes.len() as u64;
+        }
+        starts.write_all(&start(at)?).map_err(err)?;
+        Ok((keys, starts, cells))
     }
 
     /// Writes the corner table, grouped by key as the position table is: the distinct keys, where
