@@ -41,12 +41,12 @@ fn same(got: &Answer, want: &Answer, what: &str) {
     assert_eq!(got, want, "{what}");
 }
 
-/// An index of `inputs`, keeping pre-aggregated continuations for positions reached 50 times
-/// in a segment (not 2,000, so that the small parts have them too): a part some of whose games
-/// count through another must not answer from them.
+/// An index of `inputs`, keeping pre-aggregated continuations for positions reached twice in
+/// a segment (not 2,000, so that the small parts, the copies' among them, have them too): a
+/// part some of whose games count through another must not answer from them.
 fn index(dir: &Path, inputs: &[PathBuf]) -> Index {
     let options = BuildOptions {
-        aggregate_min: 50,
+        aggregate_min: 2,
         ..BuildOptions::default()
     };
     build(dir, inputs, &options, |_| {}).unwrap();

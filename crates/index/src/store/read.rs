@@ -469,7 +469,7 @@ impl Segment {
     }
 
     /// Bytes of each part of the segment (for statistics).
-    pub fn part_sizes(&self) -> [(&'static str, u64); 12] {
+    pub fn part_sizes(&self) -> [(&'static str, u64); 13] {
         [
             ("games", self.games.len() as u64),
             ("moves", self.ops.len() as u64),
