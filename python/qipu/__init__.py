@@ -47,17 +47,27 @@ _TABLES = ("hits", "continuations")
 class Answer:
     """The answer to a search: ``games`` and ``positions`` counted over all hits, ``hits`` (a
     dict per hit game: ``file``, ``game``, ``moves``, ``black``, ``white``, ``date``, ``result``,
-    ``event``, ``copy``, ``path``), ``continuations`` (a dict per next move: ``color``,
-    ``point``, ``count``, ``black_wins``, ``white_wins``) and ``elapsed_ms`` (the search's
-    time). Each dict is what a line of ``qipu search --json`` holds, without its ``type``."""
+    ``event``, ``copy``, ``path``, and ``variation`` — ``path``, ``from`` — on a variation line
+    of an index built with ``variations=True``), ``continuations`` (a dict per next move:
+    ``color``, ``point``, ``count``, ``black_wins``, ``white_wins``, ``other``, ``mover_rank``
+    and ``opponent_rank`` (mean ranks, 1k = 0, 1d = 1, 1p = 11) over ``mover_ranked`` and
+    ``opponent_ranked`` positions, ``first_year``, ``last_year``, ``example`` (``FILE#GAME``),
+    ``variations`` when variation lines played it), ``profile`` (the hit games by year:
+    ``{"years": [{"year", "games", "black_wins", "white_wins"}], "undated"}``, with
+    ``by_month=True`` also ``months`` and ``no_month``), ``variations`` (hit variation lines)
+    and ``elapsed_ms`` (the search's time). Each dict is what a line of ``qipu search --json``
+    holds, without its ``type``."""
 
-    __slots__ = ("hits", "continuations", "games", "positions", "elapsed_ms")
+    __slots__ = ("hits", "continuations", "profile", "games", "positions", "variations",
+                 "elapsed_ms")
 
-    def __init__(self, hits: list, continuations: list, summary: dict) -> None:
+    def __init__(self, hits: list, continuations: list, profile: dict, summary: dict) -> None:
         self.hits = hits
         self.continuations = continuations
+        self.profile = profile
         self.games = summary["games"]
         self.positions = summary["positions"]
+        self.variations = summary.get("variations", 0)
         self.elapsed_ms = summary["elapsed_ms"]
 
     def _rows(self, table: str) -> list:
@@ -90,7 +100,9 @@ class Answer:
 
 
 _HIT_COLUMNS = ["file", "game", "moves", "black", "white", "date", "result", "event", "copy", "path"]
-_CONTINUATION_COLUMNS = ["color", "point", "count", "black_wins", "white_wins"]
+_CONTINUATION_COLUMNS = ["color", "point", "count", "black_wins", "white_wins", "other",
+                         "mover_rank", "mover_ranked", "opponent_rank", "opponent_ranked",
+                         "first_year", "last_year", "example", "variations"]
 
 
 def _empty_schema(table: str):
@@ -103,9 +115,12 @@ def _empty_schema(table: str):
              ("white", s), ("date", s), ("result", s), ("event", s), ("copy", pa.bool_()),
              ("path", s)]
         )
+    i = pa.int64()
     return pa.schema(
-        [("color", pa.string()), ("point", pa.string()), ("count", pa.int64()),
-         ("black_wins", pa.int64()), ("white_wins", pa.int64())]
+        [("color", pa.string()), ("point", pa.string()), ("count", i), ("black_wins", i),
+         ("white_wins", i), ("other", i), ("mover_rank", pa.float64()), ("mover_ranked", i),
+         ("opponent_rank", pa.float64()), ("opponent_ranked", i), ("first_year", i),
+         ("last_year", i), ("example", pa.string()), ("variations", i)]
     )
 
 
@@ -154,6 +169,13 @@ class Index:
         sort: str = "indexed",
         within: Optional[Iterable[tuple]] = None,
         with_copies: bool = False,
+        since: Optional[str] = None,
+        until: Optional[str] = None,
+        min_rank: Optional[str] = None,
+        even: bool = False,
+        handicap: bool = False,
+        komi: Optional[tuple] = None,
+        by_month: bool = False,
     ) -> Answer:
         """Searches the index, as ``qipu search`` does: a position (``position=FILE`` with
         ``at=K``, or typed points ``black=[...]``, ``white=[...]``), a ``pattern`` (a diagram's
@@ -165,11 +187,17 @@ class Index:
         game-information ``query`` (alone, or narrowing the others). ``symmetry``,
         ``swap_colors`` and ``to_move`` ("B"/"W") as their CLI options; ``limit`` and
         ``offset`` cut the hits (the counts and continuations are over all of them); ``sort``
-        is ``indexed``, ``most_positions``, ``oldest`` or ``newest``; ``within``, a list of
-        ``(file, game)`` pairs as hits name games, searches those games only; ``with_copies``
-        counts every exact copy in the continuations and profile (by default a copy counts once,
-        as ``--with-copies`` says for the CLI)."""
-        hits, continuations, summary = self._ix.search_lines(
+        is ``indexed``, ``newest`` (or ``date``), ``oldest``, ``strongest`` (``rank``: the
+        weaker player's rank, then the stronger's), ``longest`` (``length``) or
+        ``most_positions``; ``within``, a list of ``(file, game)`` pairs as hits name games,
+        searches those games only; ``with_copies`` counts every exact copy in the continuations
+        and profile (by default a copy counts once, as ``--with-copies`` says for the CLI).
+        Filters on the games' facts narrow the whole answer — hits, continuations and profile —
+        as the CLI's flags of the same names: ``since="2016"`` and ``until="2017-06"`` (months;
+        a year-only date counts as its January, undated games are left out), ``min_rank="7d"``
+        (both players at least that), ``even=True`` or ``handicap=True``, ``komi=(6.5, 7.5)``;
+        ``by_month=True`` profiles per month too."""
+        hits, continuations, profile, summary = self._ix.search_lines(
             position=None if position is None else os.fspath(position),
             at=at,
             black=black,
@@ -190,8 +218,15 @@ class Index:
             sort=sort,
             within=None if within is None else [(str(f), int(g)) for f, g in within],
             with_copies=with_copies,
+            since=since,
+            until=until,
+            min_rank=min_rank,
+            even=even,
+            handicap=handicap,
+            komi=None if komi is None else (float(komi[0]), float(komi[1])),
+            by_month=by_month,
         )
-        return Answer(hits, continuations, summary)
+        return Answer(hits, continuations, profile, summary)
 
     def game(self, file: str, game: int = 0) -> "Game":
         """The indexed game ``game`` of record file ``file`` (as a hit names them), read from the
@@ -233,10 +268,15 @@ def read_bytes(data: bytes, name: str = "-") -> list:
 
 
 def build(index_dir: PathLike, inputs: Union[PathLike, Sequence[PathLike]], progress=None,
-          *, rebuild: bool = False, aliases: Optional[PathLike] = None) -> dict:
+          *, rebuild: bool = False, aliases: Optional[PathLike] = None,
+          variations: Optional[bool] = None) -> dict:
     """Builds the index in ``index_dir`` from ``inputs`` (files, folders, archives), or adds
     what is new to it; ``progress(dict)`` is called as it goes (``games``, ``bytes_read``,
-    ``bytes_total``). Returns the build's summary (what ``qipu index`` reports)."""
+    ``bytes_total``). ``aliases`` is a player alias list (as ``qipu index --aliases``);
+    ``variations=True`` also indexes every variation line of each record (as ``qipu index
+    --variations``: each searchable, its hits marked ``variation``), ``False`` not, ``None``
+    keeps the index's setting (a new index: not). Returns the build's summary (what ``qipu
+    index`` reports)."""
     if isinstance(inputs, (str, os.PathLike)):
         inputs = [inputs]
     return _qipu.build(
@@ -245,4 +285,5 @@ def build(index_dir: PathLike, inputs: Union[PathLike, Sequence[PathLike]], prog
         progress=progress,
         rebuild=rebuild,
         aliases=None if aliases is None else os.fspath(aliases),
+        variations=variations,
     )

@@ -20,9 +20,11 @@ class Answer:
     hits: list[dict[str, Any]]
     continuations: list[dict[str, Any]]
     games: int
+    profile: dict[str, Any]
     positions: int
+    variations: int
     elapsed_ms: float
-    def __init__(self, hits: list, continuations: list, summary: dict) -> None: ...
+    def __init__(self, hits: list, continuations: list, profile: dict, summary: dict) -> None: ...
     def to_arrow(self, table: str = "hits") -> Any: ...
     def to_pandas(self, table: str = "hits") -> Any: ...
 
@@ -81,6 +83,13 @@ class Index:
         sort: str = "indexed",
         within: Optional[Iterable[Tuple[str, int]]] = None,
         with_copies: bool = False,
+        since: Optional[str] = None,
+        until: Optional[str] = None,
+        min_rank: Optional[str] = None,
+        even: bool = False,
+        handicap: bool = False,
+        komi: Optional[Tuple[float, float]] = None,
+        by_month: bool = False,
     ) -> Answer: ...
     def game(self, file: str, game: int = 0) -> Game: ...
     def stats(self, top: int = 10) -> dict[str, Any]: ...
@@ -95,4 +104,5 @@ def build(
     *,
     rebuild: bool = False,
     aliases: Optional[PathLike] = None,
+    variations: Optional[bool] = None,
 ) -> dict[str, Any]: ...

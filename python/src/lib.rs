@@ -454,13 +454,61 @@ fn parse_sort(s: &str) -> PyResult<Sort> {
         "indexed" => Sort::Indexed,
         "most_positions" | "positions" => Sort::MostPositions,
         "oldest" => Sort::Oldest,
-        "newest" => Sort::Newest,
+        "newest" | "date" => Sort::Newest,
+        "strongest" | "rank" => Sort::Strongest,
+        "longest" | "length" => Sort::Longest,
         _ => {
             return Err(QueryError::new_err(format!(
-                "sort {s:?}: give indexed, most_positions, oldest or newest"
+                "sort {s:?}: give indexed, newest (date), oldest, strongest (rank), longest \
+                 (length) or most_positions (positions)"
             )))
         }
     })
+}
+
+/// The filters on the games' facts that narrow a whole answer (hits, continuations, profile),
+/// as Python gave them; `qipu search --since/--until/--min-rank/--even/--handicap/--komi`.
+struct Narrowing {
+    since: Option<String>,
+    until: Option<String>,
+    min_rank: Option<String>,
+    even: bool,
+    handicap: bool,
+    komi: Option<(f64, f64)>,
+}
+
+impl Narrowing {
+    fn apply(&self, mut q: Query) -> PyResult<Query> {
+        let named = |what: &str, e: qipu::Error| QueryError::new_err(format!("{what}: {e}"));
+        if let Some(d) = &self.since {
+            q = q.since(d).map_err(|e| named("since", e))?;
+        }
+        if let Some(d) = &self.until {
+            q = q.until(d).map_err(|e| named("until", e))?;
+        }
+        if let Some(r) = &self.min_rank {
+            q = q.min_rank(r).map_err(|e| named("min_rank", e))?;
+        }
+        q = match (self.even, self.handicap) {
+            (true, true) => {
+                return Err(QueryError::new_err(
+                    "even and handicap: give one of them (each alone narrows to those games)",
+                ))
+            }
+            (true, false) => q.handicap(qipu::Handicap::Even),
+            (false, true) => q.handicap(qipu::Handicap::Handicap),
+            (false, false) => q,
+        };
+        if let Some((low, high)) = self.komi {
+            if !(low.is_finite() && high.is_finite()) || low > high {
+                return Err(QueryError::new_err(format!(
+                    "komi ({low}, {high}): give (low, high), low not above high"
+                )));
+            }
+            q = q.komi(low, high);
+        }
+        Ok(q)
+    }
 }
 
 fn parse_color(s: &str) -> PyResult<Color> {
@@ -594,7 +642,8 @@ impl Index {
         *, position=None, at=None, black=None, white=None, size=19, pattern=None, place=None,
         anywhere=false, moves=None, any_order=false, any_gap=false, query=None, symmetry=true,
         swap_colors=false, to_move=None, limit=None, offset=0, sort="indexed", within=None,
-        with_copies=false
+        with_copies=false, since=None, until=None, min_rank=None, even=false, handicap=false,
+        komi=None, by_month=false
     ))]
     #[allow(clippy::too_many_arguments)]
     fn search_lines<'py>(
@@ -620,7 +669,27 @@ impl Index {
         sort: &str,
         within: Option<Vec<(String, u32)>>,
         with_copies: bool,
-    ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>, Bound<'py, PyAny>)> {
+        since: Option<String>,
+        until: Option<String>,
+        min_rank: Option<String>,
+        even: bool,
+        handicap: bool,
+        komi: Option<(f64, f64)>,
+        by_month: bool,
+    ) -> PyResult<(
+        Bound<'py, PyList>,
+        Bound<'py, PyList>,
+        Bound<'py, PyAny>,
+        Bound<'py, PyAny>,
+    )> {
+        let narrowing = Narrowing {
+            since,
+            until,
+            min_rank,
+            even,
+            handicap,
+            komi,
+        };
         let ask = Ask {
             position,
             at,
@@ -650,9 +719,11 @@ impl Index {
                 .swap_colors(swap_colors)
                 .to_move(to_move)
                 .with_copies(with_copies)
+                .by_month(by_month)
                 .limit(limit)
                 .offset(offset)
                 .sort(sort);
+            q = narrowing.apply(q)?;
             if let (Some(text), true) = (&query, on_the_board) {
                 q = q.filter(text.as_str());
             }
@@ -681,6 +752,7 @@ impl Index {
         let hits = PyList::empty(py);
         let continuations = PyList::empty(py);
         let mut summary = py.None().into_bound(py);
+        let mut profile = py.None().into_bound(py);
         let mut paths = paths.into_iter();
         for mut line in lines {
             let kind = line
@@ -694,10 +766,11 @@ impl Index {
                     hits.append(to_python(py, &line)?)?;
                 }
                 Some("continuation") => continuations.append(to_python(py, &line)?)?,
+                Some("profile") => profile = to_python(py, &line)?,
                 _ => summary = to_python(py, &line)?,
             }
         }
-        Ok((hits, continuations, summary))
+        Ok((hits, continuations, profile, summary))
     }
 
     /// The indexed game `game` of record file `file` (as a hit names it), read from the record
@@ -778,7 +851,7 @@ impl Index {
 /// with a dict (`games`, `bytes_read`, `bytes_total`) as the build goes, holding the GIL only for
 /// that call. Returns the build's summary as a dict.
 #[pyfunction]
-#[pyo3(signature = (index_dir, inputs, *, progress=None, rebuild=false, aliases=None))]
+#[pyo3(signature = (index_dir, inputs, *, progress=None, rebuild=false, aliases=None, variations=None))]
 fn build<'py>(
     py: Python<'py>,
     index_dir: PathBuf,
@@ -786,10 +859,12 @@ fn build<'py>(
     progress: Option<Py<PyAny>>,
     rebuild: bool,
     aliases: Option<PathBuf>,
+    variations: Option<bool>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let options = qipu::BuildOptions {
         rebuild,
         aliases,
+        variations,
         ..qipu::BuildOptions::default()
     };
     // A callback's exception is kept and raised after the build (a build cannot be stopped

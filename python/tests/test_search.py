@@ -147,3 +147,75 @@ def test_several_indexes_search_as_one(scratch):
         assert got.games > 0, kwargs
     with pytest.raises(qipu.QueryError):
         two.export_parquet(scratch / "shards-parquet")
+
+
+def test_filters_sorts_and_the_profile_are_the_cli_json_lines(fox_index, qipu_bin):
+    """Each filter on the games' facts, the sorts and the profile by month, asked through
+    Python and through ``qipu search --json``: the same hits, rows, profile and counts."""
+    ix = qipu.Index(fox_index)
+    star = {"black": ["pd"], "white": ["dd"]}
+    cli_star = ["--black", "pd", "--white", "dd"]
+    cases = [
+        ({"since": "2017-03", "until": "2018"}, ["--since", "2017-03", "--until", "2018"]),
+        ({"min_rank": "9d"}, ["--min-rank", "9d"]),
+        ({"even": True}, ["--even"]),
+        ({"handicap": True}, ["--handicap"]),
+        ({"komi": (6.5, 7.5)}, ["--komi", "6.5..7.5"]),
+        ({"by_month": True, "sort": "rank", "limit": 15}, ["--by-month", "--sort", "rank", "--limit", "15"]),
+        ({"sort": "length", "offset": 3, "limit": 10}, ["--sort", "length", "--offset", "3", "--limit", "10"]),
+        ({"sort": "date", "with_copies": True, "limit": 10}, ["--sort", "date", "--with-copies", "--limit", "10"]),
+    ]
+    for py, cli in cases:
+        a = ix.search(**star, **py)
+        every = [] if "limit" in py else ["--limit", "1000000"]
+        want = cli_lines(qipu_bin, fox_index, *cli_star, *cli, *every)
+        summary, profile = want[-1], want[-2]
+        assert "years" in profile, cli
+        assert (a.games, a.positions) == (summary["games"], summary["positions"]), cli
+        assert a.profile == profile, cli
+        assert a.hits == [l for l in want if "moves" in l and "count" not in l], cli
+        assert a.continuations == [l for l in want if "count" in l], cli
+        assert sum(y["games"] for y in a.profile["years"]) + a.profile["undated"] <= a.games, cli
+    everything = ix.search(**star)
+    since = ix.search(**star, since="2017")
+    assert 0 < since.games < everything.games
+    assert all(y["year"] >= 2017 for y in since.profile["years"]) and since.profile["undated"] == 0
+    monthly = ix.search(**star, by_month=True)
+    assert "months" in monthly.profile and "months" not in everything.profile
+    for bad in (dict(even=True, handicap=True), dict(min_rank="strong"), dict(since="yesterday"),
+                dict(komi=(7.5, 6.5)), dict(sort="best")):
+        with pytest.raises(qipu.QueryError):
+            ix.search(**star, **bad)
+
+
+def test_variation_lines_through_python(scratch):
+    """``qipu.build(..., variations=True)`` indexes a record's variation lines: a search finds
+    a line with its path, counted apart from the games played, and ``stats`` counts them."""
+    games = scratch / "variation-games"
+    games.mkdir()
+    (games / "lines.sgf").write_text(
+        "(;GM[1]FF[4]SZ[19]PB[Black]PW[White]RE[B+R]DT[2020-01-01];B[pd];W[dp]"
+        "(;B[pp];W[dd];B[fq])(;B[dd];W[pp](;B[pj])(;B[jp]))(;B[qp]))"
+    )
+    with_lines, without = scratch / "variation-index", scratch / "no-variation-index"
+    qipu.build(with_lines, games, rebuild=True, variations=True)
+    qipu.build(without, games, rebuild=True)
+    ix = qipu.Index(with_lines)
+    # B[dd] W[pp] is played on a variation line only (node depth 3 takes the second child).
+    a = ix.search(black=["pd", "dd"], white=["dp", "pp"], symmetry=False)
+    assert [(h["variation"]["path"], h["moves"]) for h in a.hits] == [("2:1", [4]), ("2:1,4:1", [4])]
+    # Each line answers from its own branch point on (the second branches again at move 4).
+    assert [h["variation"]["from"] for h in a.hits] == [2, 4]
+    assert (a.games, a.variations) == (0, 2)
+    assert sorted((c["point"], c["count"], c["variations"]) for c in a.continuations) == [
+        ("jp", 0, 1), ("pj", 0, 1)]
+    assert a.profile["years"] == []
+    # After B[pd] W[dp]: the game played B[pp]; two lines branch there.
+    b = ix.search(black=["pd"], white=["dp"], symmetry=False)
+    assert (b.games, b.variations) == (1, 2)
+    assert b.continuations[0]["point"] == "pp" and b.continuations[0]["count"] == 1
+    assert [y["games"] for y in b.profile["years"]] == [1]
+    assert ix.stats()["variation_lines"] == 3
+    plain = qipu.Index(without)
+    assert plain.search(black=["pd", "dd"], white=["dp", "pp"], symmetry=False).hits == []
+    assert plain.stats().get("variation_lines") is None
