@@ -619,6 +619,14 @@ fn numbers<'a>(
     })
 }
 
+/// An answer as Python gets it: hits, continuation rows, the profile and the summary.
+type AnswerLines<'py> = (
+    Bound<'py, PyList>,
+    Bound<'py, PyList>,
+    Bound<'py, PyAny>,
+    Bound<'py, PyAny>,
+);
+
 #[pymethods]
 impl Index {
     /// Opens the index in each of `paths`, searched as one in that order (one path: that
@@ -676,12 +684,7 @@ impl Index {
         handicap: bool,
         komi: Option<(f64, f64)>,
         by_month: bool,
-    ) -> PyResult<(
-        Bound<'py, PyList>,
-        Bound<'py, PyList>,
-        Bound<'py, PyAny>,
-        Bound<'py, PyAny>,
-    )> {
+    ) -> PyResult<AnswerLines<'py>> {
         let narrowing = Narrowing {
             since,
             until,
