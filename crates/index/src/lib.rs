@@ -297,8 +297,9 @@ impl Index {
 
     /// The inputs read into the index, by canonical path ([`Manifest::sources`]), read from the
     /// manifest at the first call (opening does not pay for them). A manifest whose inputs do
-    /// not read (damage its segments and counts did not show) gives none: games' source paths
-    /// are then unknown, as for games read from a stream.
+    /// not read (damage its segments and counts did not show) gives none here: games' source
+    /// paths are then unknown, as for games read from a stream; `qipu verify` and the next
+    /// `qipu index`, which read the whole manifest, refuse it, naming the file.
     pub fn sources(&self) -> &BTreeMap<String, manifest::SourceInfo> {
         self.source_map
             .get_or_init(|| Manifest::sources_of(&self.manifest_bytes).unwrap_or_default())
