@@ -25,7 +25,7 @@
 //! `aggregates.bin`: per hash the number of move cells, the move cells, the number of game cells,
 //! the game cells, every number in LEB128.
 
-use crate::leb::{push_leb, read_leb};
+use crate::leb::{push_leb, push_leb64, read_leb, read_leb64};
 use crate::store::{PosEntry, NO_NEXT};
 use crate::Facts;
 
@@ -160,32 +160,6 @@ pub(crate) fn cells_of(
     let mut games: Vec<GameCell> = games.into_values().collect();
     games.sort_unstable_by_key(|c| c.key);
     Cells { moves, games }
-}
-
-fn push_leb64(v: u64, out: &mut Vec<u8>) {
-    let mut v = v;
-    while v >= 0x80 {
-        out.push(v as u8 | 0x80);
-        v >>= 7;
-    }
-    out.push(v as u8);
-}
-
-fn read_leb64(bytes: &[u8], at: &mut usize) -> Option<u64> {
-    let mut v: u64 = 0;
-    let mut shift = 0;
-    loop {
-        let b = *bytes.get(*at)?;
-        *at += 1;
-        v |= u64::from(b & 0x7f) << shift;
-        if b & 0x80 == 0 {
-            return Some(v);
-        }
-        shift += 7;
-        if shift > 63 {
-            return None;
-        }
-    }
 }
 
 fn push_key(k: &CellKey, out: &mut Vec<u8>) {

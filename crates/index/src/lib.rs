@@ -118,6 +118,9 @@ pub struct Index {
     /// One bit per game: hidden, its input changed or deleted (see [`Manifest::removed`]).
     removed: Vec<u64>,
     any_removed: bool,
+    /// Per segment: whether it holds a hidden game (then its pre-aggregated cells, which
+    /// count every game of it, are not read; see [`Index::aggregates`]).
+    hides_games: Vec<bool>,
     /// The manifest as read, for its inputs, which opening leaves unread
     /// ([`Manifest::load_without_sources`]) and [`Index::sources`] reads at its first call.
     manifest_bytes: Vec<u8>,
@@ -192,6 +195,17 @@ impl Index {
         let is_copy = bitmap(&mut copies.values().flatten().copied());
         let removed = manifest.removed_bitmap();
         let any_removed = removed.iter().any(|&w| w != 0);
+        let hides_games = segments
+            .iter()
+            .map(|s| {
+                any_removed
+                    && (s.first_game..s.first_game + s.len()).any(|g| {
+                        removed
+                            .get(g as usize / 64)
+                            .is_some_and(|w| w >> (g % 64) & 1 != 0)
+                    })
+            })
+            .collect();
         let is_line = match lines.is_empty() {
             true => Vec::new(),
             false => bitmap(&mut lines.iter().map(|(id, _)| *id)),
@@ -201,6 +215,7 @@ impl Index {
             is_line,
             removed,
             any_removed,
+            hides_games,
             manifest,
             segments,
             meta,
@@ -585,17 +600,13 @@ impl Index {
     pub fn aggregates(&self, hash: u64) -> Vec<(std::ops::Range<u32>, aggregate::Cells)> {
         self.segments
             .iter()
-            .filter(|s| !self.removed_within(s.first_game..s.first_game + s.len()))
-            .filter_map(|s| {
+            .zip(&self.hides_games)
+            .filter(|(_, &hides)| !hides)
+            .filter_map(|(s, _)| {
                 s.aggregates(hash)
                     .map(|c| (s.first_game..s.first_game + s.len(), c))
             })
             .collect()
-    }
-
-    /// Whether any game of `ids` is hidden.
-    fn removed_within(&self, ids: std::ops::Range<u32>) -> bool {
-        self.any_removed && ids.into_iter().any(|g| self.is_removed(g))
     }
 
     /// How many position-table entries have `hash`.

@@ -205,22 +205,7 @@ impl Manifest {
     }
 
     pub fn load(dir: &Path) -> Result<Option<Manifest>, IndexError> {
-        let p = dir.join(MANIFEST);
-        match std::fs::read(&p) {
-            Ok(b) => {
-                let m: Manifest = serde_json::from_slice(&b)
-                    .map_err(|e| IndexError::Corrupt(format!("{}: {e}", p.display())))?;
-                if m.version != FORMAT_VERSION {
-                    return Err(IndexError::Version {
-                        dir: dir.to_path_buf(),
-                        found: m.version,
-                    });
-                }
-                Ok(Some(m))
-            }
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(None),
-            Err(e) => Err(IndexError::io(&p, e)),
-        }
+        Ok(read_as::<Manifest>(dir, |m| m.version)?.map(|(m, _)| m))
     }
 
     /// The manifest in `dir` without its inputs ([`Manifest::sources`] left empty), and its
@@ -242,20 +227,9 @@ impl Manifest {
             #[serde(default)]
             variations: bool,
         }
-        let p = dir.join(MANIFEST);
-        let bytes = match std::fs::read(&p) {
-            Ok(b) => b,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-            Err(e) => return Err(IndexError::io(&p, e)),
+        let Some((h, bytes)) = read_as::<Head>(dir, |h| h.version)? else {
+            return Ok(None);
         };
-        let h: Head = serde_json::from_slice(&bytes)
-            .map_err(|e| IndexError::Corrupt(format!("{}: {e}", p.display())))?;
-        if h.version != FORMAT_VERSION {
-            return Err(IndexError::Version {
-                dir: dir.to_path_buf(),
-                found: h.version,
-            });
-        }
         let m = Manifest {
             version: h.version,
             generation: h.generation,
@@ -294,6 +268,29 @@ impl Manifest {
         }
         Ok(())
     }
+}
+
+/// The manifest in `dir` read as `T` (all of it, or the fields `T` names), with its bytes;
+/// `None` when there is none. A manifest of another format `version` is refused.
+fn read_as<T: serde::de::DeserializeOwned>(
+    dir: &Path,
+    version: impl Fn(&T) -> u32,
+) -> Result<Option<(T, Vec<u8>)>, IndexError> {
+    let p = dir.join(MANIFEST);
+    let bytes = match std::fs::read(&p) {
+        Ok(b) => b,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(IndexError::io(&p, e)),
+    };
+    let t: T = serde_json::from_slice(&bytes)
+        .map_err(|e| IndexError::Corrupt(format!("{}: {e}", p.display())))?;
+    if version(&t) != FORMAT_VERSION {
+        return Err(IndexError::Version {
+            dir: dir.to_path_buf(),
+            found: version(&t),
+        });
+    }
+    Ok(Some((t, bytes)))
 }
 
 #[cfg(test)]
