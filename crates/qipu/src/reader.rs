@@ -13,6 +13,7 @@ use crate::error::{Error, QueryError, QueryPart};
 use crate::query::{Plan, Query, Sort};
 use crate::stop::Stop;
 use crate::store::Games;
+use crate::{Color, Position};
 
 /// An index of game records, opened for searching. Opening reads only what every search needs
 /// (the manifest, the small per-game tables; the rest is memory-mapped), creates and locks
@@ -389,6 +390,42 @@ impl Index {
                 .map(|(color, point)| Move { color, point })
                 .collect(),
         })
+    }
+
+    /// The position after `at` moves of game or variation line `id` (an error of the query's
+    /// [`QueryPart::Position`] when it has fewer): the stones the index's replay program puts there, captures
+    /// taken off and setup stones (a handicap, `AB`/`AW` anywhere in the line) placed, as a
+    /// search compares them. What a board shows for a hit at move `at`.
+    pub fn position_at(&self, id: GameId, at: usize) -> Result<Position, Error> {
+        self.check(id)?;
+        let rec = self.inner.game(id);
+        let ops = self.inner.ops(id);
+        let damaged =
+            |why: String| Error::from(index::IndexError::Corrupt(format!("game {id}: {why}")));
+        let mut walk = index::ops::Walker::new(&ops, rec.width, rec.height, false)
+            .map_err(|e| damaged(e.to_string()))?;
+        let mut last = 0;
+        while let Some(step) = walk.next_position(|_| {}) {
+            last = step.k as usize;
+            if last >= at {
+                break;
+            }
+        }
+        if last < at {
+            return Err(QueryError::new(
+                QueryPart::Position,
+                format!("move {at} is past the end: there are {last} moves"),
+            )
+            .into());
+        }
+        let mut position =
+            Position::new(rec.width, rec.height).map_err(|e| damaged(e.to_string()))?;
+        for color in [Color::Black, Color::White] {
+            for p in walk.stones(color).iter() {
+                position.set(p, Some(color));
+            }
+        }
+        Ok(position)
     }
 
     /// The hit games as one SGF collection: each game's original record written as `FF[4]` UTF-8

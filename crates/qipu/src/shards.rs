@@ -426,6 +426,12 @@ impl Shards {
         part.main_line(g)
     }
 
+    /// The position after `at` moves of game or line `id` (see [`Index::position_at`]).
+    pub fn position_at(&self, id: GameId, at: usize) -> Result<crate::Position, Error> {
+        let (part, g) = self.part(id)?;
+        part.position_at(g, at)
+    }
+
     /// The hit games as one SGF collection (see [`Index::export_sgf`]).
     pub fn export_sgf(&self, hits: &[Hit]) -> Result<Vec<u8>, Error> {
         crate::reader::export_sgf(hits, |g| self.record(g))

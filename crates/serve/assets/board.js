@@ -208,7 +208,7 @@ function drawBoard(container, opt) {
   const put = (p, colour) => {
     const [x, y] = xy(p);
     el("circle", {
-      cx: x, cy: y, r: 0.47, "data-stone": colour,
+      cx: x, cy: y, r: 0.47, "data-stone": colour, "data-pt": p,
       fill: colour === "B" ? "#111" : "#fafafa", stroke: "#111", "stroke-width": 0.04,
     }, stones);
   };
@@ -486,10 +486,11 @@ function renderGames() {
   }
   hits.forEach((h, i) => {
     const tr = document.createElement("tr");
-    tr.className = "game-row";
+    tr.className = h.variation ? "game-row variation" : "game-row";
+    const moves = h.moves.length ? h.moves.slice(0, 3).join(",") : "";
     const cells = [
       state.offset + i + 1, h.black || "?", h.white || "?", h.date || "", h.event || "", h.result || "",
-      h.moves.length ? h.moves.slice(0, 3).join(",") : "",
+      h.variation ? `${moves} (variation)` : moves,
     ];
     cells.forEach((v, j) => {
       const td = document.createElement("td");
@@ -498,8 +499,11 @@ function renderGames() {
       if (j === 0 || j === 6) td.className = "num";
       tr.appendChild(td);
     });
-    tr.title = `${h.file} #${h.game}`;
-    tr.addEventListener("click", () => commit((s) => { s.view = [h.file, h.game, h.moves[0] || 0, h.moves[0] || 0].join("\t"); }));
+    // A hit on a variation line (an index built with variations) opens that line, not the
+    // game's main line, whose board at the hit's move is another.
+    const line = h.variation ? h.variation.path : "";
+    tr.title = `${h.file} #${h.game}` + (line ? `, variation ${line}` : "");
+    tr.addEventListener("click", () => commit((s) => { s.view = [h.file, h.game, h.moves[0] || 0, h.moves[0] || 0, line].join("\t"); }));
     body.appendChild(tr);
   });
   for (const th of document.querySelectorAll("#games th[data-sort]")) {
@@ -533,17 +537,21 @@ function sortBy(key) {
 
 // ---- the game viewer ---------------------------------------------------------------------
 
-let viewed = null;      // {key, game}: the game loaded in the viewer, and its board at k
+let viewed = null;      // {file, game, k, hit, line, data}: the game (or line) in the viewer, its board at k
 let viewSeq = 0;
 
 function viewParts() {
-  const [file, game, k, hit] = state.view.split("\t");
+  const [file, game, k, hit, line] = state.view.split("\t");
   const at = parseInt(k, 10) || 0;
-  return { file, game: parseInt(game, 10) || 0, k: at, hit: hit === undefined ? at : parseInt(hit, 10) || 0 };
+  return { file, game: parseInt(game, 10) || 0, k: at, hit: hit === undefined ? at : parseInt(hit, 10) || 0, line: line || "" };
 }
 
 function gamePath(file, game) {
   return "/api/game/" + file.split("/").map(encodeURIComponent).join("/") + "/" + game;
+}
+
+function viewUrl(v) {
+  return gamePath(v.file, v.game) + "?at=" + v.k + (v.line ? "&line=" + encodeURIComponent(v.line) : "");
 }
 
 async function renderViewer() {
@@ -553,12 +561,13 @@ async function renderViewer() {
   const v = viewParts();
   const seq = ++viewSeq;
   try {
-    const g = await getJson(gamePath(v.file, v.game) + "?at=" + v.k);
+    const g = await getJson(viewUrl(v));
     if (seq !== viewSeq) return;
     viewed = { ...v, data: g };
     const info = g.info;
     $("#viewer-title").textContent = `${info.black || "?"} – ${info.white || "?"}`;
-    $("#viewer-info").textContent = [info.date, info.event, info.result, `${info.file} #${info.game_in_file}`]
+    const line = g.line ? `variation ${g.line.path}` : "";
+    $("#viewer-info").textContent = [info.date, info.event, info.result, `${info.file} #${info.game_in_file}`, line]
       .filter(Boolean).join(" · ");
     $("#viewer-move").textContent = `move ${g.at} / ${g.moves.length}`;
     $("#viewer-sgf").href = g.sgf;
@@ -576,7 +585,7 @@ function stepViewer(to) {
   const n = viewed.data.moves.length;
   const k = Math.max(0, Math.min(n, to));
   // Steps replace the history entry: Back leaves the viewer rather than undoing each move.
-  state.view = [viewed.file, viewed.game, k, viewed.hit].join("\t");
+  state.view = [viewed.file, viewed.game, k, viewed.hit, viewed.line].join("\t");
   history.replaceState(null, "", "#" + encodeState(state));
   renderViewer();
 }

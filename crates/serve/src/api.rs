@@ -32,6 +32,9 @@ pub(crate) struct State {
     /// Every game number, in the order of its (file, place in file) name: a game asked for by
     /// name is found by binary search, and nothing of the name reaches the file system.
     by_name: Vec<GameId>,
+    /// Every variation line (an index built with variations) after the game it is a line of:
+    /// (game, line), sorted, so that a game's lines are one range.
+    lines: Vec<(GameId, GameId)>,
     /// The index's statistics, as `GET /api/stats` gives them: the index is only read, so they
     /// are taken once.
     stats: serde_json::Value,
@@ -57,6 +60,10 @@ impl State {
         // which the look-up takes.
         let name = |g: GameId| index.identity(g).unwrap_or(("", 0));
         by_name.sort_by(|&a, &b| name(a).cmp(&name(b)).then(a.cmp(&b)));
+        let mut lines: Vec<(GameId, GameId)> = (0..index.len())
+            .filter_map(|l| index.variation(l).map(|v| (v.game, l)))
+            .collect();
+        lines.sort_unstable();
         let st = index.stats(10)?;
         // What `qipu stats --json` prints (the face's one shape, which leaves out the alias
         // file's path, as every path of the machine is).
@@ -68,6 +75,7 @@ impl State {
             pool,
             config: config.clone(),
             by_name,
+            lines,
             stats,
         })
     }
@@ -78,6 +86,17 @@ impl State {
         let end = self.by_name.partition_point(|&g| name(g) <= (file, game));
         let id = *self.by_name.get(end.checked_sub(1)?)?;
         (name(id) == (file, game)).then_some(id)
+    }
+
+    /// The variation line of `game` whose path in the record's game tree is `path`
+    /// ([`qipu::Variation::path`]).
+    fn find_line(&self, game: GameId, path: &str) -> Option<GameId> {
+        let start = self.lines.partition_point(|&(g, _)| g < game);
+        self.lines[start..]
+            .iter()
+            .take_while(|&&(g, _)| g == game)
+            .map(|&(_, l)| l)
+            .find(|&l| self.index.variation(l).is_some_and(|v| v.path == path))
     }
 
     /// Runs `job` on the search pool within the request's budget: waits for a turn, then for
@@ -510,11 +529,14 @@ async fn answer(state: &Arc<State>, headers: &HeaderMap, c: Common) -> Result<Re
     Ok(json_response(StatusCode::OK, &page))
 }
 
-/// A game as `GET /api/game/FILE/GAME` gives it: its information, main line, and the board
-/// after move `at` (default: the end).
+/// A game as `GET /api/game/FILE/GAME` gives it: its information, main line (or the variation
+/// line asked for), and the board after move `at` (default: the end).
 #[derive(Serialize)]
 struct GameView {
     info: qipu::GameInfo,
+    /// The variation line shown instead of the main line, when `line` was asked for.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    line: Option<LineView>,
     board: (u8, u8),
     moves: Vec<qipu::Move>,
     at: usize,
@@ -523,8 +545,17 @@ struct GameView {
     sgf: String,
 }
 
-/// `GET /api/game/FILE/GAME[?at=K]` and `GET /api/game/FILE/GAME/sgf`. FILE is the record file
-/// as the answers name it (slashes in it as they are, or percent-encoded).
+/// A variation line as a hit names it (`variation` in [`qipu::lines::HitLine`]).
+#[derive(Serialize)]
+struct LineView {
+    path: String,
+    from: u32,
+}
+
+/// `GET /api/game/FILE/GAME[?at=K][&line=PATH]` and `GET /api/game/FILE/GAME/sgf`. FILE is the
+/// record file as the answers name it (slashes in it as they are, or percent-encoded); PATH is
+/// a variation line's path as a hit on it gives it (an index built with variations), whose
+/// moves are then shown instead of the main line's.
 async fn game(state: Shared, Path(name): Path<String>, pairs: Pairs) -> Result<Response, ApiError> {
     let mut p = params(pairs)?;
     let (name, sgf) = match name.strip_suffix("/sgf") {
@@ -539,18 +570,28 @@ async fn game(state: Shared, Path(name): Path<String>, pairs: Pairs) -> Result<R
     };
     let (file, number) = name.rsplit_once('/').ok_or_else(unknown)?;
     let number: u32 = number.parse().map_err(|_| unknown())?;
-    let id = state.find(file, number).ok_or_else(unknown)?;
-    let at = if sgf {
-        None
+    let mut id = state.find(file, number).ok_or_else(unknown)?;
+    let (at, line) = if sgf {
+        (None, None)
     } else {
-        p.text("at")
+        let at = p
+            .text("at")
             .map(|v| {
                 v.trim().parse::<usize>().map_err(|_| {
                     ApiError::param("at", format!("parameter at: {v:?} is not a move number"))
                 })
             })
-            .transpose()?
+            .transpose()?;
+        (at, p.text("line"))
     };
+    if let Some(path) = line {
+        id = state.find_line(id, &path).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::NOT_FOUND,
+                format!("game {name:?} has no variation line {path:?} in this index: ask for a line as a hit on it names it (variation.path)"),
+            )
+        })?;
+    }
     p.finish("/api/game")?;
     let deadline = Instant::now() + state.config.timeout;
     let stop = Stop::at(deadline);
@@ -596,23 +637,15 @@ async fn game(state: Shared, Path(name): Path<String>, pairs: Pairs) -> Result<R
             let info = s.index.game(id)?;
             let line = s.index.main_line(id)?;
             let at = at.unwrap_or(line.moves.len());
-            let record = s.index.record(id)?;
-            let q = Query::from_record(&record, Some(at))?;
-            let (black, white) = match q.searched_position() {
-                Some(pos) => (
-                    pos.stones(qipu::Color::Black)
-                        .iter()
-                        .map(|p| p.sgf_string())
-                        .collect(),
-                    pos.stones(qipu::Color::White)
-                        .iter()
-                        .map(|p| p.sgf_string())
-                        .collect(),
-                ),
-                None => (Vec::new(), Vec::new()),
-            };
+            let position = s.index.position_at(id, at)?;
+            let stones = |c| position.stones(c).iter().map(|p| p.sgf_string()).collect();
+            let (black, white) = (stones(qipu::Color::Black), stones(qipu::Color::White));
             Ok(GameView {
                 info,
+                line: s.index.variation(id).map(|v| LineView {
+                    path: v.path,
+                    from: v.from,
+                }),
                 board: line.board,
                 moves: line.moves,
                 at,

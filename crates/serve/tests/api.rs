@@ -436,6 +436,93 @@ fn a_hit_leads_to_its_game_its_board_and_its_original_record() {
 }
 
 #[test]
+fn a_hit_on_a_variation_line_opens_that_line_and_its_board() {
+    let tmp =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("serve-lines-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let records = tmp.join("records");
+    std::fs::create_dir_all(&records).unwrap();
+    std::fs::write(records.join("v.sgf"), common::WITH_A_VARIATION).unwrap();
+    common::build_with(&tmp.join("index"), &[records], true);
+    let server = start(&tmp.join("index"), Config::default());
+    let base = &server.base;
+    let sorted = |v: &Value| {
+        let mut points: Vec<String> = v
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p.as_str().unwrap().to_string())
+            .collect();
+        points.sort();
+        points
+    };
+
+    // A position only the variation reaches: its hit names the line.
+    let page = get(
+        base,
+        "/api/position",
+        &[("black", "pd,jj"), ("white", "dd,pp")],
+        JSON,
+    )
+    .json();
+    let hits = page["hits"].as_array().unwrap();
+    assert_eq!(hits.len(), 1, "{page}");
+    let (file, game) = (hits[0]["file"].as_str().unwrap(), &hits[0]["game"]);
+    assert_eq!((file, game.as_u64()), ("v.sgf", Some(0)));
+    assert_eq!(hits[0]["moves"], serde_json::json!([4]));
+    let path = hits[0]["variation"]["path"].as_str().unwrap();
+
+    // The line at the hit's move is the searched board; its moves are the line's.
+    let view = get(
+        base,
+        "/api/game/v.sgf/0",
+        &[("at", "4"), ("line", path)],
+        JSON,
+    );
+    assert_eq!(view.status, 200, "{}", view.body);
+    let view = view.json();
+    assert_eq!(view["line"]["path"], path);
+    assert_eq!(view["info"]["black"], "Kuro");
+    assert_eq!(sorted(&view["black"]), ["jj", "pd"]);
+    assert_eq!(sorted(&view["white"]), ["dd", "pp"]);
+    let moves: Vec<&str> = view["moves"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["point"].as_str().unwrap())
+        .collect();
+    assert_eq!(moves, ["pd", "dd", "jj", "pp", "qq"]);
+    // The end of the line by default, and past it is the caller's mistake.
+    let end = get(base, "/api/game/v.sgf/0", &[("line", path)], JSON).json();
+    assert_eq!(end["at"], 5);
+    assert_eq!(sorted(&end["black"]), ["jj", "pd", "qq"]);
+    let r = get(
+        base,
+        "/api/game/v.sgf/0",
+        &[("at", "6"), ("line", path)],
+        JSON,
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+
+    // Without the line, the game's main line: another board at the same move.
+    let main = get(base, "/api/game/v.sgf/0", &[("at", "4")], JSON).json();
+    assert!(main.get("line").is_none(), "{main}");
+    assert_eq!(sorted(&main["black"]), ["pd", "pq"]);
+    assert_eq!(sorted(&main["white"]), ["dd", "dp"]);
+    assert_eq!(main["moves"].as_array().unwrap().len(), 4);
+
+    // A line the game does not have.
+    for bad in ["9:1", "", "2:1,2:1"] {
+        if bad == path {
+            continue;
+        }
+        let r = get(base, "/api/game/v.sgf/0", &[("line", bad)], JSON);
+        assert_eq!(r.status, 404, "line {bad:?}: {}", r.body);
+    }
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+#[test]
 fn stats_health_and_the_board_page() {
     let base = &samples().base;
     let health = get(base, "/api/health", &[], JSON).json();

@@ -158,9 +158,18 @@ fn the_board_works_in_a_real_browser() {
         .join(format!("serve-browser-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&tmp);
     let index = tmp.join("index");
-    common::build(
+    // The samples, and a record whose variation line a search will hit: indexed with
+    // variations.
+    let extra = tmp.join("records");
+    std::fs::create_dir_all(&extra).unwrap();
+    std::fs::write(extra.join("v.sgf"), common::WITH_A_VARIATION).unwrap();
+    common::build_with(
         &index,
-        &[Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/games")],
+        &[
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/games"),
+            extra,
+        ],
+        true,
     );
     let server = common::start(&index, serve::Config::default());
 
@@ -329,6 +338,35 @@ fn the_board_works_in_a_real_browser() {
             "the metadata filter",
             "return document.querySelectorAll('#games tbody tr').length === 1 && document.querySelector('#games tbody tr').textContent.includes('孙策')",
         );
+
+        // A hit on a variation line opens that line: its moves, its board at the hit.
+        s.post("/url", json!({"url": "about:blank"}));
+        s.post(
+            "/url",
+            json!({"url": format!("{}/#b=pd,jj&w=dd,pp", server.base)}),
+        );
+        s.wait(
+            "the variation hit",
+            "return document.querySelectorAll('#games tbody tr.variation').length === 1",
+        );
+        s.click("#games tbody tr.variation");
+        s.wait(
+            "the line in the viewer",
+            "return !document.querySelector('#viewer').hidden && /move 4 \\/ 5/.test(document.querySelector('#viewer-move').textContent)",
+        );
+        let info = s.script("return document.querySelector('#viewer-info').textContent");
+        assert!(info.as_str().unwrap().contains("variation"), "{info}");
+        assert_eq!(s.count("#viewer-board [data-stone]"), 4);
+        s.click("#v-next");
+        s.wait(
+            "the line's last move",
+            "return /move 5 \\/ 5/.test(document.querySelector('#viewer-move').textContent) && document.querySelectorAll('#viewer-board [data-stone]').length === 5",
+        );
+        // The stones on the viewer's board are the line's, not the main line's (B pq there).
+        let points = s.script(
+            "return [...document.querySelectorAll('#viewer-board [data-stone]')].map((e) => e.dataset.pt).sort().join(',')",
+        );
+        assert_eq!(points, "dd,jj,pd,pp,qq");
     }));
     call("DELETE", &format!("{base}/session/{}", s.id), None);
     let _ = std::fs::remove_dir_all(&tmp);

@@ -28,10 +28,22 @@ pub fn start(dir: &Path, config: Config) -> Running {
     Running { base }
 }
 
+/// A record with one variation: the main line B pd, W dd, B pq, W dp; at White's move the
+/// line B jj, W pp, B qq, whose position after four moves no main line reaches.
+pub const WITH_A_VARIATION: &str =
+    "(;GM[1]FF[4]SZ[19]PB[Kuro]PW[Shiro];B[pd];W[dd](;B[pq];W[dp])(;B[jj];W[pp];B[qq]))";
+
 /// Builds an index of `inputs` in `dir`.
 pub fn build(dir: &Path, inputs: &[PathBuf]) {
+    build_with(dir, inputs, false);
+}
+
+/// Builds an index of `inputs` in `dir`, with every variation line of the records when
+/// `variations`.
+pub fn build_with(dir: &Path, inputs: &[PathBuf], variations: bool) {
     let opts = qipu::BuildOptions {
         rebuild: true,
+        variations: Some(variations),
         ..qipu::BuildOptions::default()
     };
     qipu::build(dir, inputs, &opts, |_| {}).expect("an index built");
