@@ -303,7 +303,8 @@ pub fn is_kifu_moves(bytes: &[u8]) -> bool {
 /// - GIB, NGF, UGF/UGI and kifu-line files are recognised first, by their own marks (see
 ///   `foreign::detect`);
 /// - A `(` followed by `;` (white space allowed between) makes a bracketed record: SGF, unless it
-///   looks like the Weiqi Text Format — no `CA`, no `GM`, no `FF[3]`/`FF[4]`, no `\` anywhere, and
+///   looks like the Weiqi Text Format — no `CA`, no `GM`, no `FF[3]`/`FF[4]`, no `\` (in gb18030
+///   text, a `5C` byte that ends a two-byte character is none), and
 ///   gb18030 text or a space-separated point list. (WTF and SGF read the same bytes the same way
 ///   except for `\`, so a wrong guess costs little.)
 /// - Text that starts with a two-digit quadrant mark followed by `：` or `:`, or with a four-digit
@@ -351,7 +352,18 @@ pub(crate) fn find_tree_start(bytes: &[u8]) -> Option<usize> {
 fn looks_like_wtf(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(64 * 1024)];
     let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
-    if has(b"CA[") || has(b"GM[") || has(b"FF[3]") || has(b"FF[4]") || has(b"\\") {
+    let gb_text = std::str::from_utf8(head).is_err()
+        && encoding_rs::GB18030
+            .decode_without_bom_handling_and_without_replacement(head)
+            .is_some();
+    // In gb18030 text a `5C` byte may be the second byte of a character (‐ is A9 5C), which no
+    // reader takes for an escape; only a `\` of its own makes the record SGF.
+    let backslash = if gb_text {
+        has_gb18030_backslash(head)
+    } else {
+        has(b"\\")
+    };
+    if has(b"CA[") || has(b"GM[") || has(b"FF[3]") || has(b"FF[4]") || backslash {
         return false;
     }
     let spaced_points = [b"AB[".as_slice(), b"AW[", b"AE["].iter().any(|p| {
@@ -361,11 +373,23 @@ fn looks_like_wtf(bytes: &[u8]) -> bool {
             v[..end].contains(&b' ')
         })
     });
-    let gb_text = std::str::from_utf8(head).is_err()
-        && encoding_rs::GB18030
-            .decode_without_bom_handling_and_without_replacement(head)
-            .is_some();
     spaced_points || gb_text
+}
+
+/// Whether `bytes`, gb18030 text, hold a `\` character (not a byte of a multi-byte one):
+/// a walk character by character, a lead byte (81–FE) taking its trail byte, or three more
+/// bytes when a digit follows it (the four-byte form).
+fn has_gb18030_backslash(bytes: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(&b) = bytes.get(i) {
+        i += match b {
+            b'\\' => return true,
+            0x81..=0xFE if bytes.get(i + 1).is_some_and(u8::is_ascii_digit) => 4,
+            0x81..=0xFE => 2,
+            _ => 1,
+        };
+    }
+    false
 }
 
 /// Writes a quadrant record as an SGF game so that it is read like every other game.
@@ -392,6 +416,15 @@ mod tests {
         let (wtf, _, _) = encoding_rs::GB18030.encode("(;PB[孙策]PW[吕范]AB[pd][dp];W[cn])");
         assert_eq!(detect_format(&wtf), Format::Wtf);
         assert_eq!(detect_format(b"(;AB[pd dp];W[cn])"), Format::Wtf);
+        // ‐ is A9 5C in gb18030: a byte `\\` that is no backslash. 𝔖 takes four bytes.
+        let (dash, _, _) = encoding_rs::GB18030.encode("(;C[‐𝔖A];B[pd])");
+        assert!(dash.contains(&b'\\'));
+        assert_eq!(detect_format(&dash), Format::Wtf);
+        // A backslash of its own in gb18030 text is SGF's escape.
+        let (escaped, _, _) = encoding_rs::GB18030.encode("(;C[孙策\\]];B[pd])");
+        assert_eq!(detect_format(&escaped), Format::Sgf);
+        let (after_dash, _, _) = encoding_rs::GB18030.encode("(;C[‐\\]];B[pd])");
+        assert_eq!(detect_format(&after_dash), Format::Sgf);
         assert_eq!(
             detect_format("01：44、36，63、24，".as_bytes()),
             Format::Quadrant
