@@ -255,10 +255,12 @@ impl Manifest {
             .map_err(|e| IndexError::Corrupt(format!("{MANIFEST}: {e}")))
     }
 
-    /// Replaces the manifest atomically.
+    /// Replaces the manifest atomically. Written compact, not pretty: the inputs are most of
+    /// it, and a search that prints hits parses them (a third fewer bytes, and a tenth off such
+    /// a search on all shared games; BENCHMARKS.md, fourteenth session).
     pub fn save(&self, dir: &Path) -> Result<(), IndexError> {
         let tmp = dir.join(format!("{MANIFEST}.tmp"));
-        let data = serde_json::to_vec_pretty(self).expect("manifest serialises");
+        let data = serde_json::to_vec(self).expect("manifest serialises");
         let mut f = File::create(&tmp).map_err(|e| IndexError::io(&tmp, e))?;
         f.write_all(&data).map_err(|e| IndexError::io(&tmp, e))?;
         f.sync_all().map_err(|e| IndexError::io(&tmp, e))?;
