@@ -375,3 +375,25 @@ fn a_whole_board_pattern_continues_as_its_position_does() {
         assert_eq!(games(&by_pattern), games(&by_position), "{file}");
     }
 }
+
+/// The board a viewer shows for a hit ([`Index::position_at`], read from the replay program)
+/// is the record's own at every move of every sample game, as the record's parse and the
+/// engine give it; past the last move is an error.
+#[test]
+fn position_at_is_the_records_board_at_every_move() {
+    let index = index();
+    for id in 0..index.len() {
+        let record = index.record(id).unwrap();
+        let moves = index.main_line(id).unwrap().moves.len();
+        for k in 0..=moves {
+            let want = Query::from_record(&record, Some(k)).unwrap();
+            let got = index.position_at(id, k).unwrap();
+            assert!(
+                want.searched_position() == Some(&got),
+                "game {id} ({}), move {k}",
+                index.game(id).unwrap().file
+            );
+        }
+        assert!(index.position_at(id, moves + 1).is_err(), "game {id}");
+    }
+}

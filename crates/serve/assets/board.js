@@ -21,7 +21,7 @@ function emptyState() {
     symmetry: true, swap: false, next: "",
     player: "", event: "", from: "", to: "", winner: "", query: "",
     sort: "indexed", offset: 0,
-    view: "",                      // "file\tgame\tk\thit" of the game open in the viewer
+    view: "",                      // "file\tgame\tk\thit\tline" of the game (or variation line) in the viewer
   };
 }
 

@@ -584,6 +584,12 @@ async fn game(state: Shared, Path(name): Path<String>, pairs: Pairs) -> Result<R
             .transpose()?;
         (at, p.text("line"))
     };
+    // A parameter the request does not take is named before anything is looked up.
+    p.finish(if sgf {
+        "/api/game/FILE/GAME/sgf"
+    } else {
+        "/api/game"
+    })?;
     if let Some(path) = line {
         id = state.find_line(id, &path).ok_or_else(|| {
             ApiError::new(
@@ -592,7 +598,6 @@ async fn game(state: Shared, Path(name): Path<String>, pairs: Pairs) -> Result<R
             )
         })?;
     }
-    p.finish("/api/game")?;
     let deadline = Instant::now() + state.config.timeout;
     let stop = Stop::at(deadline);
     if sgf {

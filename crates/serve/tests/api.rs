@@ -511,6 +511,19 @@ fn a_hit_on_a_variation_line_opens_that_line_and_its_board() {
     assert_eq!(sorted(&main["white"]), ["dd", "dp"]);
     assert_eq!(main["moves"].as_array().unwrap().len(), 4);
 
+    // A parameter the request does not take is 400 before any line is looked up; the record
+    // is the whole game's, asked for without a line.
+    let r = get(
+        base,
+        "/api/game/v.sgf/0",
+        &[("line", "9:9"), ("typo", "1")],
+        JSON,
+    );
+    assert_eq!(r.status, 400, "{}", r.body);
+    let r = get(base, "/api/game/v.sgf/0/sgf", &[("line", path)], JSON);
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.body.contains("/sgf"), "{}", r.body);
+
     // A line the game does not have.
     for bad in ["9:1", "", "2:1,2:1"] {
         if bad == path {

@@ -356,7 +356,13 @@ fn the_board_works_in_a_real_browser() {
         );
         let info = s.script("return document.querySelector('#viewer-info').textContent");
         assert!(info.as_str().unwrap().contains("variation"), "{info}");
-        assert_eq!(s.count("#viewer-board [data-stone]"), 4);
+        let points = s.script(
+            "return [...document.querySelectorAll('#viewer-board [data-stone]')].map((e) => e.dataset.pt).sort().join(',')",
+        );
+        assert_eq!(
+            points, "dd,jj,pd,pp",
+            "the line's board at the hit, not the main line's"
+        );
         s.click("#v-next");
         s.wait(
             "the line's last move",

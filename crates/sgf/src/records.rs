@@ -352,6 +352,9 @@ pub(crate) fn find_tree_start(bytes: &[u8]) -> Option<usize> {
 fn looks_like_wtf(bytes: &[u8]) -> bool {
     let head = &bytes[..bytes.len().min(64 * 1024)];
     let has = |needle: &[u8]| memchr::memmem::find(head, needle).is_some();
+    if has(b"CA[") || has(b"GM[") || has(b"FF[3]") || has(b"FF[4]") {
+        return false;
+    }
     let gb_text = std::str::from_utf8(head).is_err()
         && encoding_rs::GB18030
             .decode_without_bom_handling_and_without_replacement(head)
@@ -363,7 +366,7 @@ fn looks_like_wtf(bytes: &[u8]) -> bool {
     } else {
         has(b"\\")
     };
-    if has(b"CA[") || has(b"GM[") || has(b"FF[3]") || has(b"FF[4]") || backslash {
+    if backslash {
         return false;
     }
     let spaced_points = [b"AB[".as_slice(), b"AW[", b"AE["].iter().any(|p| {
