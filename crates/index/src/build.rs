@@ -990,6 +990,7 @@ fn remove_index(dir: &Path) -> Result<(), IndexError> {
         let ours = layout::is_segment_dir(&name)
             || layout::is_meta_dir(&name)
             || name.starts_with(layout::MANIFEST)
+            || name.starts_with(layout::SOURCES)
             || name == REPORT;
         if !ours {
             continue;

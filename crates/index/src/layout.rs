@@ -39,6 +39,12 @@ pub const FORMAT_VERSION: u32 = 20;
 /// The manifest in the index folder (replaced atomically through `MANIFEST.tmp`).
 pub const MANIFEST: &str = "qipu-index.json";
 
+/// Beside the manifest, each input's key and name by game range (see `sources`): what a
+/// search needs of the manifest's inputs to print hits' paths, without parsing them. A speed-up
+/// only, checked against the manifest it was made from; outside the format version (an index
+/// without it, or with one of another manifest, answers the same).
+pub const SOURCES: &str = "qipu-index.sources";
+
 /// The writer's lock file in the index folder.
 pub const LOCK: &str = "qipu-index.lock";
 

@@ -127,6 +127,11 @@ pub struct Index {
     source_map: std::sync::OnceLock<BTreeMap<String, manifest::SourceInfo>>,
     /// Games' sources by id, made at the first [`Index::source_entry`] (see [`sources`]).
     source_table: std::sync::OnceLock<sources::SourceTable>,
+    /// The index's folder, where [`Index::source_key_and_name`] finds the stored table.
+    dir: PathBuf,
+    /// The stored table of games' sources, read at the first [`Index::source_key_and_name`]
+    /// when it belongs to the manifest opened (see [`sources::StoredTable`]).
+    stored_sources: std::sync::OnceLock<Option<sources::StoredTable>>,
     /// The variation lines (see [`variations`]), by id; empty for an index without them.
     lines: Vec<(u32, variations::Variation)>,
     /// One bit per id: a variation line.
@@ -226,6 +231,8 @@ impl Index {
             manifest_bytes,
             source_map: std::sync::OnceLock::new(),
             source_table: std::sync::OnceLock::new(),
+            dir: dir.to_path_buf(),
+            stored_sources: std::sync::OnceLock::new(),
         })
     }
 
@@ -397,8 +404,23 @@ impl Index {
     /// The input file on disk that game `id` was read from (`None` for a stream, which is not
     /// recorded).
     pub fn source_of(&self, id: u32) -> Option<PathBuf> {
-        self.source_entry(id)
+        self.source_key_and_name(id)
             .and_then(|(key, _)| inputs::path_of_key(key))
+    }
+
+    /// The key and name ([`manifest::SourceInfo::name`]) of the source game `id` was read from,
+    /// as [`Index::source_entry`] gives them: from the stored table beside the manifest when it
+    /// is this manifest's, without parsing the manifest's inputs.
+    pub fn source_key_and_name(&self, id: u32) -> Option<(&str, &str)> {
+        let stored = self
+            .stored_sources
+            .get_or_init(|| sources::StoredTable::load(&self.dir, &self.manifest_bytes));
+        match stored {
+            Some(table) => table.find(id),
+            None => self
+                .source_entry(id)
+                .map(|(key, info)| (key, info.name.as_str())),
+        }
     }
 
     /// The manifest's key and entry of the source game `id` was read from (`None` for a game of

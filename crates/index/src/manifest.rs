@@ -265,6 +265,10 @@ impl Manifest {
         f.write_all(&data).map_err(|e| IndexError::io(&tmp, e))?;
         f.sync_all().map_err(|e| IndexError::io(&tmp, e))?;
         std::fs::rename(&tmp, dir.join(MANIFEST)).map_err(|e| IndexError::io(&tmp, e))?;
+        // Then the table of its inputs (see `sources`): a speed-up only, read when it names
+        // this manifest, so one that could not be written leaves an index that answers the
+        // same, parsing the manifest's inputs for hits' paths.
+        let _ = crate::sources::write_table(dir, &self.sources, &data);
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
         }

@@ -335,12 +335,12 @@ impl Index {
             return None;
         }
         // One binary search (not a scan of every source per hit: answers print thousands).
-        let (key, source) = self.inner.source_entry(id)?;
+        let (key, source_name) = self.inner.source_key_and_name(id)?;
         let base = index::inputs::path_of_key(key)?;
         let (name, _) = self.inner.identity(id);
         Some(
             match name
-                .strip_prefix(source.name.as_str())
+                .strip_prefix(source_name)
                 .and_then(|rest| rest.strip_prefix('/'))
             {
                 Some(member) if !member.is_empty() => base.join(member),

@@ -397,3 +397,39 @@ fn position_at_is_the_records_board_at_every_move() {
         assert!(index.position_at(id, moves + 1).is_err(), "game {id}");
     }
 }
+
+/// Hits' paths read from the stored table of sources beside the manifest are the paths the
+/// manifest's inputs give: with the table, without it, and with a table of another manifest in
+/// its place (which is not read).
+#[test]
+fn hits_paths_are_the_manifests_with_or_without_its_stored_table() {
+    let tmp = std::env::temp_dir().join(format!("qipu-sources-table-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let opts = BuildOptions {
+        rebuild: true,
+        ..BuildOptions::default()
+    };
+    let (a, b) = (tmp.join("a"), tmp.join("b"));
+    build(&a, &[samples()], &opts, |_| {}).unwrap();
+    build(&b, &[samples().join("maruyama-ito.sgf")], &opts, |_| {}).unwrap();
+    let table = "qipu-index.sources";
+    assert!(a.join(table).is_file(), "written beside the manifest");
+    let paths = |dir: &std::path::Path| {
+        let index = Index::open(dir).unwrap();
+        (0..index.len()).map(|g| index.path(g)).collect::<Vec<_>>()
+    };
+    let with = paths(&a);
+    assert!(with.iter().all(Option::is_some), "{with:?}");
+    assert!(with
+        .iter()
+        .any(|p| p.as_ref().unwrap().ends_with("maruyama-ito.sgf")));
+    std::fs::rename(a.join(table), tmp.join("kept")).unwrap();
+    assert_eq!(paths(&a), with, "without the table");
+    // Another index's table in its place: it names another manifest.
+    std::fs::copy(b.join(table), a.join(table)).unwrap();
+    assert_eq!(paths(&a), with, "with another manifest's table");
+    let only = paths(&b);
+    assert_eq!(only.len(), 1);
+    assert!(only[0].as_ref().unwrap().ends_with("maruyama-ito.sgf"));
+    let _ = std::fs::remove_dir_all(&tmp);
+}
