@@ -91,13 +91,16 @@ pub(crate) fn scan(sources: &Sources, id: u32) -> Option<(&str, &SourceInfo)> {
         .map(|(k, info)| (k.as_str(), info))
 }
 
-/// [`SOURCES`], the file beside the manifest: it holds [`SourceTable`]'s ranges with every source's key and
-/// name, so that a search printing hits' paths does not parse the manifest's inputs (most of
-/// the manifest: 5 MB for all shared games, 450 bytes an input file). Written after the
-/// manifest, it names the manifest it was made from (length and CRC-32 of its bytes) and ends
-/// with its own CRC-32: a table of another manifest (a run that stopped between the two
-/// writes), a damaged one or none at all is not read, and the manifest is parsed as before.
+// `SOURCES`, the file beside the manifest, holds [`SourceTable`]'s ranges with every source's
+// key and name, so that a search printing hits' paths does not parse the manifest's inputs (most
+// of the manifest: 5 MB for all shared games, 450 bytes an input file). Written after the
+// manifest, it names the manifest it was made from (length and CRC-32 of its bytes) and ends
+// with its own CRC-32: a table of another manifest (a run that stopped between the two
+// writes), a damaged one or none at all is not read, and the manifest is parsed as before.
+// Little-endian: the head (below), the ranges `(first, end, ordinal)`, per source the offset and
+// length of its key and of its name in the text that follows, the text, the CRC-32.
 
+/// What a sources table starts with.
 const TABLE_MAGIC: &[u8; 8] = b"QIPUSRC1";
 /// Magic, the manifest's length and CRC, the counts of ranges and sources.
 const TABLE_HEAD: usize = 8 + 8 + 4 + 4 + 4;
