@@ -268,7 +268,10 @@ impl Manifest {
         // Then the table of its inputs (see `sources`): a speed-up only, read when it names
         // this manifest, so one that could not be written leaves an index that answers the
         // same, parsing the manifest's inputs for hits' paths.
-        let _ = crate::sources::write_table(dir, &self.sources, &data);
+        if crate::sources::write_table(dir, &self.sources, &data).is_err() {
+            // Not even a stale table is left to be checked and refused.
+            let _ = std::fs::remove_file(dir.join(crate::layout::SOURCES));
+        }
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();
         }

@@ -111,23 +111,31 @@ const ENTRY_SIZE: usize = 16;
 /// (atomically: a temporary file renamed).
 pub(crate) fn write_table(dir: &Path, sources: &Sources, manifest: &[u8]) -> std::io::Result<()> {
     let table = SourceTable::new(sources);
+    // Offsets and counts are 32-bit: past that (some 20 M inputs) no table is written, and
+    // searches parse the manifest's inputs, rather than read offsets that wrapped around.
+    let too_big = || std::io::Error::other("the sources table would pass 4 GiB");
     let mut blob = Vec::new();
     let mut entries = Vec::with_capacity(sources.len() * ENTRY_SIZE);
     for (key, info) in sources {
         for s in [key.as_str(), info.name.as_str()] {
-            entries.extend_from_slice(&(blob.len() as u32).to_le_bytes());
-            entries.extend_from_slice(&(s.len() as u32).to_le_bytes());
+            let at = u32::try_from(blob.len()).map_err(|_| too_big())?;
+            let len = u32::try_from(s.len()).map_err(|_| too_big())?;
+            entries.extend_from_slice(&at.to_le_bytes());
+            entries.extend_from_slice(&len.to_le_bytes());
             blob.extend_from_slice(s.as_bytes());
         }
     }
+    u32::try_from(blob.len()).map_err(|_| too_big())?;
+    let ranges = u32::try_from(table.ranges.len()).map_err(|_| too_big())?;
+    let count = u32::try_from(sources.len()).map_err(|_| too_big())?;
     let mut out = Vec::with_capacity(
         TABLE_HEAD + table.ranges.len() * RANGE_SIZE + entries.len() + blob.len() + 4,
     );
     out.extend_from_slice(TABLE_MAGIC);
     out.extend_from_slice(&(manifest.len() as u64).to_le_bytes());
     out.extend_from_slice(&crc32fast::hash(manifest).to_le_bytes());
-    out.extend_from_slice(&(table.ranges.len() as u32).to_le_bytes());
-    out.extend_from_slice(&(sources.len() as u32).to_le_bytes());
+    out.extend_from_slice(&ranges.to_le_bytes());
+    out.extend_from_slice(&count.to_le_bytes());
     for &(first, end, ordinal) in &table.ranges {
         for v in [first, end, ordinal] {
             out.extend_from_slice(&v.to_le_bytes());
