@@ -256,8 +256,8 @@ impl Manifest {
     }
 
     /// Replaces the manifest atomically. Written compact, not pretty: the inputs are most of
-    /// it, and a search that prints hits parses them (a third fewer bytes, and a tenth off such
-    /// a search on all shared games; BENCHMARKS.md, fourteenth session).
+    /// it, and a search that cannot use the table of sources parses them (BENCHMARKS.md,
+    /// fourteenth session, measures both layouts).
     pub fn save(&self, dir: &Path) -> Result<(), IndexError> {
         let tmp = dir.join(format!("{MANIFEST}.tmp"));
         let data = serde_json::to_vec(self).expect("manifest serialises");

@@ -11,10 +11,10 @@
 //! checks it, and if a damaged or hand-edited manifest makes them overlap, it answers as the
 //! scan did (the first source in key order whose ranges hold the id).
 //!
-//! Making the table still means parsing the manifest's inputs, most of the manifest (33 ms of a
-//! 59 ms search printing 20 hits of all shared games). So every manifest written is followed by
-//! the same table with each source's key and name in a file of its own ([`StoredTable`]), which
-//! a search reads instead, when it belongs to the manifest it opened.
+//! Making the table still means parsing the manifest's inputs, most of the manifest and most of
+//! a search that prints hits (BENCHMARKS.md, fourteenth session). So every manifest written is
+//! followed by the same table with each source's key and name in a file of its own
+//! ([`StoredTable`]), which a search reads instead, when it belongs to the manifest it opened.
 
 use std::collections::BTreeMap;
 use std::io::Write;
@@ -93,7 +93,7 @@ pub(crate) fn scan(sources: &Sources, id: u32) -> Option<(&str, &SourceInfo)> {
 
 // `SOURCES`, the file beside the manifest, holds [`SourceTable`]'s ranges with every source's
 // key and name, so that a search printing hits' paths does not parse the manifest's inputs (most
-// of the manifest: 5 MB for all shared games, 450 bytes an input file). Written after the
+// of the manifest, a few hundred bytes an input file). Written after the
 // manifest, it names the manifest it was made from (length and CRC-32 of its bytes) and ends
 // with its own CRC-32: a table of another manifest (a run that stopped between the two
 // writes), a damaged one or none at all is not read, and the manifest is parsed as before.
@@ -277,17 +277,22 @@ mod tests {
         }
     }
 
-    #[test]
-    fn finds_what_the_scan_finds() {
-        // Sources whose key order is not their games' order, a source of several ranges, an
-        // empty range, gaps (games of a stream, not recorded) and ids past every range.
-        let m = manifest(&[
+    /// Sources whose key order is not their games' order, a source of several ranges, an empty
+    /// range, gaps (games of a stream, not recorded) and ids past every range (up to 40); a key
+    /// beyond ASCII.
+    fn mixed() -> Sources {
+        manifest(&[
             ("/a", &[[10, 12], [20, 25]]),
             ("/b", &[[0, 3]]),
             ("/c", &[[5, 5], [12, 20]]),
             ("/d", &[]),
-            ("/e", &[[3, 4], [30, 31]]),
-        ]);
+            ("/e 名前", &[[3, 4], [30, 31]]),
+        ])
+    }
+
+    #[test]
+    fn finds_what_the_scan_finds() {
+        let m = mixed();
         agrees(&m, 40);
         let t = SourceTable::new(&m);
         assert!(!t.overlapping);
@@ -309,13 +314,7 @@ mod tests {
     /// from another manifest, a damaged one, or one with overlapping ranges is not read.
     #[test]
     fn the_stored_table_answers_as_the_manifest_and_only_for_its_manifest() {
-        let m = manifest(&[
-            ("/a", &[[10, 12], [20, 25]]),
-            ("/b", &[[0, 3]]),
-            ("/c", &[[5, 5], [12, 20]]),
-            ("/d", &[]),
-            ("/e 名前", &[[3, 4], [30, 31]]),
-        ]);
+        let m = mixed();
         let dir = std::env::temp_dir().join(format!("qipu-sources-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
         let bytes = b"the manifest's bytes".to_vec();

@@ -393,9 +393,9 @@ impl Index {
     }
 
     /// The position after `at` moves of game or variation line `id` (an error of the query's
-    /// [`QueryPart::Position`] when it has fewer): the stones the index's replay program puts there, captures
-    /// taken off and setup stones (a handicap, `AB`/`AW` anywhere in the line) placed, as a
-    /// search compares them. What a board shows for a hit at move `at`: positions are numbered
+    /// [`QueryPart::Position`] when it has fewer): the stones the index's replay program puts
+    /// there, captures taken off and setup stones (a handicap, `AB`/`AW` anywhere in the line)
+    /// placed, as a search compares them. What a board shows for a hit at move `at`: positions are numbered
     /// as the search numbers them, so in the rare record whose node holds both a black and a
     /// white move, the position after its first move is the one before the node.
     pub fn position_at(&self, id: GameId, at: usize) -> Result<Position, Error> {

@@ -52,18 +52,21 @@ impl State {
             .thread_name(|i| format!("qipu-search-{i}"))
             .build()
             .map_err(|e| ServeError::Io(std::io::Error::other(e)))?;
-        // Games only: a variation line has its game's name (an index built with variations).
-        let mut by_name: Vec<GameId> = (0..index.len())
-            .filter(|&g| !index.is_variation(g))
-            .collect();
+        // Games by name, and apart the variation lines (an index built with variations), which
+        // have their game's name and are found from it.
+        let mut by_name: Vec<GameId> = Vec::new();
+        let mut lines: Vec<(GameId, GameId)> = Vec::new();
+        for g in 0..index.len() {
+            match index.variation(g) {
+                Some(v) => lines.push((v.game, g)),
+                None => by_name.push(g),
+            }
+        }
+        lines.sort_unstable();
         // Two games of one name (a file read again after it changed) leave the newest last,
         // which the look-up takes.
         let name = |g: GameId| index.identity(g).unwrap_or(("", 0));
         by_name.sort_by(|&a, &b| name(a).cmp(&name(b)).then(a.cmp(&b)));
-        let mut lines: Vec<(GameId, GameId)> = (0..index.len())
-            .filter_map(|l| index.variation(l).map(|v| (v.game, l)))
-            .collect();
-        lines.sort_unstable();
         let st = index.stats(10)?;
         // What `qipu stats --json` prints (the face's one shape, which leaves out the alias
         // file's path, as every path of the machine is).
