@@ -17,8 +17,10 @@
 //! through two of its images one by one. Each aggregated hash holds:
 //! - *move cells*: per (next move, cell): positions, Black's and White's wins (the winner byte),
 //!   the mover's and the opponent's rank sums and counts, the first game of the cell;
-//! - *game cells*: per cell, the games reaching the position at least once, and of those the
-//!   games whose result class says Black, or White, won (what the date profile counts).
+//! - *game cells*: per cell, the games reaching the position at least once, of those the games
+//!   whose result class says Black, or White, won (what the date profile counts), and the
+//!   positions those games reach it at (what an answer's summary counts, so that a popular
+//!   position's hits need not be counted one by one).
 //!
 //! Files: `aggregates.keys` (the aggregated hashes, ascending, `u64`), `aggregates.starts`
 //! (where each one's bytes start in `aggregates.bin`, `u32`, and one where the last ends), and
@@ -81,6 +83,9 @@ pub struct MoveCell {
 pub struct GameCell {
     pub key: CellKey,
     pub games: u32,
+    /// The table entries of those games: every time one of them reached the position,
+    /// whatever followed (the game's end included).
+    pub positions: u32,
     /// Of those, games whose result class ([`Facts::result`]) is a win of Black, of White.
     pub black_wins: u32,
     pub white_wins: u32,
@@ -115,12 +120,13 @@ pub(crate) fn cells_of(
         }
         let f = facts.get(i).copied().unwrap_or_default();
         let key = CellKey::of(&f);
+        let c = games.entry(key).or_insert(GameCell {
+            key,
+            ..GameCell::default()
+        });
+        c.positions += 1;
         if last_game != Some(e.game) {
             last_game = Some(e.game);
-            let c = games.entry(key).or_insert(GameCell {
-                key,
-                ..GameCell::default()
-            });
             c.games += 1;
             c.black_wins += u32::from(f.result == 1);
             c.white_wins += u32::from(f.result == 2);
@@ -199,7 +205,7 @@ pub(crate) fn encode(cells: &Cells, first_game: u32, out: &mut Vec<u8>) {
     push_leb(cells.games.len() as u32, out);
     for c in &cells.games {
         push_key(&c.key, out);
-        for v in [c.games, c.black_wins, c.white_wins] {
+        for v in [c.games, c.black_wins, c.white_wins, c.positions] {
             push_leb(v, out);
         }
     }
@@ -250,6 +256,7 @@ pub(crate) fn decode(bytes: &[u8], first_game: u32, games: u32) -> Option<Cells>
             games: read_leb(bytes, at)?,
             black_wins: read_leb(bytes, at)?,
             white_wins: read_leb(bytes, at)?,
+            positions: read_leb(bytes, at)?,
         });
     }
     Some(Cells {
@@ -325,6 +332,8 @@ mod tests {
             (2, 1, 1)
         );
         assert!(cells.games[0].key.handicap && cells.games[0].games == 1);
+        // Game 101's two positions count, and game 102's, which ends there.
+        assert_eq!((cells.games[1].positions, cells.games[0].positions), (3, 1));
         let mut bytes = Vec::new();
         encode(&cells, 100, &mut bytes);
         assert_eq!(decode(&bytes, 100, 3), Some(cells.clone()));
@@ -339,5 +348,6 @@ mod tests {
         assert_eq!(played.moves.len(), 1);
         assert_eq!((played.moves[0].count, played.moves[0].black_wins), (1, 1));
         assert_eq!(played.games.iter().map(|c| c.games).sum::<u32>(), 2);
+        assert_eq!(played.games.iter().map(|c| c.positions).sum::<u32>(), 2);
     }
 }

@@ -33,8 +33,10 @@
 /// whole span per game (20 → 4.2 bytes a game); version 19 can hold variation lines
 /// (`variations.bin` in every segment, a game flag, and whether the index takes them in the
 /// manifest; see `variations`); version 20 adds the pre-aggregated continuations of the
-/// positions a segment's games reach often (`aggregates.*`, see `aggregate`).
-pub const FORMAT_VERSION: u32 = 20;
+/// positions a segment's games reach often (`aggregates.*`, see `aggregate`); version 21 counts
+/// in each game cell the positions its games reach it at, so that an answer's summary is read
+/// from the cells too.
+pub const FORMAT_VERSION: u32 = 21;
 
 /// The manifest in the index folder (replaced atomically through `MANIFEST.tmp`).
 pub const MANIFEST: &str = "qipu-index.json";

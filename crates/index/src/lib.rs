@@ -111,6 +111,8 @@ pub struct Index {
     meta: meta::MetaIndex,
     /// Exact copies by original; most games have none, which `has_copies` says in one bit.
     copies: ahash::AHashMap<u32, Vec<u32>>,
+    /// The keys of `copies`, ascending.
+    copied: Vec<u32>,
     has_copies: Vec<u64>,
     /// One bit per game: an exact copy of an earlier game.
     is_copy: Vec<u64>,
@@ -197,6 +199,8 @@ impl Index {
             bits
         };
         let has_copies = bitmap(&mut copies.keys().copied());
+        let mut copied: Vec<u32> = copies.keys().copied().collect();
+        copied.sort_unstable();
         let is_copy = bitmap(&mut copies.values().flatten().copied());
         let removed = manifest.removed_bitmap();
         let any_removed = removed.iter().any(|&w| w != 0);
@@ -225,6 +229,7 @@ impl Index {
             segments,
             meta,
             copies,
+            copied,
             has_copies,
             is_copy,
             long,
@@ -629,6 +634,24 @@ impl Index {
                     .map(|c| (s.first_game..s.first_game + s.len(), c))
             })
             .collect()
+    }
+
+    /// Position-table entries with `hash` of the games `games`, by game: the segments holding
+    /// them are read, each by binary search.
+    pub fn positions_of(
+        &self,
+        hash: u64,
+        games: std::ops::Range<u32>,
+    ) -> impl Iterator<Item = PosEntry> + '_ {
+        self.segments
+            .iter()
+            .filter(move |s| s.first_game < games.end && games.start < s.first_game + s.len())
+            .flat_map(move |s| s.positions_of(hash, games.clone()))
+    }
+
+    /// The games that have exact copies, ascending (each one's copies: [`Index::copies`]).
+    pub fn copied(&self) -> &[u32] {
+        &self.copied
     }
 
     /// How many position-table entries have `hash`.

@@ -397,6 +397,16 @@ impl Query {
         })
     }
 
+    /// How many hits, in game order, the answer lists at most: all the offset skips and the
+    /// limit keeps, when the hits are in game order and a limit is set; `None` otherwise
+    /// (another order sorts every hit).
+    fn first_hits(&self) -> Option<usize> {
+        match (self.sort, self.limit) {
+            (Sort::Indexed, Some(limit)) => Some(self.offset.saturating_add(limit)),
+            _ => None,
+        }
+    }
+
     /// Whether each exact copy of a game counts in the continuation table and the profile
     /// (the oracle's tables count them), or only the first of each set of copies in the answer
     /// (the default: a game entered twice is one game). The hits list every copy either way,
@@ -504,6 +514,7 @@ impl Query {
                 swap_colors: self.swap_colors,
                 to_move: self.to_move,
                 aggregates: self.cell_filter(),
+                first_hits: self.first_hits(),
             })),
             Kind::Pattern {
                 width,

@@ -193,20 +193,23 @@ impl Index {
         if self.inner.has_lines() {
             filter = filter.map(|ids| self.inner.with_lines(ids));
         }
-        // Filters on the games' facts narrow the games searched, as a metadata query does.
-        if query.narrow.is_set() {
-            filter = Some(query.narrow.games(&self.inner, filter));
-        }
         let stop = query.stop.as_ref();
-        if stop.is_some_and(Stop::is_stopped) {
-            return Err(Error::stopped());
-        }
         let elsewhere = elsewhere.filter(|_| !query.with_copies);
         let games = Games {
             with_copies: query.with_copies,
             elsewhere,
             ..Games::new(&self.inner, stop)
         };
+        // Filters on the games' facts narrow the games searched, as a metadata query does;
+        // a position answered from the cells tests them game by game instead (listing the
+        // games a date range keeps would cost more than the answer).
+        let from_cells = matches!(plan, Plan::Position(q) if search::answers_from_cells(&games, q));
+        if query.narrow.is_set() && !from_cells {
+            filter = Some(query.narrow.games(&self.inner, filter));
+        }
+        if stop.is_some_and(Stop::is_stopped) {
+            return Err(Error::stopped());
+        }
         let found = match plan {
             Plan::Position(q) => find_position(&games, q, filter.as_deref()),
             Plan::Pattern(q) => find_pattern(&games, q, filter.as_deref()),
@@ -233,6 +236,26 @@ impl Index {
                 .collect(),
             _ => found.hits,
         };
+        let is_line = |g: u32| self.inner.has_lines() && self.inner.is_line(g);
+        let counts = match found.counts {
+            Some(c) => Counts {
+                games: c.games,
+                positions: c.positions,
+                variations: 0,
+            },
+            None => {
+                let lines = hits.iter().filter(|h| is_line(h.game)).count();
+                Counts {
+                    games: hits.len() - lines,
+                    positions: hits
+                        .iter()
+                        .filter(|h| lines == 0 || !is_line(h.game))
+                        .map(|h| h.moves.len())
+                        .sum(),
+                    variations: lines,
+                }
+            }
+        };
         let profile = match found.profile {
             Some(counts) => crate::explore::shape(counts, query.by_month),
             None => crate::explore::profile(
@@ -245,6 +268,7 @@ impl Index {
         };
         Ok(Found {
             hits,
+            counts,
             continuations: found.continuations,
             profile,
         })
@@ -482,12 +506,31 @@ impl Index {
 
 /// What one index found for a query ([`Index::find`]), in its own game numbers.
 pub(crate) struct Found {
-    /// Every hit, in game order.
+    /// The hits, in game order: every one, or the first ones (at least as many as the query's
+    /// offset and limit take) when the query lists them in game order.
     pub(crate) hits: Vec<search::Hit>,
+    /// How many there are in all.
+    pub(crate) counts: Counts,
     /// The continuation rows, most frequent first.
     pub(crate) continuations: Vec<search::Continuation>,
     /// The date profile of the hits.
     pub(crate) profile: crate::Profile,
+}
+
+/// How many games, positions and variation lines hit ([`Summary`] without the offset).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Counts {
+    pub(crate) games: usize,
+    pub(crate) positions: usize,
+    pub(crate) variations: usize,
+}
+
+impl std::ops::AddAssign for Counts {
+    fn add_assign(&mut self, o: Counts) {
+        self.games += o.games;
+        self.positions += o.positions;
+        self.variations += o.variations;
+    }
 }
 
 /// The answer to `query` from what was found: the hits sorted, paged and described, the
@@ -505,20 +548,12 @@ pub(crate) fn describe<'a>(
     let started = Instant::now();
     let mut hits = found.hits;
     sort(at, &mut hits, query.sort);
-    let is_line = |g: GameId| {
-        let (index, g) = at(g);
-        index.inner.has_lines() && index.inner.is_line(g)
-    };
-    let lines = hits.iter().filter(|h| is_line(h.game)).count();
+    let c = found.counts;
     let summary = Summary {
-        games: hits.len() - lines,
-        positions: hits
-            .iter()
-            .filter(|h| lines == 0 || !is_line(h.game))
-            .map(|h| h.moves.len())
-            .sum(),
-        variations: lines,
-        skipped: query.offset.min(hits.len()),
+        games: c.games,
+        positions: c.positions,
+        variations: c.variations,
+        skipped: query.offset.min(c.games + c.variations),
     };
     let hits: Vec<Hit> = hits
         .into_iter()

@@ -26,8 +26,8 @@ use std::time::Instant;
 
 use crate::answer::{Answer, GameId, GameInfo, Hit, MainLine};
 use crate::error::{Error, QueryError, QueryPart};
-use crate::query::Query;
-use crate::reader::{describe, Found, Index};
+use crate::query::{Plan, Query};
+use crate::reader::{describe, Counts, Found, Index};
 
 /// Several indexes opened to be searched as one (see the [module docs](self)): the face of
 /// [`Index`] over all their games, numbered in the order the indexes were given. `Send + Sync`
@@ -160,11 +160,19 @@ impl Shards {
     /// Answers `query` over every index of the set, as one index holding all their games would
     /// (see the [module docs](self)), on the caller's rayon pool.
     pub fn search(&self, query: &Query) -> Result<Answer, Error> {
-        let plan = query.plan()?;
+        let mut plan = query.plan()?;
         let started = Instant::now();
         // Copies across indexes are marked in every answer, and count once unless each is to.
         let copies = (self.parts.len() > 1).then(|| self.cross_copies());
         let once = copies.filter(|_| !query.with_copies);
+        // Which games of an earlier index are in the answer decides what a later one counts:
+        // then every hit is read, not only the first ones.
+        if let (Some(c), Plan::Position(q)) = (once, &mut plan) {
+            if !c.shared.is_empty() {
+                q.first_hits = None;
+            }
+        }
+        let mut counts = Counts::default();
         // Signatures of games of earlier parts in the answer that a later part holds too.
         let mut answered: HashSet<u64> = HashSet::new();
         let mut hits = Vec::new();
@@ -200,6 +208,7 @@ impl Shards {
                     }
                 }
             }
+            counts += found.counts;
             hits.extend(found.hits.into_iter().map(|mut h| {
                 h.game += first;
                 h
@@ -215,6 +224,7 @@ impl Shards {
         }
         let found = Found {
             hits,
+            counts,
             continuations: search::sorted_rows(rows),
             profile: profile.unwrap_or_default(),
         };

@@ -132,6 +132,10 @@ impl search::Store for Games<'_> {
         self.index.copies(g)
     }
 
+    fn copied(&self) -> &[u32] {
+        self.index.copied()
+    }
+
     #[inline]
     fn is_removed(&self, g: u32) -> bool {
         self.index.is_removed(g)
@@ -206,6 +210,7 @@ impl search::Store for Games<'_> {
                         games: c.games,
                         black_wins: c.black_wins,
                         white_wins: c.white_wins,
+                        positions: c.positions,
                     })
                     .collect(),
             })
@@ -226,6 +231,18 @@ impl search::Store for Games<'_> {
 
     fn count_occurrences(&self, hash: u64) -> usize {
         self.index.count_positions(hash)
+    }
+
+    fn occurrences_of(
+        &self,
+        hash: u64,
+        games: std::ops::Range<u32>,
+    ) -> impl Iterator<Item = Occurrence> + '_ {
+        self.index.positions_of(hash, games).map(|e| Occurrence {
+            game: e.game,
+            k: e.k as u32,
+            next: e.next,
+        })
     }
 
     #[inline]

@@ -1,6 +1,7 @@
 //! Pre-aggregated continuations must not change an answer: every position query answered from
 //! the index's cells (continuation table, date profile, summary, hits) equals the same query
-//! answered by scanning its occurrences (`Query::force_scan`), on every oracle position probe and
+//! answered by scanning its occurrences (`Query::force_scan`), whole and a page at a time (a
+//! page in game order reads only its hits), on every oracle position probe and
 //! on random positions cut from random games, with each filter the cells apply and without, with
 //! and without copies counted; and after an incremental run that changed a file (hiding its old
 //! games), whose segment must then answer from its entries.
@@ -126,6 +127,23 @@ fn compare(index: &Index, name: &str, q: &Query, failures: &mut Vec<String>) {
                     "{what}: hits differ: {:?} against {:?}",
                     fast.summary, slow.summary
                 ));
+            }
+            // A page of hits in game order is read without the others: the same page, the
+            // same counts.
+            for (offset, limit) in [(0, 0), (0, 20), (13, 5), (1_000_000, 3)] {
+                let q = q.clone().offset(offset).limit(Some(limit));
+                let fast = index.search(&q).unwrap();
+                let slow = index.search(&q.clone().force_scan(true)).unwrap();
+                if fast.summary != slow.summary
+                    || fast.hits != slow.hits
+                    || fast.continuations != slow.continuations
+                    || fast.profile != slow.profile
+                {
+                    failures.push(format!(
+                        "{what}, offset {offset} limit {limit}: answers differ: {:?} against {:?}",
+                        fast.summary, slow.summary
+                    ));
+                }
             }
         }
     }

@@ -46,6 +46,18 @@ pub struct Answer {
     /// The date profile's counts, when the answer was read from pre-aggregated cells (which
     /// know them without reading each hit game); `None`: the caller counts the hits.
     pub profile: Option<ProfileCounts>,
+    /// The hits' counts, when `hits` holds only the first ones
+    /// ([`crate::PositionQuery::first_hits`]); `None`: `hits` is every hit.
+    pub counts: Option<Counts>,
+}
+
+/// How many games and positions hit, over the whole answer.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Counts {
+    /// Hit games: stored games and exact copies alike.
+    pub games: usize,
+    /// Hit positions, summed over the hit games.
+    pub positions: usize,
 }
 
 /// Hit games by (year, month as the game's facts give it: 0 when the date names no month; year
@@ -55,9 +67,9 @@ pub type ProfileCounts = std::collections::BTreeMap<(u16, u8), [u64; 3]>;
 
 /// The pre-aggregated cells of one of the query's hashes in one part of the store, with the
 /// images that hash stands for.
-struct Part {
-    mask: u16,
-    agg: Aggregated,
+pub(crate) struct Part {
+    pub(crate) mask: u16,
+    pub(crate) agg: Aggregated,
 }
 
 /// Which games to look at: all, or those a metadata query selected (sorted ids).
@@ -65,7 +77,7 @@ pub type Filter<'a> = Option<&'a [u32]>;
 
 /// One orientation (and colouring) of the query.
 #[derive(Clone, Copy, Debug)]
-struct Image {
+pub(crate) struct Image {
     sym: Symmetry,
     swapped: bool,
     hash: u64,
@@ -74,50 +86,27 @@ struct Image {
 /// A position where some image of the query stands: game, k, which images (bit i = images[i])
 /// and the move played next (a code of the store, or [`NO_NEXT`]).
 #[derive(Clone, Copy)]
-struct Occurrence {
-    game: u32,
-    k: u32,
-    images: u16,
-    next: u16,
+pub(crate) struct Occurrence {
+    pub(crate) game: u32,
+    pub(crate) k: u32,
+    pub(crate) images: u16,
+    pub(crate) next: u16,
 }
 
 /// Finds a position.
 pub fn find_position<S: Store>(index: &S, q: &PositionQuery, filter: Filter<'_>) -> Answer {
     let (w, h) = (q.position.width(), q.position.height());
-    let mut images = Vec::new();
-    let syms: &[Symmetry] = if q.symmetry {
-        Symmetry::of_board(w, h)
-    } else {
-        &[Symmetry::Identity]
-    };
-    for &sym in syms {
-        let t = q.position.transformed(sym);
-        images.push(Image {
-            sym,
-            swapped: false,
-            hash: t.hash(),
-        });
-        if q.swap_colors {
-            images.push(Image {
-                sym,
-                swapped: true,
-                hash: t.color_swapped().hash(),
-            });
-        }
-    }
-    let mask_of = |hash: u64| -> u16 {
-        images
-            .iter()
-            .enumerate()
-            .filter(|(_, im)| im.hash == hash)
-            .fold(0, |m, (i, _)| m | 1 << i)
-    };
-    let stones = q.position.stones(Color::Black).len() + q.position.stones(Color::White).len();
+    let images = images_of(q);
+    let mask_of = |hash: u64| mask_of(&images, hash);
     let mut found: Vec<Occurrence> = Vec::new();
-    let table_path = stones as u32 <= index.table_stones();
+    let table_path = on_table(index, q);
     let mut hashes: Vec<u64> = images.iter().map(|i| i.hash).collect();
     hashes.sort_unstable();
     hashes.dedup();
+    if let (true, Some(first)) = (answers_from_cells(index, q), q.first_hits) {
+        let cells = q.aggregates.unwrap_or_default();
+        return crate::summed::find(index, &images, &hashes, (w, h), first, &cells);
+    }
     let scan: Vec<u32> = if table_path {
         // Every position with this few stones is in the table, with the move that followed it.
         found.reserve(hashes.iter().map(|&h| index.count_occurrences(h)).sum());
@@ -149,40 +138,7 @@ pub fn find_position<S: Store>(index: &S, q: &PositionQuery, filter: Filter<'_>)
             .collect();
         candidates(index, w, h, filter, &wanted)
     };
-    if !scan.is_empty() {
-        let table_moves = index.table_moves();
-        let per_game: Vec<Vec<Occurrence>> = scan
-            .into_par_iter()
-            .map(|g| {
-                if index.stopped() {
-                    return Vec::new();
-                }
-                let mut ops = Vec::new();
-                index.load(g, &mut ops);
-                let Some(mut walk) = index.walk(&ops, w, h, true) else {
-                    return Vec::new();
-                };
-                let mut out = Vec::new();
-                while let Some(step) = walk.next_position(|_| {}) {
-                    // On the table path only what the table could not hold is new.
-                    if table_path && step.k <= table_moves {
-                        continue;
-                    }
-                    let mask = mask_of(walk.hash());
-                    if mask != 0 {
-                        out.push(Occurrence {
-                            game: g,
-                            k: step.k,
-                            images: mask,
-                            next: step.next,
-                        });
-                    }
-                }
-                out
-            })
-            .collect();
-        found.extend(per_game.into_iter().flatten());
-    }
+    found.extend(replayed(index, scan, (w, h), table_path, &images));
     // A variation line answers from its branch point on (the table holds nothing of it before;
     // a replay sees its whole line).
     if index.has_lines() {
@@ -274,12 +230,127 @@ pub fn find_position<S: Store>(index: &S, q: &PositionQuery, filter: Filter<'_>)
             && !index.is_copy(o.game)
             && !(lines && index.branch(o.game).is_some())
     };
-    let profile = (!parts.is_empty()).then(|| profile_counts(index, &all, &parts, &cells, covered));
+    let member = |g: u32| all.binary_search_by_key(&g, |o| o.game).is_ok();
+    let profile =
+        (!parts.is_empty()).then(|| profile_counts(index, &all, &parts, &cells, covered, member));
     Answer {
-        continuations: continuations(index, &all, &images, (w, h), &parts, &cells, covered),
+        continuations: continuations(
+            index,
+            &all,
+            &images,
+            (w, h),
+            &parts,
+            &cells,
+            covered,
+            member,
+        ),
         hits: hits_of(&all),
         profile,
+        counts: None,
     }
+}
+
+/// The query's images: each orientation of the position (all of them with `symmetry`), and
+/// each with its colours swapped too with `swap_colors`.
+fn images_of(q: &PositionQuery) -> Vec<Image> {
+    let (w, h) = (q.position.width(), q.position.height());
+    let syms: &[Symmetry] = if q.symmetry {
+        Symmetry::of_board(w, h)
+    } else {
+        &[Symmetry::Identity]
+    };
+    let mut images = Vec::new();
+    for &sym in syms {
+        let t = q.position.transformed(sym);
+        images.push(Image {
+            sym,
+            swapped: false,
+            hash: t.hash(),
+        });
+        if q.swap_colors {
+            images.push(Image {
+                sym,
+                swapped: true,
+                hash: t.color_swapped().hash(),
+            });
+        }
+    }
+    images
+}
+
+/// The images standing for `hash`: bit i for `images[i]`.
+pub(crate) fn mask_of(images: &[Image], hash: u64) -> u16 {
+    images
+        .iter()
+        .enumerate()
+        .filter(|(_, im)| im.hash == hash)
+        .fold(0, |m, (i, _)| m | 1 << i)
+}
+
+/// Whether the position has few enough stones for the position table to hold every time a
+/// game reached it.
+fn on_table<S: Store>(index: &S, q: &PositionQuery) -> bool {
+    let stones = q.position.stones(Color::Black).len() + q.position.stones(Color::White).len();
+    stones as u32 <= index.table_stones()
+}
+
+/// Whether [`find_position`] answers `q` from the store's cells, reading only the first hits
+/// ([`PositionQuery::first_hits`]) and what the cells do not sum: a position the table holds,
+/// with a filter the cells apply, no colour to move asked, and no variation lines in the store
+/// (their entries are mixed with the games'). Then the filter given to [`find_position`] is not
+/// read: the cells' filter ([`PositionQuery::aggregates`]) says which games pass, so a caller
+/// need not list the games a date filter keeps.
+pub fn answers_from_cells<S: Store>(index: &S, q: &PositionQuery) -> bool {
+    q.first_hits.is_some()
+        && q.aggregates.is_some()
+        && q.to_move.is_none()
+        && !index.has_lines()
+        && on_table(index, q)
+}
+
+/// The occurrences of the images in games `scan` (ascending), each replayed on the threads of
+/// the pool: on the table path only those past the table's last move (the table has the rest).
+pub(crate) fn replayed<S: Store>(
+    index: &S,
+    scan: Vec<u32>,
+    (w, h): (u8, u8),
+    table_path: bool,
+    images: &[Image],
+) -> Vec<Occurrence> {
+    if scan.is_empty() {
+        return Vec::new();
+    }
+    let table_moves = index.table_moves();
+    let per_game: Vec<Vec<Occurrence>> = scan
+        .into_par_iter()
+        .map(|g| {
+            if index.stopped() {
+                return Vec::new();
+            }
+            let mut ops = Vec::new();
+            index.load(g, &mut ops);
+            let Some(mut walk) = index.walk(&ops, w, h, true) else {
+                return Vec::new();
+            };
+            let mut out = Vec::new();
+            while let Some(step) = walk.next_position(|_| {}) {
+                if table_path && step.k <= table_moves {
+                    continue;
+                }
+                let mask = mask_of(images, walk.hash());
+                if mask != 0 {
+                    out.push(Occurrence {
+                        game: g,
+                        k: step.k,
+                        images: mask,
+                        next: step.next,
+                    });
+                }
+            }
+            out
+        })
+        .collect();
+    per_game.into_iter().flatten().collect()
 }
 
 /// `all` (sorted by game) cut into pieces of about `size` occurrences, each holding whole games.
@@ -302,16 +373,16 @@ fn whole_games(all: &[Occurrence], size: usize) -> Vec<&[Occurrence]> {
 /// keeps, and every hit game the cells did not count, one by one (as the scan counts them). A
 /// game the cells counted under several of the query's hashes (a game reaching two images of
 /// the position, or more) is taken off again all but once.
-fn profile_counts<S: Store>(
+pub(crate) fn profile_counts<S: Store>(
     index: &S,
     all: &[Occurrence],
     parts: &[Part],
     cells: &CellFilter,
     covered: impl Fn(&Occurrence) -> bool + Sync,
+    member: impl Fn(u32) -> bool + Sync + Copy,
 ) -> ProfileCounts {
     let each_copy = index.each_copy_counts();
     let lines = index.has_lines();
-    let member = |g: u32| all.binary_search_by_key(&g, |o| o.game).is_ok();
     let add = |c: &mut ProfileCounts, key: (u16, u8), v: [i64; 3]| {
         let e = c.entry(key).or_default();
         for i in 0..3 {
@@ -339,8 +410,9 @@ fn profile_counts<S: Store>(
                     1 => continue,
                     0 => {
                         let counted = each_copy
-                            || !index.is_copy(g)
-                            || crate::tally::counts_once(index, g, member);
+                            || (!index.counted_elsewhere(g)
+                                && (!index.is_copy(g)
+                                    || crate::tally::counts_once(index, g, member)));
                         if !counted {
                             continue;
                         }
@@ -383,8 +455,10 @@ fn profile_counts<S: Store>(
 /// distinct keys for a million occurrences — and each key is mapped once. Unless every copy
 /// counts ([`Store::each_copy_counts`]), an exact copy whose original or earlier copy is in the
 /// answer adds nothing. The `parts`' move cells that `cells` keeps are added under their
-/// images, and the occurrences they summed (`covered`) are not tallied again.
-fn continuations<S: Store>(
+/// images, and the occurrences they summed (`covered`) are not tallied again. `member` says
+/// which games are in the answer.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn continuations<S: Store>(
     index: &S,
     all: &[Occurrence],
     images: &[Image],
@@ -392,11 +466,11 @@ fn continuations<S: Store>(
     parts: &[Part],
     cells: &CellFilter,
     covered: impl Fn(&Occurrence) -> bool + Sync,
+    member: impl Fn(u32) -> bool + Sync + Copy,
 ) -> Vec<Continuation> {
     type Counts = ahash::AHashMap<(u16, u16), Tally>;
     let each_copy = index.each_copy_counts();
     let lines = index.has_lines();
-    let member = |g: u32| all.binary_search_by_key(&g, |o| o.game).is_ok();
     let count = |chunk: &[Occurrence]| {
         let mut raw = Counts::new();
         // The game's winner, facts and whether it counts, looked up once for its occurrences.
@@ -496,7 +570,7 @@ pub fn sorted_rows(table: HashMap<(Color, Option<Point>), Tally>) -> Vec<Continu
 }
 
 /// Occurrences sorted by (game, k), grouped into hits.
-fn hits_of(all: &[Occurrence]) -> Vec<Hit> {
+pub(crate) fn hits_of(all: &[Occurrence]) -> Vec<Hit> {
     let mut hits: Vec<Hit> = Vec::with_capacity(all.len());
     for o in all {
         match hits.last_mut() {

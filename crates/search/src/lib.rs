@@ -8,10 +8,12 @@ mod pattern;
 pub mod query;
 mod sequence;
 pub mod store;
+mod summed;
 mod tally;
 
 pub use engine::{
-    find_position, sorted_rows, Answer, Continuation, Filter, Hit, Moves, ProfileCounts,
+    answers_from_cells, find_position, sorted_rows, Answer, Continuation, Counts, Filter, Hit,
+    Moves, ProfileCounts,
 };
 pub use pattern::find_pattern;
 pub use query::{Cell, CellFilter, PatternQuery, PositionQuery};

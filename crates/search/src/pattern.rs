@@ -82,6 +82,7 @@ fn answer<S: Store>(
         hits: with_copies(index, found.into_iter().map(|f| f.0).collect(), filter),
         continuations,
         profile: None,
+        counts: None,
     }
 }
 

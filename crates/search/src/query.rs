@@ -22,6 +22,11 @@ pub struct PositionQuery {
     /// [`CellFilter::keeps`] says (no filter: [`CellFilter::default`]). `None` scans the
     /// occurrences, as for any other filter.
     pub aggregates: Option<CellFilter>,
+    /// Only the first this many hit games (in game order) are wanted, the hits' counts over
+    /// all of them ([`crate::Answer::counts`]): a position the cells answer then costs what its
+    /// cells and those hits cost, not what all its games do (see [`crate::answers_from_cells`]).
+    /// `None`: every hit.
+    pub first_hits: Option<usize>,
 }
 
 /// A filter on the games' facts that keeps or drops whole cells ([`crate::store::CellKey`]):

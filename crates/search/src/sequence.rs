@@ -151,6 +151,7 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
         hits: with_copies(index, found.into_iter().map(|f| f.0).collect(), filter),
         continuations,
         profile: None,
+        counts: None,
     }
 }
 

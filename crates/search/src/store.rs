@@ -76,6 +76,18 @@ pub struct CellKey {
     pub handicap: bool,
 }
 
+impl CellKey {
+    /// The cell of a game with these facts.
+    pub fn of(f: &Facts) -> CellKey {
+        CellKey {
+            year: f.year,
+            month: f.month,
+            weaker_rank: f.black_rank.min(f.white_rank),
+            handicap: f.handicap >= 2,
+        }
+    }
+}
+
 /// The sums of the positions of one (next move, cell) ([`Store::aggregates`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveCell {
@@ -103,6 +115,8 @@ pub struct GameCell {
     pub games: u32,
     pub black_wins: u32,
     pub white_wins: u32,
+    /// The positions those games reach it at (table entries, whatever followed).
+    pub positions: u32,
 }
 
 /// One part of the store's pre-aggregated continuations of a hash: the cells summing the
@@ -181,6 +195,8 @@ pub trait Store: Sync {
     fn is_copy(&self, g: u32) -> bool;
     /// The exact copies of game `g`, ascending.
     fn copies(&self, g: u32) -> &[u32];
+    /// The games that have exact copies, ascending.
+    fn copied(&self) -> &[u32];
     /// Whether game `g` is hidden (its input changed or went away); its moves still serve its
     /// copies.
     fn is_removed(&self, g: u32) -> bool;
@@ -236,6 +252,13 @@ pub trait Store: Sync {
     }
     /// How many table entries have `hash`.
     fn count_occurrences(&self, hash: u64) -> usize;
+    /// The table entries with `hash` of the games `games`, in (game, k) order, found without
+    /// reading the others' (a look-up per part of the store, not a pass over the hash's entries).
+    fn occurrences_of(
+        &self,
+        hash: u64,
+        games: std::ops::Range<u32>,
+    ) -> impl Iterator<Item = Occurrence> + '_;
     /// The table entries with `hash`, in (game, k) order within each part of the store.
     fn occurrences(&self, hash: u64) -> impl Iterator<Item = Occurrence> + '_;
     /// The move a next-move code stands for: colour and point (`None` for a pass); `None` for

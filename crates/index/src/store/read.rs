@@ -332,6 +332,43 @@ impl Segment {
             })
     }
 
+    /// Position-table entries with this hash of the games `games` (global ids), by game: found
+    /// by binary search, so that one game's entries, or a few games', cost a look-up rather than
+    /// a pass over every game reaching the position.
+    pub fn positions_of(
+        &self,
+        hash: u64,
+        games: std::ops::Range<u32>,
+    ) -> impl Iterator<Item = PosEntry> + '_ {
+        let (first_game, len) = (self.first_game, self.len());
+        let entries = self.entries(hash);
+        let n = entries.len() / ENTRY_SIZE;
+        let game_at = |i: usize| decode_entry(&entries[i * ENTRY_SIZE..]).0;
+        let from = games.start.saturating_sub(first_game);
+        let to = games.end.saturating_sub(first_game).min(len);
+        // The first entry of a game at or past `from`, then entries up to `to`. (A damaged
+        // table out of order reads as some of its entries, never past its bytes.)
+        let (mut lo, mut hi) = (0, n);
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if game_at(mid) < from {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        entries[lo * ENTRY_SIZE..]
+            .chunks_exact(ENTRY_SIZE)
+            .map(decode_entry)
+            .take_while(move |&(game, _, _)| game < to)
+            .map(move |(game, k, next)| PosEntry {
+                hash,
+                game: first_game + game,
+                k,
+                next,
+            })
+    }
+
     /// The vacated points of game `i` (see [`Vacated`]); every point for a game of another board
     /// or past a damaged file's end.
     pub fn vacated(&self, i: u32) -> Vacated {
