@@ -219,3 +219,75 @@ fn a_set_refuses_no_index_and_the_same_index_twice() {
     assert_eq!(set.locate(0), Some((0, 0)));
     assert_eq!(set.locate(1), None);
 }
+
+/// A page of hits in game order is read from the table without the other hits (the cells give
+/// the counts), in each index of a set as in one index; and a part whose first segments keep
+/// cells while a later one holds copies of an earlier index's games (counted there, not here)
+/// profiles its hits as one index does.
+#[test]
+fn a_set_pages_and_profiles_as_one_index_with_copies_counted_in_another() {
+    let Some(fox) = dataset("fox-pro") else {
+        return;
+    };
+    let scratch = Scratch::new("shards-pages");
+    let copied = copies(&fox.join("1p"), &scratch.0.join("copies"), 40);
+    assert!(copied > 30, "copies written: {copied}");
+    let first = vec![fox.join("1p"), fox.join("2p")];
+    let second = vec![fox.join("6p"), scratch.0.join("copies")];
+    let one = index(
+        &scratch.0.join("one"),
+        &[first.clone(), second.clone()].concat(),
+    );
+    // The second part in segments of 100 games: its last ones hold the copies, read last;
+    // those before keep cells.
+    let small = BuildOptions {
+        aggregate_min: 2,
+        segment_games: 100,
+        ..BuildOptions::default()
+    };
+    build(&scratch.0.join("b"), &second, &small, |_| {}).unwrap();
+    let set = Shards::of(vec![
+        index(&scratch.0.join("a"), &first),
+        Index::open(scratch.0.join("b")).unwrap(),
+    ])
+    .unwrap();
+    let boundary = set.indexes()[0].len() as usize;
+    let empty = Query::points(19, "", "").unwrap();
+    let star = Query::points(19, "pd", "").unwrap();
+    let queries = [
+        ("empty board", empty.clone()),
+        ("empty board, first page", empty.clone().limit(Some(20))),
+        (
+            "empty board, a page across the indexes",
+            empty.clone().offset(boundary - 10).limit(Some(25)),
+        ),
+        (
+            "empty board since 2017, a page",
+            empty
+                .clone()
+                .since("2017")
+                .unwrap()
+                .offset(3)
+                .limit(Some(9)),
+        ),
+        (
+            "a 4-4 stone, a page",
+            star.clone().offset(40).limit(Some(10)),
+        ),
+        (
+            "a 4-4 stone, any colour, even games",
+            star.swap_colors(true)
+                .handicap(qipu::Handicap::Even)
+                .limit(Some(15)),
+        ),
+        ("past the last hit", empty.offset(1_000_000).limit(Some(5))),
+    ];
+    for (name, q) in &queries {
+        for with_copies in [false, true] {
+            let q = q.clone().with_copies(with_copies).by_month(true);
+            let want = without_time(one.search(&q).unwrap());
+            let got = without_time(set.search(&q).unwrap());
+            same(&got, &want, &format!("{name}, with copies {with_copies}"));
+        }
+    }
+}
