@@ -649,6 +649,20 @@ impl Index {
             .flat_map(move |s| s.positions_of(hash, games.clone()))
     }
 
+    /// Position-table entries with `hash` of each of `games` (ascending), by game: the hash
+    /// looked up once per segment holding some of them, each game by binary search.
+    pub fn positions_of_games(&self, hash: u64, games: &[u32]) -> Vec<PosEntry> {
+        let mut out = Vec::new();
+        for s in &self.segments {
+            let from = games.partition_point(|&g| g < s.first_game);
+            let to = games.partition_point(|&g| g < s.first_game + s.len());
+            if from < to {
+                s.positions_of_games(hash, &games[from..to], &mut out);
+            }
+        }
+        out
+    }
+
     /// The games that have exact copies, ascending (each one's copies: [`Index::copies`]).
     pub fn copied(&self) -> &[u32] {
         &self.copied

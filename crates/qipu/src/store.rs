@@ -245,6 +245,18 @@ impl search::Store for Games<'_> {
         })
     }
 
+    fn occurrences_of_games(&self, hash: u64, games: &[u32]) -> Vec<Occurrence> {
+        self.index
+            .positions_of_games(hash, games)
+            .into_iter()
+            .map(|e| Occurrence {
+                game: e.game,
+                k: e.k as u32,
+                next: e.next,
+            })
+            .collect()
+    }
+
     #[inline]
     fn occurrences(&self, hash: u64) -> impl Iterator<Item = Occurrence> + '_ {
         self.index.positions(hash).map(|e| Occurrence {

@@ -245,7 +245,7 @@ fn a_set_pages_and_profiles_as_one_index_with_copies_counted_in_another() {
         segment_games: 100,
         ..BuildOptions::default()
     };
-    build(&scratch.0.join("b"), &second, &small, |_| {}).unwrap();
+    build(scratch.0.join("b"), &second, &small, |_| {}).unwrap();
     let set = Shards::of(vec![
         index(&scratch.0.join("a"), &first),
         Index::open(scratch.0.join("b")).unwrap(),

@@ -259,6 +259,9 @@ pub trait Store: Sync {
         hash: u64,
         games: std::ops::Range<u32>,
     ) -> impl Iterator<Item = Occurrence> + '_;
+    /// The table entries with `hash` of each of `games` (ascending), in (game, k) order: the
+    /// hash looked up once per part of the store, each game by binary search.
+    fn occurrences_of_games(&self, hash: u64, games: &[u32]) -> Vec<Occurrence>;
     /// The table entries with `hash`, in (game, k) order within each part of the store.
     fn occurrences(&self, hash: u64) -> impl Iterator<Item = Occurrence> + '_;
     /// The move a next-move code stands for: colour and point (`None` for a pass); `None` for

@@ -71,25 +71,28 @@ pub(crate) fn find<S: Store>(
         .filter(|&g| index.board(g) == (w, h))
         .collect();
     let past = replayed(index, scan, (w, h), true, images);
-    // and exact copies, each hitting where its original does.
-    for &original in index.copied() {
-        if index.stopped() {
-            return Answer::default();
+    // and exact copies, each hitting where its original does (the originals' entries looked
+    // up together, a binary search each).
+    let copied = index.copied();
+    let mut of_originals = entries_of(index, images, hashes, copied);
+    of_originals.extend(
+        past.iter()
+            .filter(|o| copied.binary_search(&o.game).is_ok()),
+    );
+    of_originals.sort_unstable_by_key(|o| (o.game, o.k));
+    // The originals in the answer, for the rule that counts a copy only without them.
+    let mut hit_originals = Vec::new();
+    for run in of_originals.chunk_by(|a, b| a.game == b.game) {
+        let original = run[0].game;
+        if passes(original) {
+            hit_originals.push(original);
         }
-        let mut of_original: Vec<Occurrence> = hashes
-            .iter()
-            .flat_map(|&hash| {
-                let mask = mask_of(images, hash);
-                index
-                    .occurrences_of(hash, original..original + 1)
-                    .map(move |o| occurrence(o, mask))
-            })
-            .collect();
-        let at = past.partition_point(|o| o.game < original);
-        of_original.extend(past[at..].iter().take_while(|o| o.game == original));
         for &copy in index.copies(original) {
-            loose.extend(of_original.iter().map(|o| Occurrence { game: copy, ..*o }));
+            loose.extend(run.iter().map(|o| Occurrence { game: copy, ..*o }));
         }
+    }
+    if index.stopped() {
+        return Answer::default();
     }
     loose.extend_from_slice(&past);
     // A game with entries the cells summed beside loose ones, or summed under several hashes,
@@ -102,16 +105,10 @@ pub(crate) fn find<S: Store>(
     whole.extend(counted_twice(index, &parts, &part_hashes));
     whole.sort_unstable();
     whole.dedup();
-    for &g in &whole {
-        for (p, &hash) in parts.iter().zip(&part_hashes) {
-            if p.agg.games.contains(&g) {
-                loose.extend(
-                    index
-                        .occurrences_of(hash, g..g + 1)
-                        .map(|o| occurrence(o, p.mask)),
-                );
-            }
-        }
+    for &hash in hashes {
+        let mask = mask_of(images, hash);
+        let games: Vec<u32> = whole.iter().copied().filter(|&g| summed(mask, g)).collect();
+        loose.extend(entries_of(index, images, &[hash], &games));
     }
     let mut all = loose;
     all.sort_unstable_by_key(|o| (o.game, o.k));
@@ -120,13 +117,10 @@ pub(crate) fn find<S: Store>(
 
     let covered =
         |o: &Occurrence| o.k <= table_moves && !index.is_copy(o.game) && summed(o.images, o.game);
+    // Whether a game is in the answer: asked only of copies (all of which hit through
+    // `all`) and their originals.
     let member = |g: u32| {
-        all.binary_search_by_key(&g, |o| o.game).is_ok()
-            || (passes(g)
-                && parts.iter().zip(&part_hashes).any(|(p, &hash)| {
-                    p.agg.games.contains(&g)
-                        && index.occurrences_of(hash, g..g + 1).next().is_some()
-                }))
+        all.binary_search_by_key(&g, |o| o.game).is_ok() || hit_originals.binary_search(&g).is_ok()
     };
     let counts = counts(&all, &parts, cells, covered);
     let profile = profile_counts(index, &all, &parts, cells, covered, member);
@@ -137,6 +131,29 @@ pub(crate) fn find<S: Store>(
         profile: Some(profile),
         counts: Some(counts),
     }
+}
+
+/// The table entries of `games` (ascending) with each of `hashes`, by hash.
+fn entries_of<S: Store>(
+    index: &S,
+    images: &[Image],
+    hashes: &[u64],
+    games: &[u32],
+) -> Vec<Occurrence> {
+    let mut out = Vec::new();
+    if games.is_empty() {
+        return out;
+    }
+    for &hash in hashes {
+        let mask = mask_of(images, hash);
+        out.extend(
+            index
+                .occurrences_of_games(hash, games)
+                .into_iter()
+                .map(|o| occurrence(o, mask)),
+        );
+    }
+    out
 }
 
 fn occurrence(o: crate::store::Occurrence, mask: u16) -> Occurrence {

@@ -369,6 +369,47 @@ impl Segment {
             })
     }
 
+    /// Position-table entries with this hash of each of `games` (global ids, ascending; those
+    /// of other segments are passed over), by game, appended to `out`: the hash is looked up
+    /// once, then each game by binary search from where the previous one was found.
+    pub fn positions_of_games(&self, hash: u64, games: &[u32], out: &mut Vec<PosEntry>) {
+        let (first_game, len) = (self.first_game, self.len());
+        let entries = self.entries(hash);
+        if entries.is_empty() {
+            return;
+        }
+        let n = entries.len() / ENTRY_SIZE;
+        let game_at = |i: usize| decode_entry(&entries[i * ENTRY_SIZE..]).0;
+        let mut lo = 0;
+        for &g in games {
+            let Some(local) = g.checked_sub(first_game).filter(|&l| l < len) else {
+                continue;
+            };
+            let mut hi = n;
+            while lo < hi {
+                let mid = lo + (hi - lo) / 2;
+                if game_at(mid) < local {
+                    lo = mid + 1;
+                } else {
+                    hi = mid;
+                }
+            }
+            while lo < n {
+                let (game, k, next) = decode_entry(&entries[lo * ENTRY_SIZE..]);
+                if game != local {
+                    break;
+                }
+                out.push(PosEntry {
+                    hash,
+                    game: g,
+                    k,
+                    next,
+                });
+                lo += 1;
+            }
+        }
+    }
+
     /// The vacated points of game `i` (see [`Vacated`]); every point for a game of another board
     /// or past a damaged file's end.
     pub fn vacated(&self, i: u32) -> Vacated {
