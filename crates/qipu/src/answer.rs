@@ -147,6 +147,10 @@ pub struct Timings {
     pub search_ms: f64,
     /// Sorting the hits and looking up the returned games' information.
     pub describe_ms: f64,
+    /// Of `search_ms`, adding up what the hits found: the continuation table and the date
+    /// profile (finding the hits, and noting each one's next move as it is found, not
+    /// included). What an explorer's answer costs beyond its hits.
+    pub tally_ms: f64,
 }
 
 /// A game's main line as read from its original record.

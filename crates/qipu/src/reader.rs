@@ -256,6 +256,7 @@ impl Index {
                 }
             }
         };
+        let started = Instant::now();
         let profile = match found.profile {
             Some(counts) => crate::explore::shape(counts, query.by_month),
             None => crate::explore::profile(
@@ -266,11 +267,13 @@ impl Index {
                 |g| search::Store::counted_elsewhere(&games, g),
             ),
         };
+        let tally_ms = found.tally_ms + started.elapsed().as_secs_f64() * 1e3;
         Ok(Found {
             hits,
             counts,
             continuations: found.continuations,
             profile,
+            tally_ms,
         })
     }
 
@@ -511,6 +514,8 @@ pub(crate) struct Found {
     pub(crate) hits: Vec<search::Hit>,
     /// How many there are in all.
     pub(crate) counts: Counts,
+    /// [`crate::Timings::tally_ms`].
+    pub(crate) tally_ms: f64,
     /// The continuation rows, most frequent first.
     pub(crate) continuations: Vec<search::Continuation>,
     /// The date profile of the hits.
@@ -592,6 +597,7 @@ pub(crate) fn describe<'a>(
         timings: Timings {
             search_ms,
             describe_ms: started.elapsed().as_secs_f64() * 1e3,
+            tally_ms: found.tally_ms,
         },
     })
 }

@@ -173,6 +173,7 @@ impl Shards {
             }
         }
         let mut counts = Counts::default();
+        let mut tally_ms = 0.0;
         // Signatures of games of earlier parts in the answer that a later part holds too.
         let mut answered: HashSet<u64> = HashSet::new();
         let mut hits = Vec::new();
@@ -209,6 +210,7 @@ impl Shards {
                 }
             }
             counts += found.counts;
+            tally_ms += found.tally_ms;
             hits.extend(found.hits.into_iter().map(|mut h| {
                 h.game += first;
                 h
@@ -225,6 +227,7 @@ impl Shards {
         let found = Found {
             hits,
             counts,
+            tally_ms,
             continuations: search::sorted_rows(rows),
             profile: profile.unwrap_or_default(),
         };

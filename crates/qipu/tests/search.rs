@@ -147,6 +147,9 @@ fn an_index_is_shared_by_threads_and_bounded_by_a_pool() {
     let q =
         Query::pattern(".......\n.......\n.......\n...X...\n.......\n.......\n.......\n").unwrap();
     let alone = search(&q);
+    // The time spent adding up the continuations and the profile is part of the search's.
+    let t = alone.timings;
+    assert!(t.tally_ms > 0.0 && t.tally_ms <= t.search_ms, "{t:?}");
     std::thread::scope(|s| {
         for _ in 0..3 {
             s.spawn(|| {

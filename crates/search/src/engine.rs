@@ -49,6 +49,15 @@ pub struct Answer {
     /// The hits' counts, when `hits` holds only the first ones
     /// ([`crate::PositionQuery::first_hits`]); `None`: `hits` is every hit.
     pub counts: Option<Counts>,
+    /// Milliseconds of the search spent adding up what the hits found: the continuation table,
+    /// and the profile's counts when given (finding the hits, and noting each one's next move
+    /// as it is found, not included).
+    pub tally_ms: f64,
+}
+
+/// Milliseconds since `started`.
+pub(crate) fn ms_since(started: std::time::Instant) -> f64 {
+    started.elapsed().as_secs_f64() * 1e3
 }
 
 /// How many games and positions hit, over the whole answer.
@@ -230,23 +239,27 @@ pub fn find_position<S: Store>(index: &S, q: &PositionQuery, filter: Filter<'_>)
             && !index.is_copy(o.game)
             && !(lines && index.branch(o.game).is_some())
     };
+    let started = std::time::Instant::now();
     let member = |g: u32| all.binary_search_by_key(&g, |o| o.game).is_ok();
     let profile =
         (!parts.is_empty()).then(|| profile_counts(index, &all, &parts, &cells, covered, member));
+    let continuations = continuations(
+        index,
+        &all,
+        &images,
+        (w, h),
+        &parts,
+        &cells,
+        covered,
+        member,
+    );
+    let tally_ms = ms_since(started);
     Answer {
-        continuations: continuations(
-            index,
-            &all,
-            &images,
-            (w, h),
-            &parts,
-            &cells,
-            covered,
-            member,
-        ),
+        continuations,
         hits: hits_of(&all),
         profile,
         counts: None,
+        tally_ms,
     }
 }
 

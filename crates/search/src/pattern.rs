@@ -77,12 +77,15 @@ fn answer<S: Store>(
     own_positions(index, &mut found, |nexts, cut| {
         nexts.drain(..cut);
     });
+    let started = std::time::Instant::now();
     let continuations = continuations(index, &found, placements, filter, board);
+    let tally_ms = crate::engine::ms_since(started);
     Answer {
         hits: with_copies(index, found.into_iter().map(|f| f.0).collect(), filter),
         continuations,
         profile: None,
         counts: None,
+        tally_ms,
     }
 }
 

@@ -142,16 +142,19 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
     own_positions(index, &mut found, |nexts, cut| {
         nexts.drain(..cut);
     });
+    let started = std::time::Instant::now();
     let continuations = if q.anywhere {
         Vec::new()
     } else {
         continuations(index, &found, &variants, filter, q.board)
     };
+    let tally_ms = crate::engine::ms_since(started);
     Answer {
         hits: with_copies(index, found.into_iter().map(|f| f.0).collect(), filter),
         continuations,
         profile: None,
         counts: None,
+        tally_ms,
     }
 }
 

@@ -122,14 +122,17 @@ pub(crate) fn find<S: Store>(
     let member = |g: u32| {
         all.binary_search_by_key(&g, |o| o.game).is_ok() || hit_originals.binary_search(&g).is_ok()
     };
+    let started = std::time::Instant::now();
     let counts = counts(&all, &parts, cells, covered);
     let profile = profile_counts(index, &all, &parts, cells, covered, member);
     let continuations = continuations(index, &all, images, (w, h), &parts, cells, covered, member);
+    let tally_ms = crate::engine::ms_since(started);
     Answer {
         hits: first_hits(index, images, hashes, &all, first, passes),
         continuations,
         profile: Some(profile),
         counts: Some(counts),
+        tally_ms,
     }
 }
 
