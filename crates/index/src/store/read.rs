@@ -342,21 +342,10 @@ impl Segment {
     ) -> impl Iterator<Item = PosEntry> + '_ {
         let (first_game, len) = (self.first_game, self.len());
         let entries = self.entries(hash);
-        let n = entries.len() / ENTRY_SIZE;
-        let game_at = |i: usize| decode_entry(&entries[i * ENTRY_SIZE..]).0;
         let from = games.start.saturating_sub(first_game);
         let to = games.end.saturating_sub(first_game).min(len);
-        // The first entry of a game at or past `from`, then entries up to `to`. (A damaged
-        // table out of order reads as some of its entries, never past its bytes.)
-        let (mut lo, mut hi) = (0, n);
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            if game_at(mid) < from {
-                lo = mid + 1;
-            } else {
-                hi = mid;
-            }
-        }
+        // The first entry of a game at or past `from`, then entries up to `to`.
+        let lo = first_entry_of(entries, 0, from);
         entries[lo * ENTRY_SIZE..]
             .chunks_exact(ENTRY_SIZE)
             .map(decode_entry)
@@ -379,21 +368,12 @@ impl Segment {
             return;
         }
         let n = entries.len() / ENTRY_SIZE;
-        let game_at = |i: usize| decode_entry(&entries[i * ENTRY_SIZE..]).0;
         let mut lo = 0;
         for &g in games {
             let Some(local) = g.checked_sub(first_game).filter(|&l| l < len) else {
                 continue;
             };
-            let mut hi = n;
-            while lo < hi {
-                let mid = lo + (hi - lo) / 2;
-                if game_at(mid) < local {
-                    lo = mid + 1;
-                } else {
-                    hi = mid;
-                }
-            }
+            lo = first_entry_of(entries, lo, local);
             while lo < n {
                 let (game, k, next) = decode_entry(&entries[lo * ENTRY_SIZE..]);
                 if game != local {
@@ -584,6 +564,22 @@ impl Segment {
 /// near the answer instead of one page per halving (about 20 for a million-game segment),
 /// and in a fresh process each page touched is a page fault. Any key order is still answered
 /// exactly; only the speed depends on the spread.
+/// The first of `entries` (a hash's, by game) from index `lo` on whose game (within the
+/// segment) is `game` or later, by binary search: entries.len() / ENTRY_SIZE when none is. A
+/// damaged table out of order gives some place in it, never one past its end.
+fn first_entry_of(entries: &[u8], mut lo: usize, game: u32) -> usize {
+    let mut hi = entries.len() / ENTRY_SIZE;
+    while lo < hi {
+        let mid = lo + (hi - lo) / 2;
+        if decode_entry(&entries[mid * ENTRY_SIZE..]).0 < game {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
+}
+
 fn lower_bound(n: usize, key_at: impl Fn(usize) -> u64, key: u64) -> usize {
     if n == 0 || key <= key_at(0) {
         return 0;
