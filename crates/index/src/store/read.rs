@@ -349,7 +349,10 @@ impl Segment {
         entries[lo * ENTRY_SIZE..]
             .chunks_exact(ENTRY_SIZE)
             .map(decode_entry)
-            .take_while(move |&(game, _, _)| game < to)
+            // An entry naming a game past the segment (damage) is passed over, as `positions`
+            // does, rather than taken for the end of the range.
+            .take_while(move |&(game, _, _)| game < to || game >= len)
+            .filter(move |&(game, _, _)| game < to)
             .map(move |(game, k, next)| PosEntry {
                 hash,
                 game: first_game + game,
@@ -556,14 +559,6 @@ impl Segment {
     }
 }
 
-/// The index of the first of `n` ascending keys that is at least `key` (`n` if none).
-///
-/// The keys are Zobrist hashes, spread evenly over the `u64`s, so the answer's place is first
-/// guessed by interpolation, then bracketed by steps doubling away from the guess, then found by
-/// binary search inside the bracket. A search of a memory-mapped table thus touches a few pages
-/// near the answer instead of one page per halving (about 20 for a million-game segment),
-/// and in a fresh process each page touched is a page fault. Any key order is still answered
-/// exactly; only the speed depends on the spread.
 /// The first of `entries` (a hash's, by game) from index `lo` on whose game (within the
 /// segment) is `game` or later, by binary search: entries.len() / ENTRY_SIZE when none is. A
 /// damaged table out of order gives some place in it, never one past its end.
@@ -580,6 +575,14 @@ fn first_entry_of(entries: &[u8], mut lo: usize, game: u32) -> usize {
     lo
 }
 
+/// The index of the first of `n` ascending keys that is at least `key` (`n` if none).
+///
+/// The keys are Zobrist hashes, spread evenly over the `u64`s, so the answer's place is first
+/// guessed by interpolation, then bracketed by steps doubling away from the guess, then found by
+/// binary search inside the bracket. A search of a memory-mapped table thus touches a few pages
+/// near the answer instead of one page per halving (about 20 for a million-game segment),
+/// and in a fresh process each page touched is a page fault. Any key order is still answered
+/// exactly; only the speed depends on the spread.
 fn lower_bound(n: usize, key_at: impl Fn(usize) -> u64, key: u64) -> usize {
     if n == 0 || key <= key_at(0) {
         return 0;
