@@ -136,6 +136,10 @@ impl search::Store for Games<'_> {
         self.index.copied()
     }
 
+    fn cell(&self, g: u32) -> search::store::CellKey {
+        cell_key(index::aggregate::CellKey::of(&self.index.facts(g)))
+    }
+
     #[inline]
     fn is_removed(&self, g: u32) -> bool {
         self.index.is_removed(g)
@@ -157,12 +161,6 @@ impl search::Store for Games<'_> {
     }
 
     fn aggregates(&self, hash: u64) -> Vec<search::store::Aggregated> {
-        let key = |k: index::aggregate::CellKey| search::store::CellKey {
-            year: k.year,
-            month: k.month,
-            weaker_rank: k.weaker_rank,
-            handicap: k.handicap,
-        };
         // A part some of whose games count through another index of a set ([`Games::elsewhere`])
         // is read from its entries: its cells count every game of it.
         let elsewhere = |games: &std::ops::Range<u32>| {
@@ -191,7 +189,7 @@ impl search::Store for Games<'_> {
                     .iter()
                     .map(|c| search::store::MoveCell {
                         next: c.next,
-                        key: key(c.key),
+                        key: cell_key(c.key),
                         count: c.count,
                         black_wins: c.black_wins,
                         white_wins: c.white_wins,
@@ -206,7 +204,7 @@ impl search::Store for Games<'_> {
                     .games
                     .iter()
                     .map(|c| search::store::GameCell {
-                        key: key(c.key),
+                        key: cell_key(c.key),
                         games: c.games,
                         black_wins: c.black_wins,
                         white_wins: c.white_wins,
@@ -373,6 +371,16 @@ impl search::Store for Games<'_> {
             Op::Move(c, p) => Some((c, p)),
             _ => None,
         })
+    }
+}
+
+/// A cell key as the search crate names it.
+fn cell_key(k: index::aggregate::CellKey) -> search::store::CellKey {
+    search::store::CellKey {
+        year: k.year,
+        month: k.month,
+        weaker_rank: k.weaker_rank,
+        handicap: k.handicap,
     }
 }
 

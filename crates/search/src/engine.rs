@@ -226,19 +226,7 @@ pub fn find_position<S: Store>(index: &S, q: &PositionQuery, filter: Filter<'_>)
         ),
         _ => (Vec::new(), CellFilter::default()),
     };
-    let table_moves = index.table_moves();
-    let lines = index.has_lines();
-    // An occurrence the cells summed: a table entry of a stored game played (not a copy, not a
-    // variation line) in a part with cells.
-    let covered = |o: &Occurrence| {
-        !parts.is_empty()
-            && o.k <= table_moves
-            && parts
-                .iter()
-                .any(|p| p.mask == o.images && p.agg.games.contains(&o.game))
-            && !index.is_copy(o.game)
-            && !(lines && index.branch(o.game).is_some())
-    };
+    let covered = |o: &Occurrence| in_cells(index, &parts, o);
     let started = std::time::Instant::now();
     let member = |g: u32| all.binary_search_by_key(&g, |o| o.game).is_ok();
     let profile =
@@ -261,6 +249,23 @@ pub fn find_position<S: Store>(index: &S, q: &PositionQuery, filter: Filter<'_>)
         counts: None,
         tally_ms,
     }
+}
+
+/// Whether the cells of `parts` summed occurrence `o`: a table entry of a stored game played
+/// (not a copy, not a variation line) in a part with cells for its hash.
+pub(crate) fn in_cells<S: Store>(index: &S, parts: &[Part], o: &Occurrence) -> bool {
+    !parts.is_empty()
+        && o.k <= index.table_moves()
+        && summed_in(parts, o.images, o.game)
+        && !index.is_copy(o.game)
+        && !(index.has_lines() && index.branch(o.game).is_some())
+}
+
+/// Whether one of `parts` sums game `g`'s entries of the hash standing for `mask`.
+pub(crate) fn summed_in(parts: &[Part], mask: u16, g: u32) -> bool {
+    parts
+        .iter()
+        .any(|p| p.mask == mask && p.agg.games.contains(&g))
 }
 
 /// The query's images: each orientation of the position (all of them with `symmetry`), and

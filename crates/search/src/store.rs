@@ -76,18 +76,6 @@ pub struct CellKey {
     pub handicap: bool,
 }
 
-impl CellKey {
-    /// The cell of a game with these facts.
-    pub fn of(f: &Facts) -> CellKey {
-        CellKey {
-            year: f.year,
-            month: f.month,
-            weaker_rank: f.black_rank.min(f.white_rank),
-            handicap: f.handicap >= 2,
-        }
-    }
-}
-
 /// The sums of the positions of one (next move, cell) ([`Store::aggregates`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct MoveCell {
@@ -197,6 +185,9 @@ pub trait Store: Sync {
     fn copies(&self, g: u32) -> &[u32];
     /// The games that have exact copies, ascending.
     fn copied(&self) -> &[u32];
+    /// The cell game `g`'s positions are summed in ([`Store::aggregates`]), from its facts: the
+    /// store's own keying, so that a filter on cells and a test of one game agree.
+    fn cell(&self, g: u32) -> CellKey;
     /// Whether game `g` is hidden (its input changed or went away); its moves still serve its
     /// copies.
     fn is_removed(&self, g: u32) -> bool;

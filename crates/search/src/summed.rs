@@ -14,11 +14,11 @@
 use std::ops::Range;
 
 use crate::engine::{
-    continuations, mask_of, profile_counts, replayed, Answer, Counts, Hit, Image, Moves,
-    Occurrence, Part,
+    continuations, in_cells, mask_of, profile_counts, replayed, summed_in, Answer, Counts, Hit,
+    Image, Moves, Occurrence, Part,
 };
 use crate::query::CellFilter;
-use crate::store::{CellKey, Store};
+use crate::store::Store;
 
 /// Answers a position of `hashes` (its images' distinct hashes, `images` the images) whose
 /// filter is `cells` (see [`crate::answers_from_cells`]), listing its first `first` hit games.
@@ -30,8 +30,7 @@ pub(crate) fn find<S: Store>(
     first: usize,
     cells: &CellFilter,
 ) -> Answer {
-    let passes = |g: u32| !index.is_removed(g) && cells.keeps(&CellKey::of(&index.facts(g)));
-    let table_moves = index.table_moves();
+    let passes = |g: u32| !index.is_removed(g) && cells.keeps(&index.cell(g));
     // The parts with cells, each with its hash.
     let mut parts: Vec<Part> = Vec::new();
     let mut part_hashes: Vec<u64> = Vec::new();
@@ -44,13 +43,6 @@ pub(crate) fn find<S: Store>(
             part_hashes.push(hash);
         }
     }
-    // Whether the cells of game `g`'s part sum its entries of the hash standing for `mask`.
-    let summed = |mask: u16, g: u32| {
-        parts
-            .iter()
-            .any(|p| p.mask == mask && p.agg.games.contains(&g))
-    };
-
     // What the cells do not sum: the entries of parts without cells,
     let mut loose: Vec<Occurrence> = Vec::new();
     for &hash in hashes {
@@ -107,7 +99,11 @@ pub(crate) fn find<S: Store>(
     whole.dedup();
     for &hash in hashes {
         let mask = mask_of(images, hash);
-        let games: Vec<u32> = whole.iter().copied().filter(|&g| summed(mask, g)).collect();
+        let games: Vec<u32> = whole
+            .iter()
+            .copied()
+            .filter(|&g| summed_in(&parts, mask, g))
+            .collect();
         loose.extend(entries_of(index, images, &[hash], &games));
     }
     let mut all = loose;
@@ -115,8 +111,7 @@ pub(crate) fn find<S: Store>(
     all.dedup_by_key(|o| (o.game, o.k));
     all.retain(|o| passes(o.game));
 
-    let covered =
-        |o: &Occurrence| o.k <= table_moves && !index.is_copy(o.game) && summed(o.images, o.game);
+    let covered = |o: &Occurrence| in_cells(index, &parts, o);
     // Whether a game is in the answer: asked only of copies (all of which hit through
     // `all`) and their originals.
     let member = |g: u32| {
