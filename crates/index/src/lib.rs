@@ -530,6 +530,23 @@ impl Index {
         per_segment.concat()
     }
 
+    /// [`Index::covering`] with, for each game, which of `needs` (up to 64: bit i = need i) it
+    /// covers.
+    pub fn covering_each(&self, needs: &[Occupancy]) -> Vec<(u32, u64)> {
+        use rayon::prelude::*;
+        let per_segment: Vec<Vec<(u32, u64)>> = self
+            .segments
+            .par_iter()
+            .map(|seg| {
+                seg.covering_each(needs)
+                    .into_iter()
+                    .map(|(i, mask)| (seg.first_game + i, mask))
+                    .collect()
+            })
+            .collect();
+        per_segment.concat()
+    }
+
     /// The record file game `id` comes from, and its index in that file.
     pub fn identity(&self, id: u32) -> (&str, u32) {
         let (seg, i) = self.locate(id);

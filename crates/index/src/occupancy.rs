@@ -248,6 +248,30 @@ pub fn covering(columns: &[u8], games: usize, needs: &[Occupancy]) -> Vec<u64> {
     out
 }
 
+/// Over the column layout of `games` games: the games (ascending) whose occupancy covers at
+/// least one of `needs` (the first 64), each with the needs it covers (bit i = need i).
+pub fn covering_each(columns: &[u8], games: usize, needs: &[Occupancy]) -> Vec<(u32, u64)> {
+    let needs = &needs[..needs.len().min(64)];
+    let each: Vec<Vec<u64>> = needs
+        .iter()
+        .map(|need| covering(columns, games, std::slice::from_ref(need)))
+        .collect();
+    let mut out = Vec::new();
+    for w in 0..words(games) {
+        let mut any = each.iter().fold(0, |a, bits| a | bits[w]);
+        while any != 0 {
+            let b = any.trailing_zeros();
+            any &= any - 1;
+            let mask = each
+                .iter()
+                .enumerate()
+                .fold(0u64, |m, (i, bits)| m | (bits[w] >> b & 1) << i);
+            out.push(((w * 64) as u32 + b, mask));
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod vacated_tests {
     use super::*;
@@ -349,6 +373,7 @@ mod tests {
             vec![],
         ] {
             let bits = covering(&cols, games.len(), &needs);
+            let mut each = covering_each(&cols, games.len(), &needs).into_iter();
             for (g, o) in games.iter().enumerate() {
                 let want = needs.iter().any(|n| o.covers(n));
                 assert_eq!(
@@ -356,7 +381,16 @@ mod tests {
                     want,
                     "game {g}, {needs:?}"
                 );
+                // The games covering some need, in order, each with the needs it covers.
+                let mask = needs
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |m, (i, n)| m | (o.covers(n) as u64) << i);
+                if mask != 0 {
+                    assert_eq!(each.next(), Some((g as u32, mask)), "{needs:?}");
+                }
             }
+            assert_eq!(each.next(), None, "{needs:?}");
         }
     }
 }

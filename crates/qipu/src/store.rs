@@ -273,21 +273,23 @@ impl search::Store for Games<'_> {
     }
 
     fn covering(&self, width: u8, height: u8, needs: &[Vec<(Color, Point)>]) -> Option<Vec<u32>> {
-        // Only 19×19 games have occupancy, and a need without stones is met by every game.
-        if (width, height) != (19, 19) || needs.iter().any(Vec::is_empty) {
+        Some(self.index.covering(&occupancies(width, height, needs)?))
+    }
+
+    fn covering_each(
+        &self,
+        width: u8,
+        height: u8,
+        needs: &[Vec<(Color, Point)>],
+    ) -> Option<Vec<(u32, u64)>> {
+        // The per-game bits are what the scan's shortcuts stand on: none without them.
+        if !self.shortcuts || needs.len() > 64 {
             return None;
         }
-        let needs: Vec<Occupancy> = needs
-            .iter()
-            .map(|stones| {
-                let mut o = Occupancy::default();
-                for &(c, p) in stones {
-                    o.insert(c, p);
-                }
-                o
-            })
-            .collect();
-        Some(self.index.covering(&needs))
+        Some(
+            self.index
+                .covering_each(&occupancies(width, height, needs)?),
+        )
     }
 
     fn corner_events(&self, width: u8, height: u8, keys: &[u64]) -> Option<Vec<CornerHeld>> {
@@ -372,6 +374,26 @@ impl search::Store for Games<'_> {
             _ => None,
         })
     }
+}
+
+/// `needs` as the occupancy columns are asked: `None` off 19×19 boards (only they have
+/// occupancy) or when a need has no stones (every game meets it).
+fn occupancies(width: u8, height: u8, needs: &[Vec<(Color, Point)>]) -> Option<Vec<Occupancy>> {
+    if (width, height) != (19, 19) || needs.iter().any(Vec::is_empty) {
+        return None;
+    }
+    Some(
+        needs
+            .iter()
+            .map(|stones| {
+                let mut o = Occupancy::default();
+                for &(c, p) in stones {
+                    o.insert(c, p);
+                }
+                o
+            })
+            .collect(),
+    )
 }
 
 /// A cell key as the search crate names it.

@@ -29,40 +29,78 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
     placements.retain(|p| p.cells.iter().all(|(pt, _)| pt.x < bw && pt.y < bh));
     let touch = Touch::new(&placements, bh);
     let needs: Vec<Vec<(Color, Point)>> = placements.iter().map(|p| p.need.clone()).collect();
-    let games = match from_corners(index, q, filter, &placements) {
+    let (games, covers) = match from_corners(index, q, filter, &placements) {
         Some(Corners::Answered(found)) => {
             return answer(index, found, &placements, filter, q.board)
         }
-        Some(Corners::Games(games)) => games,
-        None => candidates(index, bw, bh, filter, &needs),
+        Some(Corners::Games(games)) => (games, None),
+        None => covering_each(index, q.board, filter, &needs),
     };
     let ends = Ends::new(&placements, &touch, bw, bh);
-    // One slot per candidate (an indexed collect writes each in place), then the hits.
-    let mut slots: Vec<Option<(Hit, Nexts)>> = Vec::new();
-    games
-        .into_par_iter()
+    // Candidates in chunks, each scanned in order by one worker: the chunks' hits, in order,
+    // are the answer's, with no slot kept for the many candidates that do not hit.
+    let chunks: Vec<Vec<(Hit, Nexts)>> = games
+        .par_chunks(SCAN_CHUNK)
+        .enumerate()
         .map_init(
-            || (Vec::new(), Scan::new(placements.len())),
-            |(ops, scan), g| {
-                if index.stopped() {
-                    return None;
-                }
-                let end = ends.as_ref().and_then(|e| e.of_game(index, g, &placements));
-                // The changes are read as the scan takes them: one that ends early reads the
-                // program no further.
-                let moves = match index.changes(g) {
-                    Some(changes) => scan.run(changes, (bw, bh), &placements, &touch, end),
-                    None => {
-                        index.load(g, ops);
-                        scan.walk(index, ops, (bw, bh), &placements, &touch)
+            || (Vec::new(), Scan::new(&placements)),
+            |(ops, scan), (c, chunk)| {
+                let mut found = Vec::new();
+                for (j, &g) in chunk.iter().enumerate() {
+                    if index.stopped() {
+                        break;
                     }
-                };
-                (!moves.is_empty()).then(|| (Hit { game: g, moves }, scan.nexts.clone()))
+                    let covered = covers.as_ref().map(|m| m[c * SCAN_CHUNK + j]);
+                    let end = ends
+                        .as_ref()
+                        .and_then(|e| e.of_game(index, g, &placements, covered));
+                    // The changes are read as the scan takes them: one that ends early reads
+                    // the program no further.
+                    let moves = match index.changes(g) {
+                        Some(changes) => scan.run(changes, (bw, bh), &placements, &touch, end),
+                        None => {
+                            index.load(g, ops);
+                            scan.walk(index, ops, (bw, bh), &placements, &touch)
+                        }
+                    };
+                    if !moves.is_empty() {
+                        found.push((Hit { game: g, moves }, scan.nexts.clone()));
+                    }
+                }
+                found
             },
         )
-        .collect_into_vec(&mut slots);
-    let found = slots.into_iter().flatten().collect();
+        .collect();
+    let found = chunks.concat();
     answer(index, found, &placements, filter, q.board)
+}
+
+/// Candidates a worker scans in one go (the unit the two cores share).
+const SCAN_CHUNK: usize = 1024;
+
+/// The games that can hold a placement (originals, ascending, behind the filter's games) with,
+/// when the store can tell, which placements' stones each ever had (bit i = placement i, in
+/// step with the games); otherwise the games alone ([`candidates`]).
+fn covering_each<S: Store>(
+    index: &S,
+    (bw, bh): (u8, u8),
+    filter: Filter<'_>,
+    needs: &[Vec<(Color, Point)>],
+) -> (Vec<u32>, Option<Vec<u64>>) {
+    let Some(mut each) = index.covering_each(bw, bh, needs) else {
+        return (candidates(index, bw, bh, filter, needs), None);
+    };
+    match filter {
+        Some(f) => {
+            let mut owners: Vec<u32> = f.iter().map(|&g| index.original(g).unwrap_or(g)).collect();
+            owners.sort_unstable();
+            owners.dedup();
+            each.retain(|(g, _)| owners.binary_search(g).is_ok());
+        }
+        None => each.retain(|&(g, _)| !index.is_copy(g)),
+    }
+    let (games, masks) = each.into_iter().unzip();
+    (games, Some(masks))
 }
 
 /// The answer from the hits found (original games, ascending) and what each contributes to the
@@ -254,7 +292,7 @@ struct End {
 
 impl Ends {
     fn new(placements: &[Placement], touch: &Touch, bw: u8, bh: u8) -> Option<Ends> {
-        if (bw, bh) != (19, 19) || placements.is_empty() || !matches!(touch, Touch::Bits(_)) {
+        if (bw, bh) != (19, 19) || placements.is_empty() || !matches!(touch.by, By::Bits(_)) {
             return None;
         }
         let points = placements
@@ -271,8 +309,16 @@ impl Ends {
         Some(Ends { points })
     }
 
-    /// Game `g`'s, when the store knows its vacated points.
-    fn of_game<S: Store>(&self, index: &S, g: u32, placements: &[Placement]) -> Option<End> {
+    /// Game `g`'s, when the store knows its vacated points; `covered` says which placements'
+    /// stones it ever had, when known ([`Store::covering_each`]), and the store is asked
+    /// otherwise.
+    fn of_game<S: Store>(
+        &self,
+        index: &S,
+        g: u32,
+        placements: &[Placement],
+        covered: Option<u64>,
+    ) -> Option<End> {
         let vacated = index.vacated(g)?;
         let mut end = End {
             vacated,
@@ -284,13 +330,17 @@ impl Ends {
             if points.iter().zip(&vacated).all(|(p, v)| p & v == 0) {
                 end.settled |= 1 << i;
             }
-            if pl
-                .need
-                .iter()
-                .any(|&(c, p)| index.had(g, c, p) == Some(false))
+            if covered.is_none()
+                && pl
+                    .need
+                    .iter()
+                    .any(|&(c, p)| index.had(g, c, p) == Some(false))
             {
                 end.done |= 1 << i;
             }
+        }
+        if let Some(covered) = covered {
+            end.done |= end.all & !covered;
         }
         Some(end)
     }
@@ -316,7 +366,15 @@ fn slot(content: Option<Color>) -> usize {
 /// satisfies their constraint there. A placement that did not match can only come to match
 /// through a change that satisfies one of its constraints; one that matched must be tested
 /// after any change to its points. Everything else keeps its answer untested.
-enum Touch {
+struct Touch {
+    /// The points some placement constrains (bit [`point_index`]): a scan tests this for
+    /// every change, and most changes are elsewhere.
+    watch: Vec<u64>,
+    by: By,
+}
+
+/// [`Touch`]'s placements of each point.
+enum By {
     /// Up to 64 placements: one bit each, for black, white and empty, then all three or'ed
     /// (the placements that constrain the point at all, tested for every change).
     Bits(Vec<[u64; 4]>),
@@ -337,7 +395,14 @@ impl Touch {
                 Cell::Any => true,
             })
         };
-        if placements.len() <= 64 {
+        let mut watch = vec![0u64; n.div_ceil(64)];
+        for pl in placements {
+            for &(p, _) in &pl.cells {
+                let i = point_index(p);
+                watch[i / 64] |= 1 << (i % 64);
+            }
+        }
+        let by = if placements.len() <= 64 {
             let mut bits = vec![[0u64; 4]; n];
             for (i, pl) in placements.iter().enumerate() {
                 for &(p, cell) in &pl.cells {
@@ -347,7 +412,7 @@ impl Touch {
                     bits[point_index(p)][3] |= 1 << i;
                 }
             }
-            Touch::Bits(bits)
+            By::Bits(bits)
         } else {
             let mut lists = vec![Vec::new(); n];
             for (i, pl) in placements.iter().enumerate() {
@@ -355,28 +420,28 @@ impl Touch {
                     lists[point_index(p)].push((i as u32, allows(cell)));
                 }
             }
-            Touch::Lists(lists)
-        }
+            By::Lists(lists)
+        };
+        Touch { watch, by }
     }
 
     /// Whether some placement constrains the point.
     #[inline(always)]
     fn watched(&self, i: usize) -> bool {
-        match self {
-            Touch::Bits(bits) => bits.get(i).is_some_and(|b| b[3] != 0),
-            Touch::Lists(lists) => lists.get(i).is_some_and(|l| !l.is_empty()),
-        }
+        self.watch
+            .get(i / 64)
+            .is_some_and(|w| w >> (i % 64) & 1 == 1)
     }
 
     /// Point `i` now holds `content`: marks the placements to test again.
     #[inline(always)]
     fn mark(&self, i: usize, content: Option<Color>, scan: &mut Scan) {
-        match self {
-            Touch::Bits(bits) => {
+        match &self.by {
+            By::Bits(bits) => {
                 let b = &bits[i];
                 scan.dirty_bits |= b[slot(content)] | b[3] & scan.matched_bits;
             }
-            Touch::Lists(lists) => {
+            By::Lists(lists) => {
                 for &(j, ok) in &lists[i] {
                     if (ok[slot(content)] || scan.before[j as usize])
                         && !std::mem::replace(&mut scan.pending[j as usize], true)
@@ -392,24 +457,28 @@ impl Touch {
     /// forbid it there are done.
     #[inline(always)]
     fn forbidding(&self, i: usize, content: Option<Color>) -> u64 {
-        match self {
-            Touch::Bits(bits) => {
+        match &self.by {
+            By::Bits(bits) => {
                 let b = &bits[i];
                 b[3] & !b[slot(content)]
             }
-            Touch::Lists(_) => 0,
+            By::Lists(_) => 0,
         }
     }
 
-    /// Marks every placement to be tested.
-    fn mark_all(&self, scan: &mut Scan) {
-        let n = scan.pending.len();
-        match self {
-            Touch::Bits(_) => scan.dirty_bits = u64::MAX.checked_shr(64 - n as u32).unwrap_or(0),
-            Touch::Lists(_) => {
+    /// Marks the placements to be tested on the empty board a game starts from: those that
+    /// need no stone (`start`). Any other can only appear after a stone it needs is put, which
+    /// marks it then.
+    fn mark_start(&self, start: &[u32], scan: &mut Scan) {
+        match &self.by {
+            By::Bits(_) => scan.dirty_bits = start.iter().fold(0, |m, &i| m | 1 << i),
+            By::Lists(_) => {
                 scan.dirty_list.clear();
-                scan.dirty_list.extend(0..n as u32);
-                scan.pending.iter_mut().for_each(|p| *p = true);
+                scan.dirty_list.extend_from_slice(start);
+                scan.pending.iter_mut().for_each(|p| *p = false);
+                for &i in start {
+                    scan.pending[i as usize] = true;
+                }
             }
         }
     }
@@ -427,6 +496,8 @@ struct Scan {
     pending: Vec<bool>,
     dirty_list: Vec<u32>,
     hits: Vec<u32>,
+    /// The placements that need no stone: the only ones an empty board can show.
+    start: Vec<u32>,
     /// For each hit: the placements that appeared (up to 64; none known beyond) and the next
     /// move.
     nexts: Nexts,
@@ -441,8 +512,13 @@ type Next = (u64, Option<(Color, Option<Point>)>);
 type Nexts = smallvec::SmallVec<[Next; 1]>;
 
 impl Scan {
-    fn new(n: usize) -> Scan {
+    fn new(placements: &[Placement]) -> Scan {
+        let n = placements.len();
+        let start = (0..n as u32)
+            .filter(|&i| placements[i as usize].need.is_empty())
+            .collect();
         Scan {
+            start,
             stones: [Bitboard::EMPTY, Bitboard::EMPTY],
             matched_bits: 0,
             appeared_bits: 0,
@@ -455,14 +531,17 @@ impl Scan {
         }
     }
 
-    /// Starts a game: nothing on the board, every placement to be tested at position 0.
+    /// Starts a game: nothing on the board, the placements an empty board can show to be
+    /// tested at position 0.
     fn reset(&mut self, touch: &Touch) {
         self.stones = [Bitboard::EMPTY, Bitboard::EMPTY];
         self.matched_bits = 0;
         self.before.iter_mut().for_each(|b| *b = false);
         self.hits.clear();
         self.nexts.clear();
-        touch.mark_all(self);
+        let start = std::mem::take(&mut self.start);
+        touch.mark_start(&start, self);
+        self.start = start;
     }
 
     /// The positions of a game where some placement appears, from its program's changes
@@ -478,23 +557,30 @@ impl Scan {
         self.reset(touch);
         // Position k falls just before the (k+1)-th move, and after the end.
         let mut k = 0;
+        // Whether a watched point changed since the last position was tested (or none was
+        // tested yet): only then can a placement appear, or the end come, at the next one, so
+        // most moves only count.
+        let mut changed = true;
         for change in changes {
             if let Some(c) = change.mover {
-                if self.report(k, pls) {
-                    let p = (change.point < usize::from(bh) * 52
-                        && index_point(change.point).x < bw)
-                        .then(|| index_point(change.point));
-                    self.next_after_hit(Some((c, p)));
-                }
-                k += 1;
-                if let Some(e) = &end {
-                    if (e.done | self.matched_bits & e.settled) & e.all == e.all {
-                        // No placement can appear again.
-                        return Moves::from_slice(&self.hits);
+                if std::mem::take(&mut changed) {
+                    if self.report(k, pls) {
+                        let p = (change.point < usize::from(bh) * 52
+                            && index_point(change.point).x < bw)
+                            .then(|| index_point(change.point));
+                        self.next_after_hit(Some((c, p)));
+                    }
+                    if let Some(e) = &end {
+                        if (e.done | self.matched_bits & e.settled) & e.all == e.all {
+                            // No placement can appear again.
+                            return Moves::from_slice(&self.hits);
+                        }
                     }
                 }
+                k += 1;
             }
             if touch.watched(change.point) {
+                changed = true;
                 if let Some(e) = &mut end {
                     if change.content.is_some() && e.keeps(change.point) {
                         e.done |= touch.forbidding(change.point, change.content);

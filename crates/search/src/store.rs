@@ -263,6 +263,17 @@ pub trait Store: Sync {
     /// `needs` on a `width`×`height` board, or `None` when the store cannot tell for these
     /// (then any game of that board may).
     fn covering(&self, width: u8, height: u8, needs: &[Vec<(Color, Point)>]) -> Option<Vec<u32>>;
+    /// [`Store::covering`] with, for each game, which of `needs` (up to 64: bit i = need i) it
+    /// covers, so that a scan knows from the start which shapes a game can never show; `None`
+    /// when the store cannot tell, or for more than 64 needs. Default: `None`.
+    fn covering_each(
+        &self,
+        _width: u8,
+        _height: u8,
+        _needs: &[Vec<(Color, Point)>],
+    ) -> Option<Vec<(u32, u64)>> {
+        None
+    }
 
     /// Every time a corner square of an original game of a `width`×`height` board came to hold
     /// one of the contents these keys name ([`goban::corner`]), in (game, k) order, or `None`

@@ -209,6 +209,12 @@ impl Segment {
         crate::occupancy::covering(&self.occ, self.len() as usize, needs)
     }
 
+    /// Games of the segment (0-based ids, ascending) whose occupancy covers one of `needs` (up
+    /// to 64), each with the needs it covers (bit i = need i).
+    pub fn covering_each(&self, needs: &[Occupancy]) -> Vec<(u32, u64)> {
+        crate::occupancy::covering_each(&self.occ, self.len() as usize, needs)
+    }
+
     /// The bytes of the position-table entries with this hash.
     fn entries(&self, hash: u64) -> &[u8] {
         let n = self.keys.len() / 8;
