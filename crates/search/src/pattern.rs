@@ -39,8 +39,10 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
     let ends = Ends::new(&placements, &touch, bw, bh);
     // Candidates in chunks, each scanned in order by one worker: the chunks' hits, in order,
     // are the answer's, with no slot kept for the many candidates that do not hit.
+    // A few thousand candidates still make several chunks for each core.
+    let per_chunk = (games.len() / (8 * rayon::current_num_threads())).clamp(16, SCAN_CHUNK);
     let chunks: Vec<Vec<(Hit, Nexts)>> = games
-        .par_chunks(SCAN_CHUNK)
+        .par_chunks(per_chunk)
         .enumerate()
         .map_init(
             || (Vec::new(), Scan::new(&placements)),
@@ -50,7 +52,7 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
                     if index.stopped() {
                         break;
                     }
-                    let covered = covers.as_ref().map(|m| m[c * SCAN_CHUNK + j]);
+                    let covered = covers.as_ref().map(|m| m[c * per_chunk + j]);
                     let end = ends
                         .as_ref()
                         .and_then(|e| e.of_game(index, g, &placements, covered));
@@ -75,7 +77,7 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
     answer(index, found, &placements, filter, q.board)
 }
 
-/// Candidates a worker scans in one go (the unit the two cores share).
+/// The most candidates a worker scans in one go (the unit the cores share).
 const SCAN_CHUNK: usize = 1024;
 
 /// The games that can hold a placement (originals, ascending, behind the filter's games) with,
