@@ -655,7 +655,6 @@ pub(crate) fn candidates<S: Store>(
     filter: Filter<'_>,
     needs: &[Vec<(Color, Point)>],
 ) -> Vec<u32> {
-    let owner = |g: u32| index.original(g).unwrap_or(g);
     let right_size = |g: &u32| index.board(*g) == (w, h);
     // The store's answer holds only games of this board that can have the stones.
     let pool = if needs.is_empty() {
@@ -665,9 +664,7 @@ pub(crate) fn candidates<S: Store>(
     };
     match (filter, pool) {
         (Some(f), pool) => {
-            let mut owners: Vec<u32> = f.par_iter().map(|&g| owner(g)).collect();
-            owners.sort_unstable();
-            owners.dedup();
+            let mut owners = owners(index, f);
             match pool {
                 Some(pool) => {
                     owners.retain(|g| pool.binary_search(g).is_ok());
@@ -685,6 +682,18 @@ pub(crate) fn candidates<S: Store>(
             .filter(|&g| !index.is_copy(g) && right_size(&g))
             .collect(),
     }
+}
+
+/// The originals of a filter's games (a copy is answered through its original), ascending,
+/// each once.
+pub(crate) fn owners<S: Store>(index: &S, filter: &[u32]) -> Vec<u32> {
+    let mut owners: Vec<u32> = filter
+        .par_iter()
+        .map(|&g| index.original(g).unwrap_or(g))
+        .collect();
+    owners.sort_unstable();
+    owners.dedup();
+    owners
 }
 
 /// The stones of a position, as a need for [`Store::covering`].

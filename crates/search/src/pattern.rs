@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use goban::{corner, Bitboard, Color, Point, Symmetry};
 use rayon::prelude::*;
 
-use crate::engine::{candidates, with_copies, Answer, Continuation, Filter, Hit, Moves};
+use crate::engine::{candidates, owners, with_copies, Answer, Continuation, Filter, Hit, Moves};
 use crate::query::{Cell, PatternQuery};
 use crate::store::{index_point, point_index, Change, CornerHeld, Store, Walk};
 use crate::tally::{continuation_rows, own_positions};
@@ -94,9 +94,7 @@ fn covering_each<S: Store>(
     };
     match filter {
         Some(f) => {
-            let mut owners: Vec<u32> = f.iter().map(|&g| index.original(g).unwrap_or(g)).collect();
-            owners.sort_unstable();
-            owners.dedup();
+            let owners = owners(index, f);
             each.retain(|(g, _)| owners.binary_search(g).is_ok());
         }
         None => each.retain(|&(g, _)| !index.is_copy(g)),
@@ -165,9 +163,7 @@ fn from_corners<S: Store>(
     keys.dedup();
     let mut events = index.corner_events(bw, bh, &keys)?;
     if let Some(f) = filter {
-        let mut owners: Vec<u32> = f.iter().map(|&g| index.original(g).unwrap_or(g)).collect();
-        owners.sort_unstable();
-        owners.dedup();
+        let owners = owners(index, f);
         events.retain(|e| owners.binary_search(&e.game).is_ok());
     }
     // Placements slid `anywhere` are many and have no orientation to count continuations in.
