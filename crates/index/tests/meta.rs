@@ -527,3 +527,93 @@ fn unopenable_directories_say_the_path_once() {
         assert!(e.ends_with(says), "{e}");
     }
 }
+
+/// Ranges on the numeric fields (answered from their postings, not their columns) and the
+/// game ids of every segment (read from each segment's run of consecutive games, or from its
+/// column when documents were deleted) agree with the values written, game by game.
+#[test]
+fn numeric_ranges_over_segments_match_the_values() {
+    let dir = TempDir::new("ranges");
+    let mut w = MetaWriter::create(&dir.0, 50_000_000).unwrap();
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    // Per game: moves, komi, handicap.
+    let mut values: Vec<(u32, f64, u32)> = Vec::new();
+    let mut add = |w: &mut MetaWriter, values: &mut Vec<(u32, f64, u32)>, g: u32| {
+        let r = next();
+        let moves = (r % 400) as u32;
+        let komi = [0.5, 5.5, 6.5, 7.5][(r >> 20) as usize % 4];
+        let handicap = [0, 0, 2, 3, 4][(r >> 30) as usize % 5];
+        let ha = if handicap > 0 {
+            format!("HA[{handicap}]")
+        } else {
+            String::new()
+        };
+        let sgf = format!("(;GM[1]SZ[19]PB[b{g}]PW[w{g}]KM[{komi}]{ha})");
+        w.add(g, &info(&sgf), moves, None, &format!("f/{g}.sgf"))
+            .unwrap();
+        values.truncate(g as usize);
+        values.push((moves, komi, handicap));
+    };
+    for g in 0..2_400 {
+        add(&mut w, &mut values, g);
+        if g % 500 == 499 || g == 2_399 {
+            w.commit().unwrap();
+        }
+    }
+    // Games from 2,200 on taken back and written again: the last segment of the first run
+    // keeps deleted documents.
+    w.truncate(2_200).unwrap();
+    for g in 2_200..2_400 {
+        add(&mut w, &mut values, g);
+    }
+    w.finish().unwrap();
+    let m = MetaIndex::open(&dir.0).unwrap();
+    assert_eq!(m.num_games(), 2_400);
+
+    let expect = |keep: &dyn Fn(&(u32, f64, u32)) -> bool| -> Vec<u32> {
+        (0..values.len() as u32)
+            .filter(|&g| keep(&values[g as usize]))
+            .collect()
+    };
+    type Keep = Box<dyn Fn(&(u32, f64, u32)) -> bool>;
+    let cases: Vec<(&str, Keep)> = vec![
+        (
+            "moves:[100 TO 250]",
+            Box::new(|v| (100..=250).contains(&v.0)),
+        ),
+        ("moves:{100 TO 250}", Box::new(|v| v.0 > 100 && v.0 < 250)),
+        ("moves:>=390", Box::new(|v| v.0 >= 390)),
+        ("moves:<3", Box::new(|v| v.0 < 3)),
+        ("moves:[0 TO 1000]", Box::new(|_| true)),
+        ("komi:[6 TO 7]", Box::new(|v| v.1 == 6.5)),
+        ("komi:>=6.5", Box::new(|v| v.1 >= 6.5)),
+        ("handicap:[2 TO 3]", Box::new(|v| v.2 == 2 || v.2 == 3)),
+        (
+            "moves:[100 TO 200] AND komi:6.5",
+            Box::new(|v| (100..=200).contains(&v.0) && v.1 == 6.5),
+        ),
+        (
+            "moves:[100 TO 200] OR handicap:>3",
+            Box::new(|v| (100..=200).contains(&v.0) || v.2 > 3),
+        ),
+        (
+            "moves:[0 TO 150] AND -komi:[5 TO 6]",
+            Box::new(|v| v.0 <= 150 && v.1 != 5.5),
+        ),
+        (
+            "(moves:<50 OR moves:>350) AND (handicap:0 OR komi:<1)",
+            Box::new(|v| (v.0 < 50 || v.0 > 350) && (v.2 == 0 || v.1 < 1.0)),
+        ),
+    ];
+    for (q, keep) in &cases {
+        let want = expect(keep.as_ref());
+        assert!(!want.is_empty(), "{q} should hit some games");
+        assert_eq!(search(&m, q), want, "{q}");
+    }
+}

@@ -41,8 +41,53 @@ pub struct Segment {
     long: Map,
     variations: Map,
     dir: PathBuf,
-    /// Parsed from `files.jsonl` when first needed: most searches name few games.
-    files: std::sync::OnceLock<Vec<String>>,
+    /// Read from `files.jsonl` when first needed: most searches name few games.
+    files: std::sync::OnceLock<Files>,
+}
+
+/// The names of a segment's record files, one JSON string a line (`files.jsonl`), each decoded
+/// when first asked: an answer names ten games, and decoding a segment's tens of thousands of
+/// names whole cost more than the rest of describing them.
+struct Files {
+    text: String,
+    /// Where each line starts, and the text's end.
+    starts: Vec<usize>,
+    /// Names with escapes in their JSON, decoded once.
+    decoded: Vec<std::sync::OnceLock<String>>,
+}
+
+impl Files {
+    fn new(text: String) -> Files {
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|at| at + 1));
+        if starts.last() != Some(&text.len()) {
+            starts.push(text.len());
+        }
+        let lines = starts.len() - 1;
+        Files {
+            text,
+            starts,
+            decoded: (0..lines).map(|_| std::sync::OnceLock::new()).collect(),
+        }
+    }
+
+    /// Name `i`; "" past the end or for a line that is no JSON string.
+    fn get(&self, i: usize) -> &str {
+        let (Some(&start), Some(&end)) = (self.starts.get(i), self.starts.get(i + 1)) else {
+            return "";
+        };
+        let line = self.text[start..end].trim_end_matches(['\n', '\r']);
+        // A name without escapes is the text between its quotes (a JSON string holds no bare
+        // quote or control character).
+        if let Some(plain) = line
+            .strip_prefix('"')
+            .and_then(|l| l.strip_suffix('"'))
+            .filter(|l| !l.contains(['\\', '"']))
+        {
+            return plain;
+        }
+        self.decoded[i].get_or_init(|| serde_json::from_str(line).unwrap_or_default())
+    }
 }
 
 /// A segment file's bytes: mapped, or read whole (see [`read`]).
@@ -495,16 +540,16 @@ impl Segment {
         )
     }
 
-    /// File names of the segment (none if `files.jsonl` cannot be read any more).
-    pub fn files(&self) -> &[String] {
-        self.files.get_or_init(|| {
-            let mut text = String::new();
-            let _ = File::open(self.dir.join(file::FILES))
-                .and_then(|mut f| f.read_to_string(&mut text));
-            text.lines()
-                .map(|l| serde_json::from_str(l).unwrap_or_default())
-                .collect()
-        })
+    /// The name of the segment's record file `i` ("" when `files.jsonl` cannot be read any more).
+    pub fn file(&self, i: usize) -> &str {
+        self.files
+            .get_or_init(|| {
+                let mut text = String::new();
+                let _ = File::open(self.dir.join(file::FILES))
+                    .and_then(|mut f| f.read_to_string(&mut text));
+                Files::new(text)
+            })
+            .get(i)
     }
 
     /// `(copy, original)` ids of the segment's exact copies, in id order.
