@@ -465,6 +465,33 @@ impl Index {
         seg.facts(i)
     }
 
+    /// Calls `f` with each item of `items` and the facts ([`Index::facts`]) of its game,
+    /// `game(item)`, in ascending order: segment by segment, what a profile of millions of hits
+    /// reads at the cost of a slice index per game, not a search of the segments.
+    pub fn each_facts<T>(
+        &self,
+        items: &[T],
+        game: impl Fn(&T) -> u32,
+        mut f: impl FnMut(&T, Facts),
+    ) {
+        let mut rest = items;
+        while let Some(first) = rest.first() {
+            let (seg, _) = self.locate(game(first));
+            let end = seg.first_game.saturating_add(seg.len());
+            let n = rest.partition_point(|h| game(h) < end).max(1);
+            for h in &rest[..n] {
+                let g = game(h);
+                // Out of order (not as asked), a game is found the slow way.
+                let facts = match g.checked_sub(seg.first_game) {
+                    Some(i) if g < end => seg.facts(i),
+                    _ => self.facts(g),
+                };
+                f(h, facts);
+            }
+            rest = &rest[n..];
+        }
+    }
+
     /// The points of game `id` whose stone ever left ([`Vacated`]; every point for a copy, whose
     /// moves are its original's, and for a game of a board other than 19×19).
     pub fn vacated(&self, id: u32) -> Vacated {
@@ -551,12 +578,7 @@ impl Index {
     pub fn identity(&self, id: u32) -> (&str, u32) {
         let (seg, i) = self.locate(id);
         let rec = seg.game(i);
-        (
-            seg.files()
-                .get(rec.file as usize)
-                .map_or("", String::as_str),
-            rec.game_in_file,
-        )
+        (seg.file(rec.file as usize), rec.game_in_file)
     }
 
     /// The original record text of game `id` (of a variation line, its game's).

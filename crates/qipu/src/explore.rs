@@ -241,16 +241,18 @@ pub struct Period {
     pub white_wins: u64,
 }
 
-/// The profile of `hits` (in ascending game order); with copies counted once, the games
-/// `elsewhere` names are counted through another index of a set searched as one.
-pub(crate) fn profile(
+/// The profile of `hits` (in ascending order of `game(hit)`: search hits, or game ids); with
+/// copies counted once, the games `elsewhere` names are counted through another index of a set
+/// searched as one.
+pub(crate) fn profile<H: Sync>(
     index: &index::Index,
-    hits: &[search::Hit],
+    hits: &[H],
+    game: impl Fn(&H) -> u32 + Sync,
     each_copy: bool,
     by_month: bool,
     elsewhere: impl Fn(u32) -> bool + Sync,
 ) -> Profile {
-    let member = |g: u32| hits.binary_search_by_key(&g, |h| h.game).is_ok();
+    let member = |g: u32| hits.binary_search_by_key(&g, &game).is_ok();
     let counted = |g: u32| {
         if each_copy {
             return true;
@@ -276,10 +278,13 @@ pub(crate) fn profile(
         .map(|chunk| {
             let mut c = Counts::new();
             let mut last: Option<((u16, u8), [u64; 3])> = None;
-            // Variation lines were not played: the profile is of games.
-            let played = chunk.iter().map(|h| h.game).filter(|&g| !index.is_line(g));
-            for g in played.filter(|&g| counted(g)) {
-                let f = index.facts(g);
+            let lines = index.has_lines();
+            index.each_facts(chunk, &game, |h, f| {
+                let g = game(h);
+                // Variation lines were not played: the profile is of games.
+                if lines && index.is_line(g) || !counted(g) {
+                    return;
+                }
                 let key = (f.year, f.month);
                 // The facts' result class reads `RE` as the winner byte does (1 Black, 2 White).
                 let add = [1, u64::from(f.result == 1), u64::from(f.result == 2)];
@@ -294,7 +299,7 @@ pub(crate) fn profile(
                         last = Some((key, add));
                     }
                 }
-            }
+            });
             if let Some((k, v)) = last {
                 let e = c.entry(k).or_default();
                 (0..3).for_each(|i| e[i] += v[i]);

@@ -561,7 +561,9 @@ impl Query {
                 swap_colors: self.swap_colors,
                 anywhere: self.anywhere,
             }),
-            Kind::Metadata => Plan::Metadata,
+            Kind::Metadata => Plan::Metadata {
+                first_hits: self.first_hits(),
+            },
         })
     }
 }
@@ -599,7 +601,11 @@ pub(crate) enum Plan {
     Position(Box<PositionQuery>),
     Pattern(PatternQuery),
     Sequence(SequenceQuery),
-    Metadata,
+    /// The games a metadata query selects; `first_hits` as [`PositionQuery::first_hits`]: how
+    /// many of them, in game order, the answer lists at most (all are counted and profiled).
+    Metadata {
+        first_hits: Option<usize>,
+    },
 }
 
 /// A board size qipu can read, or the caller's error.

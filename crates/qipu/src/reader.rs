@@ -215,7 +215,7 @@ impl Index {
             Plan::Pattern(q) => find_pattern(&games, q, filter.as_deref()),
             Plan::Sequence(q) => find_sequence(&games, q, filter.as_deref()),
             // The games the metadata query selected are the whole answer.
-            Plan::Metadata => search::Answer::default(),
+            Plan::Metadata { .. } => search::Answer::default(),
         };
         // An index file cut short under the search read as zeros: no answer from it.
         self.inner.check_intact()?;
@@ -223,19 +223,46 @@ impl Index {
         if stop.is_some_and(Stop::is_stopped) {
             return Err(Error::stopped());
         }
-        let hits: Vec<search::Hit> = match plan {
-            // A metadata query answers games, not lines.
-            Plan::Metadata => filter
-                .unwrap_or_default()
-                .into_iter()
-                .filter(|&g| !self.inner.is_line(g))
-                .map(|game| search::Hit {
+        if let Plan::Metadata { first_hits } = *plan {
+            // A metadata query answers games, not lines: counted and profiled by id, and only
+            // the ones the answer lists made hits (a hit is several times the size of an id, and
+            // an answer of millions of games lists ten).
+            let mut ids = filter.unwrap_or_default();
+            if self.inner.has_lines() {
+                ids.retain(|&g| !self.inner.is_line(g));
+            }
+            let started = Instant::now();
+            let profile = crate::explore::profile(
+                &self.inner,
+                &ids,
+                |&g| g,
+                query.with_copies,
+                query.by_month,
+                |g| search::Store::counted_elsewhere(&games, g),
+            );
+            let tally_ms = started.elapsed().as_secs_f64() * 1e3;
+            let counts = Counts {
+                games: ids.len(),
+                positions: 0,
+                variations: 0,
+            };
+            let listed = first_hits.map_or(ids.len(), |n| n.min(ids.len()));
+            let hits = ids[..listed]
+                .iter()
+                .map(|&game| search::Hit {
                     game,
                     moves: search::Moves::new(),
                 })
-                .collect(),
-            _ => found.hits,
-        };
+                .collect();
+            return Ok(Found {
+                hits,
+                counts,
+                continuations: Vec::new(),
+                profile,
+                tally_ms,
+            });
+        }
+        let hits = found.hits;
         let is_line = |g: u32| self.inner.has_lines() && self.inner.is_line(g);
         let counts = match found.counts {
             Some(c) => Counts {
@@ -262,6 +289,7 @@ impl Index {
             None => crate::explore::profile(
                 &self.inner,
                 &hits,
+                |h| h.game,
                 query.with_copies,
                 query.by_month,
                 |g| search::Store::counted_elsewhere(&games, g),

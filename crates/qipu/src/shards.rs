@@ -167,9 +167,11 @@ impl Shards {
         let once = copies.filter(|_| !query.with_copies);
         // Which games of an earlier index are in the answer decides what a later one counts:
         // then every hit is read, not only the first ones.
-        if let (Some(c), Plan::Position(q)) = (once, &mut plan) {
-            if !c.shared.is_empty() {
-                q.first_hits = None;
+        if once.is_some_and(|c| !c.shared.is_empty()) {
+            match &mut plan {
+                Plan::Position(q) => q.first_hits = None,
+                Plan::Metadata { first_hits } => *first_hits = None,
+                _ => {}
             }
         }
         let mut counts = Counts::default();

@@ -281,6 +281,16 @@ fn a_set_pages_and_profiles_as_one_index_with_copies_counted_in_another() {
                 .limit(Some(15)),
         ),
         ("past the last hit", empty.offset(1_000_000).limit(Some(5))),
+        (
+            "games of 2017 on, a page across the indexes",
+            Query::metadata("date:[2017 TO 2030]")
+                .offset(boundary - 10)
+                .limit(Some(25)),
+        ),
+        (
+            "long games, first page",
+            Query::metadata("moves:[200 TO 400]").limit(Some(10)),
+        ),
     ];
     for (name, q) in &queries {
         for with_copies in [false, true] {
@@ -289,5 +299,18 @@ fn a_set_pages_and_profiles_as_one_index_with_copies_counted_in_another() {
             let got = without_time(set.search(&q).unwrap());
             same(&got, &want, &format!("{name}, with copies {with_copies}"));
         }
+    }
+    // A metadata answer lists a page but counts and profiles every game it selects.
+    let answer = |in_set: bool, q: &Query| {
+        without_time(if in_set { set.search(q) } else { one.search(q) }.unwrap())
+    };
+    for in_set in [false, true] {
+        let q = Query::metadata("moves:[150 TO 300] OR winner:W").by_month(true);
+        let all = answer(in_set, &q.clone().limit(None));
+        let page = answer(in_set, &q.offset(5).limit(Some(10)));
+        assert!(all.summary.games > 100, "{} games", all.summary.games);
+        assert_eq!(page.summary.games, all.summary.games);
+        assert_eq!(page.profile, all.profile);
+        assert_eq!(page.hits, all.hits[5..15]);
     }
 }
