@@ -1161,9 +1161,10 @@ const RUN_SAMPLES: u32 = 64;
 
 /// The first game of `segment` when its documents hold consecutive games in document order, as
 /// a build adds them (see [`Lookup`]): no deleted document, the column's least and greatest
-/// values as far apart as the documents (so, each game once, none missing), and the first,
-/// the last and [`RUN_SAMPLES`] documents between where the run puts them. Reading a game id
-/// per hit from the column was a quarter of a large metadata answer's time.
+/// values as far apart as the documents (as when each game of the run is there once), and the
+/// first, the last and [`RUN_SAMPLES`] documents between where the run puts them — checks of
+/// what a build guarantees, as [`MetaIndex::summary`]'s look-up checks one value. Reading a
+/// game id per hit from the column was a quarter of a large metadata answer's time.
 fn run_start(segment: &SegmentReader, column: &dyn ColumnValues<u64>) -> Option<u32> {
     let docs = segment.max_doc();
     if docs == 0 || segment.alive_bitset().is_some() || column.num_vals() != docs {
