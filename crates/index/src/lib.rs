@@ -140,6 +140,9 @@ pub struct Index {
     is_line: Vec<u64>,
 }
 
+/// How many games ahead [`Index::each_facts`] asks for the facts it will read.
+const PREFETCH_AHEAD: usize = 16;
+
 impl Index {
     /// Whether every mapped file read since the index was opened is still whole. A file truncated
     /// by another program under a running search reads as zeros (instead of killing the process:
@@ -479,7 +482,11 @@ impl Index {
             let (seg, _) = self.locate(game(first));
             let end = seg.first_game.saturating_add(seg.len());
             let n = rest.partition_point(|h| game(h) < end).max(1);
-            for h in &rest[..n] {
+            let ahead = &rest[..n];
+            for (k, h) in ahead.iter().enumerate() {
+                if let Some(later) = ahead.get(k + PREFETCH_AHEAD) {
+                    seg.prefetch_facts(game(later).wrapping_sub(seg.first_game));
+                }
                 let g = game(h);
                 // Out of order (not as asked), a game is found the slow way.
                 let facts = match g.checked_sub(seg.first_game) {

@@ -1205,13 +1205,13 @@ impl Collector for GameIds {
         false
     }
 
-    fn merge_fruits(&self, fruits: Vec<Vec<u32>>) -> tantivy::Result<Vec<u32>> {
-        let mut fruits = fruits.into_iter();
-        let mut all = fruits.next().unwrap_or_default();
-        for f in fruits {
-            all.extend(f);
-        }
-        Ok(all)
+    /// The segments' games, the segments in order of their first game: merges leave
+    /// tantivy's segments in no particular order, and each holds a run of games, so this is
+    /// usually the ascending order [`ascending`] would otherwise sort into.
+    fn merge_fruits(&self, mut fruits: Vec<Vec<u32>>) -> tantivy::Result<Vec<u32>> {
+        fruits.retain(|f| !f.is_empty());
+        fruits.sort_unstable_by_key(|f| f[0]);
+        Ok(fruits.concat())
     }
 }
 
