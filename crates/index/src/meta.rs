@@ -1205,6 +1205,39 @@ impl Collector for GameIds {
         false
     }
 
+    /// As tantivy collects a segment unscored, with room made first for as many games as the
+    /// scorer says it may give (an answer of half a million games grew each segment's list by
+    /// doubling, every step fresh memory to fault in).
+    fn collect_segment(
+        &self,
+        weight: &dyn tantivy::query::Weight,
+        ord: SegmentOrdinal,
+        segment: &SegmentReader,
+    ) -> tantivy::Result<Vec<u32>> {
+        use tantivy::DocSet;
+        let mut child = self.for_segment(ord, segment)?;
+        let mut scorer = weight.scorer(segment, 1.0)?;
+        let alive = segment.alive_bitset();
+        let hint = (scorer.size_hint() as usize).min(segment.max_doc() as usize);
+        child.games.reserve(hint);
+        let mut buffer = [0; tantivy::COLLECT_BLOCK_BUFFER_LEN];
+        loop {
+            let n = scorer.fill_buffer(&mut buffer);
+            if n == 0 {
+                break;
+            }
+            match alive {
+                None => child.collect_block(&buffer[..n]),
+                Some(alive) => {
+                    for &doc in buffer[..n].iter().filter(|&&d| alive.is_alive(d)) {
+                        child.collect(doc, 0.0);
+                    }
+                }
+            }
+        }
+        Ok(child.harvest())
+    }
+
     /// The segments' games, the segments in order of their first game: merges leave
     /// tantivy's segments in no particular order, and each holds a run of games, so this is
     /// usually the ascending order [`ascending`] would otherwise sort into.
