@@ -489,6 +489,8 @@ impl Segment {
                 )
             };
         }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = i;
     }
 
     /// The facts of game `i` (see [`Facts`]); all unknown past a damaged file's end.
