@@ -330,8 +330,10 @@ impl MetaWriter {
 
     /// Adds one game: its id (dense from 0, assigned by the caller), its information, the
     /// number of moves in its main line, the game it copies if it is a duplicate, and its file
-    /// (the identity the caller reports). Visible to searches after the next commit. Takes
-    /// `&self`: several threads may add at once.
+    /// (the identity the caller reports). Visible to searches after the next commit. Games are
+    /// added in id order, one writer and one indexing thread, so that each segment holds a run
+    /// of consecutive games (what searches rely on to find a game's document and to read ids,
+    /// and check: see [`Lookup`]).
     pub fn add(
         &mut self,
         game: u32,
@@ -670,7 +672,8 @@ impl MetaIndex {
         use rayon::prelude::*;
         guarded(&self.dir, || {
             let searcher = self.reader.searcher();
-            let query = ranges::by_postings(query, &self.index.schema(), &self.by_postings);
+            let rewritten = ranges::by_postings(query, &self.index.schema(), &self.by_postings);
+            let query = rewritten.as_deref().unwrap_or(query);
             let weight = query.weight(tantivy::query::EnableScoring::disabled_from_searcher(
                 &searcher,
             ))?;
@@ -690,9 +693,10 @@ impl MetaIndex {
     pub fn count(&self, query: &str) -> Result<usize, MetaError> {
         guarded(&self.dir, || {
             let query = self.parse(query)?;
-            let query =
+            let rewritten =
                 ranges::by_postings(query.as_ref(), &self.index.schema(), &self.by_postings);
-            Ok(self.reader.searcher().search(query.as_ref(), &Count)?)
+            let query = rewritten.as_deref().unwrap_or(query.as_ref());
+            Ok(self.reader.searcher().search(query, &Count)?)
         })
     }
 

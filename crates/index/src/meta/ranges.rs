@@ -31,29 +31,41 @@ pub const BY_POSTINGS: &[&str] = &[
 ];
 
 /// `query` with each range on a field of [`BY_POSTINGS`] (alone, or a clause of boolean
-/// queries however nested) answered from the postings; `plain` is [`without_columns`] of
-/// `schema`. The clauses are nested no deeper than the parser's limits allow.
-pub fn by_postings(query: &dyn Query, schema: &Schema, plain: &Schema) -> Box<dyn Query> {
+/// queries however nested) answered from the postings; `None` when it holds no such range (the
+/// query is used as it is: a copy would duplicate the term sets of the value dictionary).
+/// `plain` is [`without_columns`] of `schema`. The clauses are nested no deeper than the
+/// parser's limits allow. (A range under a boost keeps its column: the parser makes one only
+/// for a boost the user writes.)
+pub fn by_postings(query: &dyn Query, schema: &Schema, plain: &Schema) -> Option<Box<dyn Query>> {
     if let Some(b) = query.downcast_ref::<BooleanQuery>() {
+        let rewritten: Vec<Option<Box<dyn Query>>> = b
+            .clauses()
+            .iter()
+            .map(|(_, q)| by_postings(q.as_ref(), schema, plain))
+            .collect();
+        if rewritten.iter().all(Option::is_none) {
+            return None;
+        }
         let clauses = b
             .clauses()
             .iter()
-            .map(|(occur, q)| (*occur, by_postings(q.as_ref(), schema, plain)))
+            .zip(rewritten)
+            .map(|((occur, q), new)| (*occur, new.unwrap_or_else(|| q.box_clone())))
             .collect();
-        return Box::new(BooleanQuery::with_minimum_required_clauses(
+        return Some(Box::new(BooleanQuery::with_minimum_required_clauses(
             clauses,
             b.get_minimum_number_should_match(),
-        ));
+        )));
     }
-    if let Some(r) = query.downcast_ref::<RangeQuery>() {
-        if BY_POSTINGS.contains(&schema.get_field_name(r.field())) {
-            return Box::new(ByPostings {
+    let r = query.downcast_ref::<RangeQuery>()?;
+    BY_POSTINGS
+        .contains(&schema.get_field_name(r.field()))
+        .then(|| {
+            Box::new(ByPostings {
                 query: query.box_clone(),
                 schema: plain.clone(),
-            });
-        }
-    }
-    query.box_clone()
+            }) as Box<dyn Query>
+        })
 }
 
 /// A range answered from the postings (see the module documentation).
