@@ -510,11 +510,7 @@ struct Lookup {
     /// thousands of hits, mostly in game order, and a store opened per summary decompressed a
     /// whole block for each (on fox-pro's 4,146 hits of the empty board, most of the answer's
     /// time in the clients).
-    ///
-    /// Each segment's is opened when a summary first needs it: an answer lists ten games, from
-    /// a segment or two, and opening all of a large index's stores cost more than the rest of
-    /// describing them.
-    stores: Vec<std::sync::OnceLock<tantivy::store::StoreReader>>,
+    stores: std::sync::OnceLock<Vec<tantivy::store::StoreReader>>,
 }
 
 /// Decompressed blocks each kept document store holds (a block holds tens of documents).
@@ -672,7 +668,7 @@ impl MetaIndex {
         use rayon::prelude::*;
         guarded(&self.dir, || {
             let searcher = self.reader.searcher();
-            let rewritten = ranges::by_postings(query, &self.index.schema(), &self.by_postings);
+            let rewritten = self.ranges_by_postings(query);
             let query = rewritten.as_deref().unwrap_or(query);
             let weight = query.weight(tantivy::query::EnableScoring::disabled_from_searcher(
                 &searcher,
@@ -689,12 +685,17 @@ impl MetaIndex {
         })
     }
 
+    /// `query` with its numeric ranges answered from their postings, or `None` when it has
+    /// none to rewrite (see [`ranges`]).
+    fn ranges_by_postings(&self, query: &dyn Query) -> Option<Box<dyn Query>> {
+        ranges::by_postings(query, &self.index.schema(), &self.by_postings)
+    }
+
     /// The number of games matching `query`.
     pub fn count(&self, query: &str) -> Result<usize, MetaError> {
         guarded(&self.dir, || {
             let query = self.parse(query)?;
-            let rewritten =
-                ranges::by_postings(query.as_ref(), &self.index.schema(), &self.by_postings);
+            let rewritten = self.ranges_by_postings(query.as_ref());
             let query = rewritten.as_deref().unwrap_or(query.as_ref());
             Ok(self.reader.searcher().search(query, &Count)?)
         })
@@ -967,9 +968,7 @@ impl MetaIndex {
             generation,
             runs,
             map: std::sync::OnceLock::new(),
-            stores: (0..searcher.segment_readers().len())
-                .map(|_| std::sync::OnceLock::new())
-                .collect(),
+            stores: std::sync::OnceLock::new(),
         });
         *cached = Some(lookup.clone());
         Ok(lookup)
@@ -1019,20 +1018,21 @@ impl MetaIndex {
                 source,
             };
             let lookup = self.lookup(&searcher)?;
-            let slot = lookup
-                .stores
-                .get(address.segment_ord as usize)
-                .ok_or_else(|| io(std::io::Error::other("no such segment")))?;
-            let store = match slot.get() {
-                Some(store) => store,
+            let stores = match lookup.stores.get() {
+                Some(stores) => stores,
                 None => {
-                    let store = searcher
-                        .segment_reader(address.segment_ord)
-                        .get_store_reader(STORE_CACHE_BLOCKS)
+                    let stores = searcher
+                        .segment_readers()
+                        .iter()
+                        .map(|s| s.get_store_reader(STORE_CACHE_BLOCKS))
+                        .collect::<Result<Vec<_>, _>>()
                         .map_err(io)?;
-                    slot.get_or_init(|| store)
+                    lookup.stores.get_or_init(|| stores)
                 }
             };
+            let store = stores
+                .get(address.segment_ord as usize)
+                .ok_or_else(|| io(std::io::Error::other("no such segment")))?;
             let bytes = store
                 .get_document_bytes(address.doc_id)
                 .map_err(|e| io(std::io::Error::other(e)))?;
@@ -1167,8 +1167,8 @@ const RUN_SAMPLES: u32 = 64;
 /// a build adds them (see [`Lookup`]): no deleted document, the column's least and greatest
 /// values as far apart as the documents (as when each game of the run is there once), and the
 /// first, the last and [`RUN_SAMPLES`] documents between where the run puts them — checks of
-/// what a build guarantees, as [`MetaIndex::summary`]'s look-up checks one value. Reading a
-/// game id per hit from the column was a quarter of a large metadata answer's time.
+/// what a build guarantees, as [`MetaIndex::summary`]'s look-up checks one value. Then no
+/// game id is read from the column per hit, a large part of a large answer's time.
 fn run_start(segment: &SegmentReader, column: &dyn ColumnValues<u64>) -> Option<u32> {
     let docs = segment.max_doc();
     if docs == 0 || segment.alive_bitset().is_some() || column.num_vals() != docs {
