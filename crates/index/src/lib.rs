@@ -471,11 +471,43 @@ impl Index {
     /// Calls `f` with each item of `items` and the facts ([`Index::facts`]) of its game,
     /// `game(item)`, in ascending order: segment by segment, what a profile of millions of hits
     /// reads at the cost of a slice index per game, not a search of the segments.
-    pub fn each_facts<T>(
+    pub fn each_facts<T>(&self, items: &[T], game: impl Fn(&T) -> u32, f: impl FnMut(&T, Facts)) {
+        self.each_of(
+            items,
+            game,
+            store::Segment::prefetch_facts,
+            store::Segment::facts,
+            f,
+        )
+    }
+
+    /// [`Index::each_facts`] for each game's year (0 undated) and winner byte
+    /// ([`Index::winner`]) alone: two bytes a game where the facts are eight, what a date
+    /// profile by year needs.
+    pub fn each_year_and_winner<T>(
         &self,
         items: &[T],
         game: impl Fn(&T) -> u32,
-        mut f: impl FnMut(&T, Facts),
+        f: impl FnMut(&T, (u16, u8)),
+    ) {
+        self.each_of(
+            items,
+            game,
+            store::Segment::prefetch_year,
+            store::Segment::year_and_winner,
+            f,
+        )
+    }
+
+    /// Calls `f` with each item of `items` (ascending by `game(item)`) and what `read` reads of
+    /// its game in its segment, asking `prefetch` for the game [`PREFETCH_AHEAD`] items on.
+    fn each_of<T, V>(
+        &self,
+        items: &[T],
+        game: impl Fn(&T) -> u32,
+        prefetch: impl Fn(&store::Segment, u32),
+        read: impl Fn(&store::Segment, u32) -> V,
+        mut f: impl FnMut(&T, V),
     ) {
         let mut rest = items;
         while let Some(first) = rest.first() {
@@ -485,15 +517,18 @@ impl Index {
             let ahead = &rest[..n];
             for (k, h) in ahead.iter().enumerate() {
                 if let Some(later) = ahead.get(k + PREFETCH_AHEAD) {
-                    seg.prefetch_facts(game(later).wrapping_sub(seg.first_game));
+                    prefetch(seg, game(later).wrapping_sub(seg.first_game));
                 }
                 let g = game(h);
                 // Out of order (not as asked), a game is found the slow way.
-                let facts = match g.checked_sub(seg.first_game) {
-                    Some(i) if g < end => seg.facts(i),
-                    _ => self.facts(g),
+                let value = match g.checked_sub(seg.first_game) {
+                    Some(i) if g < end => read(seg, i),
+                    _ => {
+                        let (other, i) = self.locate(g);
+                        read(other, i)
+                    }
                 };
-                f(h, facts);
+                f(h, value);
             }
             rest = &rest[n..];
         }

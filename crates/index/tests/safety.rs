@@ -245,7 +245,7 @@ fn a_truncated_segment_file_is_refused_at_open_naming_it() {
         "ops.bin",
         "positions.bin",
         "occ.bin",
-        "winners.bin",
+        "years.bin",
     ] {
         let p = seg.join(name);
         let bytes = std::fs::read(&p).unwrap();
@@ -389,10 +389,10 @@ fn mapped_per_game_files_truncated_under_an_open_index_are_reported() {
     build_samples(&dir);
     let index = Index::open(&dir).unwrap();
     let seg = dir.join(&index.manifest().segments[0].dir);
-    // Winners and facts are mapped (a whole read made every opening pay for 9 bytes a game):
+    // Years and facts are mapped (a whole read made every opening pay for 10 bytes a game):
     // cut short under the open index, they read as zeros, never SIGBUS, and the next answer
     // is refused, naming them.
-    for name in ["winners.bin", "facts.bin"] {
+    for name in ["years.bin", "facts.bin"] {
         std::fs::File::create(seg.join(name)).unwrap();
     }
     for g in 0..index.len() {
@@ -400,7 +400,7 @@ fn mapped_per_game_files_truncated_under_an_open_index_are_reported() {
     }
     let err = index.check_intact().unwrap_err().to_string();
     assert!(
-        err.contains("winners.bin") && err.contains("facts.bin"),
+        err.contains("years.bin") && err.contains("facts.bin"),
         "{err}"
     );
 }

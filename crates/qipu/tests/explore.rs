@@ -354,6 +354,13 @@ fn profiles_filters_and_continuations_match_the_records() {
                 .by_month(true),
         )
         .unwrap();
+    // The years of a profile by month (read from the facts) are those of a profile by year
+    // (read from `years.bin`).
+    assert_eq!(
+        profile_of(&a),
+        expected_profile(&counted(&dated, false)),
+        "dates by month"
+    );
     let months = a.profile.months.as_ref().unwrap();
     let by_month: u64 = months.iter().map(|m| m.games).sum();
     let by_year: u64 = a.profile.years.iter().map(|y| y.games).sum();

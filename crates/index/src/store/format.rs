@@ -23,6 +23,43 @@ pub const MAX_SEGMENT_GAMES: u32 = (1 << 24) - 1;
 /// Records per compressed block of `records.zst`.
 pub(crate) const RECORDS_PER_BLOCK: usize = 64;
 
+/// A game's year and winner as `years.bin` keeps them: `year << 2 | winner` in a little-endian
+/// `u16`. The year is the facts' ([`crate::Facts::year`], 0 undated), which dates keep to 1–9999
+/// (see `sgf::info::date`); a larger one, which only another reader's facts could hold, is
+/// written as [`YearWinner::SEE_FACTS`], and the reader takes it from `facts.bin`. The winner is
+/// [`GameRec::winner`] (0 none, 1 Black, 2 White).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct YearWinner(pub u16);
+
+impl YearWinner {
+    /// Bytes of one game's entry.
+    pub const SIZE: usize = 2;
+    /// The year of a game whose year does not fit: read it from the facts.
+    pub const SEE_FACTS: u16 = (1 << 14) - 1;
+
+    /// The entry of a game of year `year` (0 undated) won by `winner`.
+    pub fn new(year: u16, winner: u8) -> YearWinner {
+        let year = if year < Self::SEE_FACTS {
+            year
+        } else {
+            Self::SEE_FACTS
+        };
+        YearWinner(year << 2 | u16::from(winner & 3))
+    }
+
+    /// The year, [`YearWinner::SEE_FACTS`] when the facts must say it.
+    #[inline]
+    pub fn year(self) -> u16 {
+        self.0 >> 2
+    }
+
+    /// The winner byte.
+    #[inline]
+    pub fn winner(self) -> u8 {
+        (self.0 & 3) as u8
+    }
+}
+
 /// Per-game fixed record.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct GameRec {

@@ -9,7 +9,7 @@ use crate::mapped::Mapped;
 
 use super::format::{
     decode_corner_events, decode_entry, decode_ops, CornerEvent, GameRec, PosEntry, RecordAt,
-    ENTRY_SIZE, FLAG_PACKED, FLAG_SKELETON,
+    YearWinner, ENTRY_SIZE, FLAG_PACKED, FLAG_SKELETON,
 };
 use crate::layout::segment as file;
 use crate::manifest::{FileSum, SegmentInfo};
@@ -35,7 +35,7 @@ pub struct Segment {
     records_idx: Map,
     sigs: Map,
     vacated: Map,
-    winners: Map,
+    years: Map,
     facts: Map,
     copies: Map,
     long: Map,
@@ -173,9 +173,9 @@ impl Segment {
             records_idx: map(&dir.join(file::RECORDS_INDEX))?,
             sigs: map(&dir.join(file::SIGNATURES))?,
             vacated: map(&dir.join(file::VACATED))?,
-            // Mapped, not read: 9 bytes a game that an answer reads for its hits only, and that
+            // Mapped, not read: 10 bytes a game that an answer reads for its hits only, and that
             // a whole read made every opening pay for (60 MB at 7 M games).
-            winners: map(&dir.join(file::WINNERS))?,
+            years: map(&dir.join(file::YEARS))?,
             facts: map(&dir.join(file::FACTS))?,
             copies: read(&dir.join(file::COPIES))?,
             long: read(&dir.join(file::LONG))?,
@@ -191,6 +191,15 @@ impl Segment {
                 segment.facts.len(),
                 segment.len(),
                 Facts::SIZE
+            )));
+        }
+        if segment.years.len() != segment.len() as usize * YearWinner::SIZE {
+            return Err(IndexError::Corrupt(format!(
+                "{} holds {} bytes for {} games of {} bytes",
+                dir.join(file::YEARS).display(),
+                segment.years.len(),
+                segment.len(),
+                YearWinner::SIZE
             )));
         }
         // So is the records index: its blocks' entries are found past the games'.
@@ -472,25 +481,44 @@ impl Segment {
     }
 
     /// The winner byte of game `i` (see [`GameRec::winner`]), read alone.
+    #[inline]
     pub fn winner(&self, i: u32) -> u8 {
-        self.winners.get(i as usize).copied().unwrap_or(0)
+        self.year_winner(i).winner()
+    }
+
+    /// Game `i`'s year (0 undated; the facts' when [`YearWinner`] could not hold it) and
+    /// winner byte, from two bytes a game: what a date profile reads of each hit game.
+    #[inline]
+    pub fn year_and_winner(&self, i: u32) -> (u16, u8) {
+        let e = self.year_winner(i);
+        match e.year() {
+            YearWinner::SEE_FACTS => (self.facts(i).year, e.winner()),
+            year => (year, e.winner()),
+        }
+    }
+
+    /// Game `i`'s entry of `years.bin`; none known past a damaged file's end.
+    #[inline]
+    fn year_winner(&self, i: u32) -> YearWinner {
+        let at = i as usize * YearWinner::SIZE;
+        match self.years.get(at..at + YearWinner::SIZE) {
+            Some(b) => YearWinner(u16::from_le_bytes([b[0], b[1]])),
+            None => YearWinner(0),
+        }
+    }
+
+    /// Asks the processor to fetch game `i`'s year and winner into its cache (a hint; nothing
+    /// past the file's end).
+    #[inline]
+    pub fn prefetch_year(&self, i: u32) {
+        prefetch(self.years.get(i as usize * YearWinner::SIZE));
     }
 
     /// Asks the processor to fetch game `i`'s facts into its cache (a hint; nothing past the
     /// file's end).
     #[inline]
     pub fn prefetch_facts(&self, i: u32) {
-        #[cfg(target_arch = "x86_64")]
-        if let Some(b) = self.facts.get(i as usize * Facts::SIZE) {
-            // SAFETY: a prefetch reads nothing and cannot fault; the address is in the map.
-            unsafe {
-                std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
-                    (b as *const u8).cast(),
-                )
-            };
-        }
-        #[cfg(not(target_arch = "x86_64"))]
-        let _ = i;
+        prefetch(self.facts.get(i as usize * Facts::SIZE));
     }
 
     /// The facts of game `i` (see [`Facts`]); all unknown past a damaged file's end.
@@ -620,11 +648,27 @@ impl Segment {
             ("records index", self.records_idx.len() as u64),
             ("signatures", self.sigs.len() as u64),
             ("vacated points", self.vacated.len() as u64),
-            ("winners", self.winners.len() as u64),
+            ("years and winners", self.years.len() as u64),
             ("facts", self.facts.len() as u64),
             ("variations", self.variations.len() as u64),
         ]
     }
+}
+
+/// Asks the processor to fetch the cache line holding `byte` (a hint, x86-64 only).
+#[inline]
+fn prefetch(byte: Option<&u8>) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(b) = byte {
+        // SAFETY: a prefetch reads nothing and cannot fault; the address is in the map.
+        unsafe {
+            std::arch::x86_64::_mm_prefetch::<{ std::arch::x86_64::_MM_HINT_T0 }>(
+                (b as *const u8).cast(),
+            )
+        };
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = byte;
 }
 
 /// The first of `entries` (a hash's, by game) from index `lo` on whose game (within the

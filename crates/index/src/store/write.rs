@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::format::{
     encode_corner_events, encode_entry, CornerEvent, GameRec, PosEntry, RecordAt, StoredOps,
-    FLAG_LONG, FLAG_PACKED, MAX_TABLE_MOVE, RECORDS_PER_BLOCK,
+    YearWinner, FLAG_LONG, FLAG_PACKED, MAX_TABLE_MOVE, RECORDS_PER_BLOCK,
 };
 use crate::layout::segment as file;
 use crate::manifest::FileSum;
@@ -284,8 +284,17 @@ impl SegmentWriter {
             .map_err(err)?;
         self.positions.sort_unstable();
         let create = |name: &'static str| create_file(&dir, name);
-        let mut winners = create(file::WINNERS)?;
-        winners.write_all(&self.winners).map_err(err)?;
+        let mut years = create(file::YEARS)?;
+        let entries: Vec<u8> = self
+            .facts
+            .chunks_exact(crate::Facts::SIZE)
+            .zip(&self.winners)
+            .flat_map(|(f, &winner)| {
+                let year = crate::Facts::from_bytes(f.try_into().expect("chunks of SIZE")).year;
+                YearWinner::new(year, winner).0.to_le_bytes()
+            })
+            .collect();
+        years.write_all(&entries).map_err(err)?;
         // `vacated.bin`: where each game's list starts (one u32 a game, and one where the last
         // ends), then the lists.
         self.vacated_starts.push(self.vacated_lists.len() as u32);
@@ -333,7 +342,7 @@ impl SegmentWriter {
         occ.write_all(&crate::occupancy::to_columns(&self.occupancy))
             .map_err(err)?;
         for w in [
-            winners,
+            years,
             facts,
             lists,
             variations,
