@@ -183,24 +183,20 @@ impl Segment {
             dir: dir.to_path_buf(),
             files: std::sync::OnceLock::new(),
         };
-        // Facts are read by game number: a file of another length is another layout's.
-        if segment.facts.len() != segment.len() as usize * Facts::SIZE {
-            return Err(IndexError::Corrupt(format!(
-                "{} holds {} bytes for {} games of {} bytes",
-                dir.join(file::FACTS).display(),
-                segment.facts.len(),
-                segment.len(),
-                Facts::SIZE
-            )));
-        }
-        if segment.years.len() != segment.len() as usize * YearWinner::SIZE {
-            return Err(IndexError::Corrupt(format!(
-                "{} holds {} bytes for {} games of {} bytes",
-                dir.join(file::YEARS).display(),
-                segment.years.len(),
-                segment.len(),
-                YearWinner::SIZE
-            )));
+        // Facts, years and winners are read by game number: a file of another length is
+        // another layout's.
+        for (name, map, size) in [
+            (file::FACTS, &segment.facts, Facts::SIZE),
+            (file::YEARS, &segment.years, YearWinner::SIZE),
+        ] {
+            if map.len() != segment.len() as usize * size {
+                return Err(IndexError::Corrupt(format!(
+                    "{} holds {} bytes for {} games of {size} bytes",
+                    dir.join(name).display(),
+                    map.len(),
+                    segment.len(),
+                )));
+            }
         }
         // So is the records index: its blocks' entries are found past the games'.
         let games = segment.len() as usize;
