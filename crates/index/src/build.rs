@@ -937,8 +937,9 @@ impl Writer<'_> {
         let meta = &mut *self.meta;
         let (finished, committed) = match self.segment.take() {
             Some((name, seg)) => std::thread::scope(|scope| {
-                let games = seg.len();
-                let finishing = scope.spawn(move || seg.finish().map(|files| (name, games, files)));
+                let (games, board) = (seg.len(), seg.board());
+                let finishing =
+                    scope.spawn(move || seg.finish().map(|files| (name, games, board, files)));
                 let committed = meta.commit();
                 let finished = finishing.join().unwrap_or_else(|_| {
                     Err(IndexError::Corrupt("closing a segment panicked".into()))
@@ -948,12 +949,13 @@ impl Writer<'_> {
             None => (None, meta.commit()),
         };
         if let Some(finished) = finished {
-            let (name, games, files) = finished?;
+            let (name, games, board, files) = finished?;
             self.manifest.segments.push(SegmentInfo {
                 dir: name,
                 first_game: self.manifest.games,
                 games,
                 files,
+                board,
             });
             self.manifest.games += games;
         }

@@ -455,6 +455,14 @@ impl Index {
         seg.game(i)
     }
 
+    /// The board (columns, rows) of game `id`, as its record says; for most segments without
+    /// reading it (see [`manifest::SegmentInfo::board`]).
+    #[inline]
+    pub fn board(&self, id: u32) -> (u8, u8) {
+        let (seg, i) = self.locate(id);
+        seg.board(i)
+    }
+
     /// Who won game `id`, as [`GameRec::winner`] says, without reading the rest of the record.
     pub fn winner(&self, id: u32) -> u8 {
         let (seg, i) = self.locate(id);

@@ -50,6 +50,12 @@ pub struct SegmentInfo {
     /// Every file of the segment as it was closed: opening an index compares the lengths (a
     /// truncated file would otherwise answer with fewer games), `qipu verify` the checksums.
     pub files: Vec<FileSum>,
+    /// The board (columns, rows) every game of the segment is played on, when they all are on
+    /// one: a search that must keep the games of one board (the corner table's keys name a
+    /// corner's content, not the board) then reads no game's record for it. Absent for a
+    /// segment of mixed boards, and in manifests written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub board: Option<(u8, u8)>,
 }
 
 /// The length and checksum of one file, taken as it was written.

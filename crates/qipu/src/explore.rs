@@ -135,11 +135,8 @@ impl Narrow {
                 return false;
             }
         }
-        if let Some(b) = self.board {
-            let r = index.game(g);
-            if (r.width, r.height) != b {
-                return false;
-            }
+        if self.board.is_some_and(|b| index.board(g) != b) {
+            return false;
         }
         true
     }

@@ -80,8 +80,7 @@ impl search::Store for Games<'_> {
 
     #[inline]
     fn board(&self, g: u32) -> (u8, u8) {
-        let r = self.index.game(g);
-        (r.width, r.height)
+        self.index.board(g)
     }
 
     #[inline]
@@ -297,10 +296,8 @@ impl search::Store for Games<'_> {
             return None;
         }
         let mut events = self.index.corner_events(keys);
-        events.retain(|(_, e)| {
-            let r = self.index.game(e.game);
-            (r.width, r.height) == (width, height)
-        });
+        // Keys name a corner's content, whatever the board: the games of another board go.
+        events.retain(|(_, e)| self.index.board(e.game) == (width, height));
         Some(
             events
                 .into_iter()

@@ -123,12 +123,14 @@ mod tests {
             })
             .unwrap();
         }
+        assert_eq!(w.board(), Some((0, 0)));
         let files = w.finish().unwrap();
         let info = SegmentInfo {
             dir: String::new(),
             first_game: 1000,
             games: 3,
             files,
+            board: None,
         };
         let seg = Segment::open(&dir, &info).unwrap();
         let got = |h| -> Vec<(u32, u16, u16)> {

@@ -37,6 +37,8 @@ pub struct Segment {
     vacated: Map,
     years: Map,
     facts: Map,
+    /// The board every game is played on, when the manifest says they all are on one.
+    board: Option<(u8, u8)>,
     copies: Map,
     long: Map,
     variations: Map,
@@ -177,6 +179,7 @@ impl Segment {
             // a whole read made every opening pay for (60 MB at 7 M games).
             years: map(&dir.join(file::YEARS))?,
             facts: map(&dir.join(file::FACTS))?,
+            board: info.board,
             copies: read(&dir.join(file::COPIES))?,
             long: read(&dir.join(file::LONG))?,
             variations: read(&dir.join(file::VARIATIONS))?,
@@ -474,6 +477,16 @@ impl Segment {
     /// `None` when the file cannot tell (damaged).
     pub fn had(&self, i: u32, color: goban::Color, p: goban::Point) -> Option<bool> {
         crate::occupancy::had(&self.occ, self.len() as usize, i as usize, color, p)
+    }
+
+    /// The board (columns, rows) of game `i`: without reading its record when the segment's
+    /// games are all on one board.
+    #[inline]
+    pub fn board(&self, i: u32) -> (u8, u8) {
+        self.board.unwrap_or_else(|| {
+            let r = self.game(i);
+            (r.width, r.height)
+        })
     }
 
     /// The winner byte of game `i` (see [`GameRec::winner`]), read alone.

@@ -117,6 +117,8 @@ pub struct SegmentWriter {
     /// Positions with at least this many entries get pre-aggregated cells (see
     /// [`crate::aggregate`]).
     aggregate_min: u32,
+    /// The board of every game so far: `None` before the first, `Some(None)` once two differ.
+    board: Option<Option<(u8, u8)>>,
 }
 
 impl SegmentWriter {
@@ -162,12 +164,19 @@ impl SegmentWriter {
             count: 0,
             file_count: 0,
             aggregate_min: aggregate_min.max(1),
+            board: None,
         })
     }
 
     /// Games written so far.
     pub fn len(&self) -> u32 {
         self.count
+    }
+
+    /// The board (columns, rows) every game written so far is played on, when they all are on
+    /// one (see [`crate::manifest::SegmentInfo::board`]).
+    pub fn board(&self) -> Option<(u8, u8)> {
+        self.board.flatten()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -196,6 +205,12 @@ impl SegmentWriter {
         if g.ops.packed {
             g.rec.flags |= FLAG_PACKED;
         }
+        let board = (g.rec.width, g.rec.height);
+        self.board = match self.board {
+            None => Some(Some(board)),
+            Some(Some(b)) if b != board => Some(None),
+            same => same,
+        };
         self.winners.push(g.rec.winner);
         self.facts.extend_from_slice(&g.facts.to_bytes());
         if g.rec.is_copy() {
