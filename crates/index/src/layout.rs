@@ -37,7 +37,8 @@
 /// in each game cell the positions its games reach it at, so that an answer's summary is read
 /// from the cells too; version 22 replaces `winners.bin` by `years.bin`, each game's year and
 /// winner in two bytes, so that a date profile of millions of games reads a quarter of the
-/// bytes of their facts.
+/// bytes of their facts, and the manifest may name the board all of a segment's games share
+/// (`manifest::SegmentInfo::board`; absent, each game's record says).
 pub const FORMAT_VERSION: u32 = 22;
 
 /// The manifest in the index folder (replaced atomically through `MANIFEST.tmp`).
