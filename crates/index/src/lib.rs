@@ -140,7 +140,8 @@ pub struct Index {
     is_line: Vec<u64>,
 }
 
-/// How many games ahead [`Index::each_facts`] asks for the facts it will read.
+/// How many games ahead [`Index::each_facts`] and [`Index::each_year_and_winner`] ask for what
+/// they will read.
 const PREFETCH_AHEAD: usize = 16;
 
 impl Index {

@@ -301,8 +301,9 @@ pub(crate) fn profile<H: Sync>(
                 // The facts' result class reads `RE` as the winner byte does (1 Black, 2 White).
                 index.each_facts(chunk, &game, |h, f| add(h, f.year, f.month, f.result));
             } else {
-                // By year, two bytes a game instead of the facts' eight: most of a profile's
-                // time was reading them (every hit game's, spread over the whole file).
+                // By year, two bytes a game instead of the facts' eight: an answer of a tenth of
+                // the games touches a quarter of the pages and half the cache lines
+                // (BENCHMARKS.md, eighteenth session).
                 index.each_year_and_winner(chunk, &game, |h, (year, winner)| {
                     add(h, year, 0, winner)
                 });

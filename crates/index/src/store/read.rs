@@ -176,7 +176,7 @@ impl Segment {
             sigs: map(&dir.join(file::SIGNATURES))?,
             vacated: map(&dir.join(file::VACATED))?,
             // Mapped, not read: 10 bytes a game that an answer reads for its hits only, and that
-            // a whole read made every opening pay for (60 MB at 7 M games).
+            // a whole read made every opening pay for (70 MB at 7 M games).
             years: map(&dir.join(file::YEARS))?,
             facts: map(&dir.join(file::FACTS))?,
             board: info.board,

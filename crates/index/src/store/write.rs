@@ -92,6 +92,8 @@ pub struct SegmentWriter {
     vacated_starts: Vec<u32>,
     rejected: SegmentFile,
     winners: Vec<u8>,
+    /// `years.bin`'s entries ([`YearWinner`]).
+    years: Vec<u8>,
     facts: Vec<u8>,
     /// (copy, original) of the exact copies written so far.
     copies: Vec<(u32, u32)>,
@@ -146,6 +148,7 @@ impl SegmentWriter {
             vacated_starts: Vec::new(),
             rejected: open(file::REJECTED)?,
             winners: Vec::new(),
+            years: Vec::new(),
             facts: Vec::new(),
             copies: Vec::new(),
             long: Vec::new(),
@@ -212,6 +215,8 @@ impl SegmentWriter {
             same => same,
         };
         self.winners.push(g.rec.winner);
+        self.years
+            .extend_from_slice(&YearWinner::new(g.facts.year, g.rec.winner).0.to_le_bytes());
         self.facts.extend_from_slice(&g.facts.to_bytes());
         if g.rec.is_copy() {
             self.copies.push((id, g.rec.duplicate_of));
@@ -300,16 +305,7 @@ impl SegmentWriter {
         self.positions.sort_unstable();
         let create = |name: &'static str| create_file(&dir, name);
         let mut years = create(file::YEARS)?;
-        let entries: Vec<u8> = self
-            .facts
-            .chunks_exact(crate::Facts::SIZE)
-            .zip(&self.winners)
-            .flat_map(|(f, &winner)| {
-                let year = crate::Facts::from_bytes(f.try_into().expect("chunks of SIZE")).year;
-                YearWinner::new(year, winner).0.to_le_bytes()
-            })
-            .collect();
-        years.write_all(&entries).map_err(err)?;
+        years.write_all(&self.years).map_err(err)?;
         // `vacated.bin`: where each game's list starts (one u32 a game, and one where the last
         // ends), then the lists.
         self.vacated_starts.push(self.vacated_lists.len() as u32);
