@@ -608,6 +608,29 @@ impl Index {
         per_segment.concat()
     }
 
+    /// Of the games `among` (ascending), those whose occupancy covers at least one of `needs`,
+    /// looked up game by game, rarest column first: for a few candidates, a few
+    /// words each instead of [`Index::covering`]'s pass over every game's bits.
+    pub fn covering_among(&self, among: &[u32], needs: &[Occupancy]) -> Vec<u32> {
+        let mut out = Vec::with_capacity(among.len());
+        let mut rest = among;
+        let mut local = Vec::new();
+        while let Some(&first) = rest.first() {
+            let (seg, _) = self.locate(first);
+            let end = seg.first_game.saturating_add(seg.len());
+            let n = rest.partition_point(|&g| g < end).max(1);
+            local.clear();
+            local.extend(rest[..n].iter().map(|&g| g - seg.first_game));
+            out.extend(
+                seg.covering_among(&local, needs)
+                    .into_iter()
+                    .map(|i| seg.first_game + i),
+            );
+            rest = &rest[n..];
+        }
+        out
+    }
+
     /// [`Index::covering`] with, for each game, which of `needs` (up to 64: bit i = need i) it
     /// covers.
     pub fn covering_each(&self, needs: &[Occupancy]) -> Vec<(u32, u64)> {
@@ -717,6 +740,26 @@ impl Index {
             out[from..].sort_unstable_by_key(|&(key, e)| (e, key));
         }
         out
+    }
+
+    /// The games whose corner ever came to hold the content with `key`, ascending, each once:
+    /// [`Index::corner_events`]' games without their events, for a search that intersects the
+    /// games of several keys. Games of every board (a key names a content, whatever the board).
+    pub fn corner_games(&self, key: u64) -> Vec<u32> {
+        let mut out = Vec::with_capacity(self.corner_events_size(key) / 4);
+        for seg in &self.segments {
+            out.extend(seg.corner_games(key));
+        }
+        out
+    }
+
+    /// The bytes of the corner events with `key` over all segments ([`Index::corner_events`]):
+    /// about four an event, what reading them costs.
+    pub fn corner_events_size(&self, key: u64) -> usize {
+        self.segments
+            .iter()
+            .map(|s| s.corner_events_size(key))
+            .sum()
     }
 
     /// The pre-aggregated continuations of `hash` in each segment that has them and none of

@@ -248,6 +248,37 @@ pub fn covering(columns: &[u8], games: usize, needs: &[Occupancy]) -> Vec<u64> {
     out
 }
 
+/// Over the column layout of `games` games: of the games `among`, those whose occupancy covers
+/// at least one of `needs`, in the order given. Each game is looked up bit by bit, rarest
+/// column first, and a need is given up at its first missing stone: for a few thousand
+/// candidates (a corner table's answer) a few words each, where [`covering`] reads every game's
+/// bits. A game past a damaged (short) file's end is kept: it may have the stones.
+pub fn covering_among(
+    columns: &[u8],
+    games: usize,
+    among: &[u32],
+    needs: &[Occupancy],
+) -> Vec<u32> {
+    let w = words(games);
+    let cols: Vec<Vec<usize>> = needs.iter().map(|n| rarest_first(columns, w, n)).collect();
+    let bit = |c: usize, g: usize| {
+        let at = (c * w + g / 64) * 8;
+        columns
+            .get(at..at + 8)
+            .is_none_or(|b| u64::from_le_bytes(b.try_into().unwrap()) >> (g % 64) & 1 == 1)
+    };
+    among
+        .iter()
+        .copied()
+        .filter(|&g| {
+            (g as usize) < games
+                && cols
+                    .iter()
+                    .any(|need| need.iter().all(|&c| bit(c, g as usize)))
+        })
+        .collect()
+}
+
 /// Over the column layout of `games` games: the games (ascending) whose occupancy covers at
 /// least one of `needs` (the first 64), each with the needs it covers (bit i = need i).
 pub fn covering_each(columns: &[u8], games: usize, needs: &[Occupancy]) -> Vec<(u32, u64)> {
@@ -391,6 +422,18 @@ mod tests {
                 }
             }
             assert_eq!(each.next(), None, "{needs:?}");
+            // Game by game, for some of them: the same games.
+            let among: Vec<u32> = (0..games.len() as u32).step_by(7).collect();
+            let want: Vec<u32> = among
+                .iter()
+                .copied()
+                .filter(|&g| needs.iter().any(|n| games[g as usize].covers(n)))
+                .collect();
+            assert_eq!(
+                covering_among(&cols, games.len(), &among, &needs),
+                want,
+                "{needs:?}"
+            );
         }
     }
 }

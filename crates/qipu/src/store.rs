@@ -291,6 +291,29 @@ impl search::Store for Games<'_> {
         )
     }
 
+    fn covering_among(
+        &self,
+        width: u8,
+        height: u8,
+        games: &[u32],
+        needs: &[Vec<(Color, Point)>],
+    ) -> Option<Vec<u32>> {
+        Some(
+            self.index
+                .covering_among(games, &occupancies(width, height, needs)?),
+        )
+    }
+
+    fn corner_events_size(&self, width: u8, height: u8, key: u64) -> Option<usize> {
+        (self.shortcuts && goban::corner::has_corners(width, height))
+            .then(|| self.index.corner_events_size(key))
+    }
+
+    fn corner_games(&self, width: u8, height: u8, key: u64) -> Option<Vec<u32>> {
+        (self.shortcuts && goban::corner::has_corners(width, height))
+            .then(|| self.index.corner_games(key))
+    }
+
     fn corner_events(&self, width: u8, height: u8, keys: &[u64]) -> Option<Vec<CornerHeld>> {
         if !self.shortcuts || !goban::corner::has_corners(width, height) {
             return None;
@@ -568,6 +591,100 @@ mod tests {
         assert!(through_corners > 45, "{through_corners}");
         // And the table must have answered some alone.
         assert!(answered > 30, "{answered} of {through_corners}");
+    }
+
+    #[test]
+    fn deep_positions_from_the_corners_answer_as_the_plain_scan_does() {
+        let samples =
+            std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/games");
+        let mut inputs = vec![samples];
+        if let Some(fox) = testdata::dataset("fox-pro") {
+            inputs.extend(["1p", "2p"].map(|rank| fox.join(rank)));
+        }
+        let dir = testdata::Scratch::new("deep-corners");
+        let opts = BuildOptions {
+            rebuild: true,
+            ..BuildOptions::default()
+        };
+        build(&dir.0, &inputs, &opts, |_| {}).unwrap();
+        let index = Index::open(&dir.0).unwrap();
+        let deep = index::MAX_INDEXED_STONES as usize;
+        let nineteen: Vec<u32> = (0..index.len())
+            .filter(|&g| {
+                let r = index.inner.game(g);
+                (r.width, r.height) == (19, 19) && r.moves > 40
+            })
+            .collect();
+        assert!(nineteen.len() >= 5, "{}", nineteen.len());
+        let mut rng = Rng(0xdee9_c0de_8765_4321);
+        let (mut asked, mut narrowed, mut hit) = (0, 0, 0);
+        for round in 0..400 {
+            let g = nineteen[rng.below(nineteen.len() as u64) as usize];
+            let record = index.record(g).unwrap();
+            let moves = u64::from(index.inner.game(g).moves);
+            // Past the table's stones, mostly while the corners still hold few.
+            let span = if rng.below(2) == 0 { 30 } else { moves - 20 };
+            let at = 20 + rng.below(span) as usize;
+            let Ok(q) = Query::from_record(&record, Some(at)) else {
+                continue;
+            };
+            let stones = {
+                let p = q.searched_position().unwrap();
+                p.stones(Color::Black).len() + p.stones(Color::White).len()
+            };
+            if stones <= deep {
+                continue;
+            }
+            let q = q.symmetry(rng.below(2) == 0).swap_colors(rng.below(3) == 0);
+            let Ok(Plan::Position(position)) = q.plan() else {
+                panic!("round {round}: not a position plan");
+            };
+            // Some rounds behind a filter of a third of the games, the game itself among them.
+            let filter: Option<Vec<u32>> = (rng.below(4) == 0).then(|| {
+                let mut f: Vec<u32> = (0..index.len()).filter(|_| rng.below(3) == 0).collect();
+                f.push(g);
+                f.sort_unstable();
+                f.dedup();
+                f
+            });
+            let fast = Games::new(&index.inner, None);
+            let plain = Games {
+                shortcuts: false,
+                ..Games::new(&index.inner, None)
+            };
+            let answer = |store: &Games| search::find_position(store, &position, filter.as_deref());
+            let (fast_answer, plain_answer) = (answer(&fast), answer(&plain));
+            let key = |a: &search::Answer| {
+                a.hits
+                    .iter()
+                    .map(|h| (h.game, h.moves.to_vec()))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(key(&fast_answer), key(&plain_answer), "round {round}");
+            assert_eq!(
+                fast_answer.continuations, plain_answer.continuations,
+                "round {round}"
+            );
+            assert!(!plain_answer.hits.is_empty(), "round {round}: its own game");
+            hit += 1;
+            // Every game that holds the position is among those its corners name.
+            if let Some(named) = search::corner_candidates(&fast, &position) {
+                asked += 1;
+                for h in &plain_answer.hits {
+                    let original = search::Store::original(&fast, h.game).unwrap_or(h.game);
+                    assert!(
+                        named.binary_search(&original).is_ok(),
+                        "round {round}: game {} not named",
+                        h.game
+                    );
+                }
+                narrowed += usize::from(named.len() * 20 < nineteen.len());
+            }
+        }
+        assert!(hit > 200, "{hit}");
+        // Most deep positions have a keyed corner, and its content is rare.
+        assert!(asked > hit / 2, "{asked} of {hit}");
+        assert!(narrowed > asked / 2, "{narrowed} of {asked}");
     }
 
     /// Whether a diagram fixes a whole corner square holding a number of stones the corner table

@@ -9,7 +9,7 @@
 
 use std::collections::HashMap;
 
-use goban::{Color, Point, Position, Symmetry};
+use goban::{corner, Color, Point, Position, Symmetry};
 use rayon::prelude::*;
 
 use crate::query::{CellFilter, PositionQuery};
@@ -145,7 +145,10 @@ pub fn find_position<S: Store>(index: &S, q: &PositionQuery, filter: Filter<'_>)
                 stones_of(&t)
             })
             .collect();
-        candidates(index, w, h, filter, &wanted)
+        match from_corners(index, q, images.len(), filter, &wanted) {
+            Some(games) => games,
+            None => candidates(index, w, h, filter, &wanted),
+        }
     };
     found.extend(replayed(index, scan, (w, h), table_path, &images));
     // A variation line answers from its branch point on (the table holds nothing of it before;
@@ -682,6 +685,212 @@ pub(crate) fn candidates<S: Store>(
             .filter(|&g| !index.is_copy(g) && right_size(&g))
             .collect(),
     }
+}
+
+/// What reading a byte of corner games costs against ANDing a byte of occupancy columns: the
+/// games are decoded number by number (a game, a move and two bytes an event), the columns
+/// ANDed a word at a time. Timed at 7 M games: 1.5 ns a byte of a long list, against 0.22 ns a
+/// byte of columns (BENCHMARKS.md, nineteenth session).
+const EVENT_BYTE: usize = 8;
+
+/// What checking one candidate's occupancy for one image costs, in bytes of columns ANDed: a
+/// word or two read at random (a page each, in a process that has not touched it) before the
+/// image's rarest missing stone. Timed at 7 M games: 80 ns to 1.5 µs a candidate's image, the
+/// fewer the candidates the dearer each, where the AND reads 4.5 bytes a nanosecond
+/// (BENCHMARKS.md, nineteenth session).
+const CANDIDATE_IMAGE: usize = 1024;
+
+/// Columns read per block of [`Store::covering`]'s AND for a deep position's image, about (8.5
+/// to 10 counted at 7 M games, BENCHMARKS.md, eighteenth session).
+const COLUMNS_PER_BLOCK: usize = 8;
+
+/// The candidates of a deep position (past the table) from the corner table, when that is
+/// cheaper than ANDing every game's occupancy columns: stored games of the right board, behind
+/// the filter, ascending.
+///
+/// At the position, each corner of a game that holds it holds what the query's corner holds
+/// (in the image's orientation), and a corner content of 2 to 6 stones is keyed: the game is
+/// listed under that key, at the position where its corner came to hold it. The keys do not
+/// change with the orientation (every symmetry maps corner squares onto corner squares, and a
+/// key is the same for a content and its transpose), so the games listed under every keyed
+/// corner of the query, for each colouring asked, hold every game that can hit; a deep
+/// position's corners usually hold a content few games ever had.
+///
+/// The keys are read rarest first, while reading one costs less than checking the games it
+/// could rule out, and never more than a quarter of what the AND would cost: a common corner (a
+/// plain 3-4 enclosure) is not worth its list. The games found are then checked one by one
+/// against the occupancy when they are few, or by the AND when they are many (its answer kept
+/// to them), and the rest are replayed as before. `None` when the corners cannot name the
+/// candidates ([`corner_keys`]) or even their rarest key costs too much to read.
+fn from_corners<S: Store>(
+    index: &S,
+    q: &PositionQuery,
+    images: usize,
+    filter: Filter<'_>,
+    wanted: &[Vec<(Color, Point)>],
+) -> Option<Vec<u32>> {
+    let (w, h) = (q.position.width(), q.position.height());
+    let columns = images * (index.len() as usize).div_ceil(8) * COLUMNS_PER_BLOCK;
+    let per_candidate = images.max(1) * CANDIDATE_IMAGE;
+    let budget = columns / 4;
+    let colourings = corner_keys(index, q)?;
+    // Every colouring needs its rarest key read, or it names nothing.
+    let mut spent: usize = colourings.iter().map(|keys| keys[0].0 * EVENT_BYTE).sum();
+    if spent >= budget || hopeless(&colourings, index.len(), budget, columns / per_candidate) {
+        return None;
+    }
+    let mut games: Vec<u32> = Vec::new();
+    for keys in &colourings {
+        let mut these = index.corner_games(w, h, keys[0].1)?;
+        for &(size, key) in &keys[1..] {
+            let read = size * EVENT_BYTE;
+            // Another key is read when that costs less than checking the games it could rule
+            // out, within the budget.
+            if these.is_empty() || these.len() * per_candidate <= read || spent + read > budget {
+                break;
+            }
+            spent += read;
+            intersect(&mut these, &index.corner_games(w, h, key)?);
+        }
+        games.extend(these);
+    }
+    let games = kept(index, (w, h), games, filter);
+    if games.len() * per_candidate < columns {
+        return Some(index.covering_among(w, h, &games, wanted).unwrap_or(games));
+    }
+    // Too many to check one by one: the AND's answer, kept to them.
+    let mut all = candidates(index, w, h, filter, wanted);
+    intersect(&mut all, &games);
+    Some(all)
+}
+
+/// Whether the keys of each colouring (rarest first, with their sizes in bytes), read as far as
+/// `budget` allows, would still leave `enough` games or more if corners were independent (a key
+/// of `size` bytes names about `size / 4` of the `games`). Corners of one game are not
+/// independent (a joseki in one corner makes another likelier), so this is the hope, not the
+/// outcome: a key too common to name few games on its own, with no rarer one beside it, is not
+/// read at all, and one that passes may still name too many, which the AND then checks.
+fn hopeless(colourings: &[Vec<(usize, u64)>], games: u32, budget: usize, enough: usize) -> bool {
+    let n = f64::from(games.max(1));
+    let mut spent = 0;
+    let mut expected = 0.0;
+    for keys in colourings {
+        let mut share = 1.0;
+        for (i, &(size, _)) in keys.iter().enumerate() {
+            spent += size * EVENT_BYTE;
+            if i > 0 && spent > budget {
+                break;
+            }
+            share *= (size as f64 / 4.0 / n).min(1.0);
+        }
+        expected += share * n;
+    }
+    expected >= enough as f64
+}
+
+/// Keeps of `these` (ascending) the games also in `other` (ascending), in one pass over both.
+fn intersect(these: &mut Vec<u32>, other: &[u32]) {
+    let mut rest = other;
+    these.retain(|g| {
+        // Galloping would skip faster through a long `other`; both are usually of a size.
+        while let Some((&first, tail)) = rest.split_first() {
+            if first >= *g {
+                return first == *g;
+            }
+            rest = tail;
+        }
+        false
+    });
+}
+
+/// For each colouring the query asks (the position as given, and its colours swapped when
+/// [`PositionQuery::swap_colors`]), the keys of its keyed corners with what reading each costs
+/// ([`Store::corner_events_size`]), rarest first. `None` when some colouring has no keyed
+/// corner, the store keys no corner of this board, or the store has variation lines (a line's
+/// corner events start at its branch point, so a content it kept from before is not listed
+/// under it).
+fn corner_keys<S: Store>(index: &S, q: &PositionQuery) -> Option<Vec<Vec<(usize, u64)>>> {
+    let (w, h) = (q.position.width(), q.position.height());
+    if !corner::has_corners(w, h) || index.has_lines() {
+        return None;
+    }
+    let colourings: &[bool] = if q.swap_colors {
+        &[false, true]
+    } else {
+        &[false]
+    };
+    let mut out = Vec::with_capacity(colourings.len());
+    for &swapped in colourings {
+        let p = if swapped {
+            q.position.color_swapped()
+        } else {
+            q.position.clone()
+        };
+        let (black, white) = (p.stones(Color::Black), p.stones(Color::White));
+        let mut keys: Vec<(usize, u64)> = Vec::new();
+        for c in 0..4 {
+            if let Some(key) = corner::key(black, white, w, h, c) {
+                keys.push((index.corner_events_size(w, h, key)?, key));
+            }
+        }
+        if keys.is_empty() {
+            return None;
+        }
+        keys.sort_unstable();
+        keys.dedup();
+        out.push(keys);
+    }
+    Some(out)
+}
+
+/// The games listed under every key of some colouring's `reads`, behind the filter, ascending,
+/// each once.
+fn listed<S: Store>(
+    index: &S,
+    q: &PositionQuery,
+    reads: &[Vec<u64>],
+    filter: Filter<'_>,
+) -> Option<Vec<u32>> {
+    let (w, h) = (q.position.width(), q.position.height());
+    let mut games: Vec<u32> = Vec::new();
+    for read in reads {
+        let mut these: Option<Vec<u32>> = None;
+        for &key in read {
+            let under = index.corner_games(w, h, key)?;
+            match &mut these {
+                None => these = Some(under),
+                Some(so_far) => intersect(so_far, &under),
+            }
+        }
+        games.extend(these.unwrap_or_default());
+    }
+    Some(kept(index, (w, h), games, filter))
+}
+
+/// Of games a corner key named (in any order, perhaps repeated), those of the board and behind
+/// the filter, ascending, each once.
+fn kept<S: Store>(index: &S, board: (u8, u8), mut games: Vec<u32>, filter: Filter<'_>) -> Vec<u32> {
+    games.sort_unstable();
+    games.dedup();
+    // A key names a content whatever the board.
+    games.retain(|&g| index.board(g) == board);
+    if let Some(f) = filter {
+        let owners = owners(index, f);
+        games.retain(|g| owners.binary_search(g).is_ok());
+    }
+    games
+}
+
+/// The games a deep position's corners name when every keyed corner is read, whatever it costs
+/// (`None` where [`find_position`] would not ask the corners): what a test compares with the
+/// games that hit. Any keys the search reads name a superset of these.
+#[doc(hidden)]
+pub fn corner_candidates<S: Store>(index: &S, q: &PositionQuery) -> Option<Vec<u32>> {
+    let reads: Vec<Vec<u64>> = corner_keys(index, q)?
+        .into_iter()
+        .map(|keys| keys.into_iter().map(|(_, key)| key).collect())
+        .collect();
+    listed(index, q, &reads, None)
 }
 
 /// The originals of a filter's games (a copy is answered through its original), ascending,

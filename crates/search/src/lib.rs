@@ -12,8 +12,8 @@ mod summed;
 mod tally;
 
 pub use engine::{
-    answers_from_cells, find_position, sorted_rows, Answer, Continuation, Counts, Filter, Hit,
-    Moves, ProfileCounts,
+    answers_from_cells, corner_candidates, find_position, sorted_rows, Answer, Continuation,
+    Counts, Filter, Hit, Moves, ProfileCounts,
 };
 pub use pattern::find_pattern;
 pub use query::{Cell, CellFilter, PatternQuery, PositionQuery};

@@ -275,6 +275,42 @@ pub trait Store: Sync {
         None
     }
 
+    /// Of `games` (ascending), those that ever had every stone of at least one of `needs` on a
+    /// `width`×`height` board, looked up game by game ([`Store::covering`] reads every game's
+    /// occupancy; this, a few words per candidate), in order; `None` when the store cannot tell
+    /// (then any of them may). Default: `None`.
+    fn covering_among(
+        &self,
+        _width: u8,
+        _height: u8,
+        _games: &[u32],
+        _needs: &[Vec<(Color, Point)>],
+    ) -> Option<Vec<u32>> {
+        None
+    }
+
+    /// What [`Store::corner_events`] reads for `key`, in bytes (about four an event), so that a
+    /// search can choose the rarest of several keys before reading any; `None` when the store
+    /// does not key the corners of that board. Default: `None`.
+    fn corner_events_size(&self, _width: u8, _height: u8, _key: u64) -> Option<usize> {
+        None
+    }
+
+    /// The games of [`Store::corner_events`] for one key, ascending, each once, read without
+    /// their events (for a search that intersects several keys' games). They may include games
+    /// of another board whose corner held the same content: the caller checks the board of the
+    /// few it keeps. `None` when the store does not key the corners of that board. Default:
+    /// from [`Store::corner_events`].
+    fn corner_games(&self, width: u8, height: u8, key: u64) -> Option<Vec<u32>> {
+        let mut games: Vec<u32> = self
+            .corner_events(width, height, &[key])?
+            .into_iter()
+            .map(|e| e.game)
+            .collect();
+        games.dedup();
+        Some(games)
+    }
+
     /// Every time a corner square of an original game of a `width`×`height` board came to hold
     /// one of the contents these keys name ([`goban::corner`]), in (game, k) order, or `None`
     /// when the store does not key the corners of that board (then any game may).

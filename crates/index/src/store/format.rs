@@ -291,6 +291,39 @@ pub(crate) fn decode_corner_events(bytes: &[u8]) -> impl Iterator<Item = CornerE
     })
 }
 
+/// The games of a list [`encode_corner_events`] wrote, each once, ascending: [`decode_corner_events`]
+/// without building the events, for a search that only intersects games (its moves and corners
+/// skipped, two bytes and a number each). A damaged list ends as it does there.
+pub(crate) fn decode_corner_games(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
+    let mut at = 0;
+    let mut last: Option<u32> = None;
+    std::iter::from_fn(move || loop {
+        let game = (|| {
+            let gap = read_leb(bytes, &mut at)?;
+            let game = match last {
+                None => gap,
+                Some(l) => l.checked_add(gap)?,
+            };
+            read_leb(bytes, &mut at)?;
+            bytes.get(at..at + 2)?;
+            at += 2;
+            Some(game)
+        })();
+        match game {
+            // Another event of the same game.
+            Some(g) if last == Some(g) => continue,
+            Some(g) => {
+                last = Some(g);
+                return Some(g);
+            }
+            None => {
+                at = bytes.len();
+                return None;
+            }
+        }
+    })
+}
+
 /// Bytes of a game's entry in `records.idx`: where its record ends in its block, once
 /// decompressed (it starts where the block's previous game's ends, or at 0).
 pub(crate) const RECORD_END_SIZE: usize = 4;
@@ -457,10 +490,20 @@ mod tests {
             let mut bytes = Vec::new();
             encode_corner_events(events.iter().copied(), &mut bytes);
             assert_eq!(decode_corner_events(&bytes).collect::<Vec<_>>(), events);
+            // The games alone: the same, each once.
+            let mut games: Vec<u32> = events.iter().map(|e| e.game).collect();
+            games.dedup();
+            assert_eq!(decode_corner_games(&bytes).collect::<Vec<_>>(), games);
             // Cut anywhere: a prefix of the list, never a panic.
             for cut in 0..bytes.len() {
                 let got: Vec<_> = decode_corner_events(&bytes[..cut]).collect();
                 assert!(events.starts_with(&got));
+                let mut first: Vec<u32> = got.iter().map(|e| e.game).collect();
+                first.dedup();
+                assert_eq!(
+                    decode_corner_games(&bytes[..cut]).collect::<Vec<_>>(),
+                    first
+                );
             }
         }
         // Too many continuation bytes, or a number cut short: the list ends.
@@ -470,6 +513,8 @@ mod tests {
             1
         );
         assert_eq!(decode_corner_events(&[5, 8, 0x80]).count(), 0);
+        assert_eq!(decode_corner_games(&[0xff; 12]).count(), 0);
+        assert_eq!(decode_corner_games(&[5, 8, 0x80]).count(), 0);
     }
 
     #[test]

@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use crate::mapped::Mapped;
 
 use super::format::{
-    decode_corner_events, decode_entry, decode_ops, CornerEvent, GameRec, PosEntry, RecordAt,
-    YearWinner, ENTRY_SIZE, FLAG_PACKED, FLAG_SKELETON,
+    decode_corner_events, decode_corner_games, decode_entry, decode_ops, CornerEvent, GameRec,
+    PosEntry, RecordAt, YearWinner, ENTRY_SIZE, FLAG_PACKED, FLAG_SKELETON,
 };
 use crate::layout::segment as file;
 use crate::manifest::{FileSum, SegmentInfo};
@@ -262,6 +262,12 @@ impl Segment {
         crate::occupancy::covering(&self.occ, self.len() as usize, needs)
     }
 
+    /// Of the segment's games `among` (0-based ids), those whose occupancy covers one of
+    /// `needs`, in the order given.
+    pub fn covering_among(&self, among: &[u32], needs: &[Occupancy]) -> Vec<u32> {
+        crate::occupancy::covering_among(&self.occ, self.len() as usize, among, needs)
+    }
+
     /// Games of the segment (0-based ids, ascending) whose occupancy covers one of `needs` (up
     /// to 64), each with the needs it covers (bit i = need i).
     pub fn covering_each(&self, needs: &[Occupancy]) -> Vec<(u32, u64)> {
@@ -292,6 +298,31 @@ impl Segment {
     /// ([`goban::corner`]), in (game, k) order, games as global ids.
     pub fn corner_events(&self, key: u64) -> impl Iterator<Item = CornerEvent> + '_ {
         let (first_game, games) = (self.first_game, self.len());
+        decode_corner_events(self.corner_bytes(key))
+            // Only a damaged table names a game past the segment's end.
+            .take_while(move |e| e.game < games)
+            .map(move |e| CornerEvent {
+                game: first_game + e.game,
+                ..e
+            })
+    }
+
+    /// The games (global ids, ascending, each once) of [`Segment::corner_events`], read without
+    /// building the events.
+    pub fn corner_games(&self, key: u64) -> impl Iterator<Item = u32> + '_ {
+        let (first_game, games) = (self.first_game, self.len());
+        decode_corner_games(self.corner_bytes(key))
+            .take_while(move |&g| g < games)
+            .map(move |g| first_game + g)
+    }
+
+    /// The bytes of the corner events with this key: about four an event.
+    pub fn corner_events_size(&self, key: u64) -> usize {
+        self.corner_bytes(key).len()
+    }
+
+    /// The encoded corner events with this key; none for a key not in the table.
+    fn corner_bytes(&self, key: u64) -> &[u8] {
         let n = self.corner_keys.len() / 8;
         let key_at =
             |i: usize| u64::from_le_bytes(self.corner_keys[i * 8..i * 8 + 8].try_into().unwrap());
@@ -302,20 +333,13 @@ impl Segment {
         };
         let lo = lower_bound(n, key_at, key);
         // Damaged starts read as an empty list.
-        let bytes = if lo < n && key_at(lo) == key {
+        if lo < n && key_at(lo) == key {
             self.corners
                 .get(start_at(lo)..start_at(lo + 1))
                 .unwrap_or_default()
         } else {
             &[]
-        };
-        decode_corner_events(bytes)
-            // Only a damaged table names a game past the segment's end.
-            .take_while(move |e| e.game < games)
-            .map(move |e| CornerEvent {
-                game: first_game + e.game,
-                ..e
-            })
+        }
     }
 
     /// The pre-aggregated continuations of this hash ([`crate::aggregate`]), games as global
