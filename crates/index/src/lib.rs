@@ -44,7 +44,7 @@ use std::path::{Path, PathBuf};
 pub use build::{build, BuildOptions, Progress, Summary};
 pub use facts::Facts;
 pub use manifest::Manifest;
-pub use pack::Ops;
+pub use pack::{Ops, Watch};
 pub use store::{
     CornerEvent, GameRec, Occupancy, PosEntry, Vacated, FLAG_LONG, FLAG_MARKS, FLAG_VARIATION,
     MAX_INDEXED_STONES, MAX_TABLE_MOVE, NO_NEXT,

@@ -164,6 +164,104 @@ impl Iterator for Ops<'_> {
 
 impl ExactSizeIterator for Ops<'_> {}
 
+/// The ops a scan must read one by one: those on the points it follows. A pattern scan follows
+/// a few dozen points and reads a hundred ops a game, most of them elsewhere; for those it only
+/// counts the moves ([`Ops::next_watched`]), which a table over the 12-bit codes tells in one
+/// look-up per op, without unpacking it.
+#[derive(Clone, Debug)]
+pub struct Watch {
+    /// Per 12-bit code: [`MOVE`] if the op is a move, [`WATCHED`] if its point is followed.
+    codes: Box<[u8; CODES]>,
+    /// Per point index (`y * 52 + x`, below 8192): whether it is followed, for programs stored
+    /// unpacked.
+    points: Box<[u64; 128]>,
+}
+
+/// [`Watch::codes`]' flag of a move op.
+const MOVE: u8 = 1;
+/// [`Watch::codes`]' flag of an op on a followed point.
+const WATCHED: u8 = 2;
+
+impl Watch {
+    /// Follows the points (by index `y * 52 + x`) for which `followed` holds. "No point" (a
+    /// pass, a mark) is never followed.
+    pub fn new(followed: impl Fn(usize) -> bool) -> Watch {
+        let mut points = Box::new([0u64; 128]);
+        for i in 0..usize::from(NO_POINT) {
+            if followed(i) {
+                points[i / 64] |= 1 << (i % 64);
+            }
+        }
+        let mut codes = Box::new([0u8; CODES]);
+        for (flags, &op) in codes.iter_mut().zip(table().iter()) {
+            *flags = Watch::flags(&points, op);
+        }
+        Watch { codes, points }
+    }
+
+    /// The flags of an unpacked op.
+    #[inline(always)]
+    fn flags(points: &[u64; 128], op: u16) -> u8 {
+        let point = usize::from(op & NO_POINT);
+        let watched = point != usize::from(NO_POINT) && points[point / 64] >> (point % 64) & 1 == 1;
+        (u8::from(op >> KIND_SHIFT < 2) * MOVE) | (u8::from(watched) * WATCHED)
+    }
+}
+
+impl Ops<'_> {
+    /// Passes over the ops on points `watch` does not follow, and takes the next op on one it
+    /// does: returns how many moves were passed, and that op (`None` at the end). Packed
+    /// programs are read two ops (three bytes) at a time, each op one look-up in the watch's
+    /// table.
+    #[inline]
+    pub fn next_watched(&mut self, watch: &Watch) -> (u32, Option<u16>) {
+        let mut moves = 0u32;
+        if !self.packed {
+            while self.next < self.n {
+                let i = self.next;
+                let op = u16::from_le_bytes([self.bytes[2 * i], self.bytes[2 * i + 1]]);
+                self.next = i + 1;
+                let flags = Watch::flags(&watch.points, op);
+                if flags & WATCHED != 0 {
+                    return (moves, Some(op));
+                }
+                moves += u32::from(flags & MOVE);
+            }
+            return (moves, None);
+        }
+        loop {
+            let i = self.next;
+            if i >= self.n {
+                return (moves, None);
+            }
+            let at = i / 2 * 3;
+            if i & 1 == 0 && i + 2 <= self.n {
+                // Both ops of the pair: in bounds, as `packed_len` counts three bytes a pair.
+                let b = &self.bytes[at..at + 3];
+                let v = u32::from(b[0]) | u32::from(b[1]) << 8 | u32::from(b[2]) << 16;
+                let (first, second) = (
+                    watch.codes[(v & CODE_MASK) as usize],
+                    watch.codes[(v >> PACKED_BITS & CODE_MASK) as usize],
+                );
+                if (first | second) & WATCHED == 0 {
+                    moves += u32::from(first & MOVE) + u32::from(second & MOVE);
+                    self.next = i + 2;
+                    continue;
+                }
+            }
+            // One op: the pair holds a followed one, or this is a pair's second or the last.
+            let v = u16::from_le_bytes([self.bytes[at + (i & 1)], self.bytes[at + (i & 1) + 1]]);
+            let code = usize::from((v >> ((i & 1) * 4)) & CODE_MASK as u16);
+            self.next = i + 1;
+            let flags = watch.codes[code];
+            if flags & WATCHED != 0 {
+                return (moves, Some(self.table[code]));
+            }
+            moves += u32::from(flags & MOVE);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -225,6 +323,97 @@ mod tests {
             assert!(!pack(&ops, &mut out));
             assert_eq!(out, [9]);
         }
+    }
+
+    /// [`Ops::next_watched`] taken to the end, as (moves passed, op) pairs, against the same
+    /// read one op at a time.
+    fn watched_steps(mut ops: Ops<'_>, watch: &Watch) -> Vec<(u32, Option<u16>)> {
+        let mut steps = Vec::new();
+        loop {
+            let step = ops.next_watched(watch);
+            steps.push(step);
+            if step.1.is_none() {
+                return steps;
+            }
+        }
+    }
+
+    fn watched_steps_one_by_one(
+        ops: &[u16],
+        followed: &dyn Fn(usize) -> bool,
+    ) -> Vec<(u32, Option<u16>)> {
+        let mut steps = Vec::new();
+        let mut moves = 0;
+        for &op in ops {
+            let point = usize::from(op & NO_POINT);
+            if point != usize::from(NO_POINT) && followed(point) {
+                steps.push((moves, Some(op)));
+                moves = 0;
+            } else if matches!(Op::decode(op), Op::Move(..)) {
+                moves += 1;
+            }
+        }
+        steps.push((moves, None));
+        steps
+    }
+
+    #[test]
+    fn watched_ops_are_found_as_one_by_one_packed_or_not() {
+        // A pseudo-random program of every kind on a 19×19 board, passes and marks included.
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for round in 0..200 {
+            let n = (next() % 300) as usize;
+            let ops: Vec<u16> = (0..n)
+                .map(|_| {
+                    let r = next();
+                    let p = Point::new((r % 19) as u8, (r / 19 % 19) as u8);
+                    let c = if r >> 20 & 1 == 0 {
+                        Color::Black
+                    } else {
+                        Color::White
+                    };
+                    match (r >> 24) % 16 {
+                        0 => Op::Move(c, None),
+                        1 => Op::Mark,
+                        2 => Op::Setup(Some(c), p),
+                        3 => Op::Setup(None, p),
+                        4 | 5 => Op::Remove(p),
+                        _ => Op::Move(c, Some(p)),
+                    }
+                    .encode()
+                })
+                .collect();
+            // From no point followed to most of them.
+            let salt = next();
+            let share = round % 5;
+            let followed = move |i: usize| (i as u64 ^ salt).wrapping_mul(0x2545_f491) % 8 < share;
+            let watch = Watch::new(followed);
+            let expected = watched_steps_one_by_one(&ops, &followed);
+            let mut bytes = Vec::new();
+            assert!(pack(&ops, &mut bytes));
+            assert_eq!(watched_steps(Ops::new(&bytes, n, true), &watch), expected);
+            let wide: Vec<u8> = ops.iter().flat_map(|v| v.to_le_bytes()).collect();
+            assert_eq!(watched_steps(Ops::new(&wide, n, false), &watch), expected);
+            // Read one op first, so that the packed reader starts at a pair's second op.
+            if n > 0 {
+                let mut from_one = Ops::new(&bytes, n, true);
+                from_one.next();
+                let mut rest = Ops::new(&wide, n, false);
+                rest.next();
+                assert_eq!(watched_steps(from_one, &watch), watched_steps(rest, &watch));
+            }
+        }
+        // A program cut short reads as empty.
+        assert_eq!(
+            watched_steps(Ops::new(&[0xff; 4], 3, true), &Watch::new(|_| true)),
+            [(0, None)]
+        );
     }
 
     #[test]

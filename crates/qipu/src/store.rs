@@ -5,7 +5,7 @@ use goban::{Bitboard, Color, Point};
 use index::layout::op::{KIND_SHIFT, POINT_MASK};
 use index::ops::{Op, Walker, KIND_EFFECT};
 use index::Occupancy;
-use search::store::{Change, CornerHeld, Occurrence, Step, Walk};
+use search::store::{Change, Changes, CornerHeld, Occurrence, Step, Walk};
 
 use crate::stop::Stop;
 
@@ -67,6 +67,7 @@ impl Walk for Walking<'_> {
 
 impl search::Store for Games<'_> {
     type Walk<'a> = Walking<'a>;
+    type Watch = index::Watch;
 
     #[inline]
     fn len(&self) -> u32 {
@@ -368,23 +369,18 @@ impl search::Store for Games<'_> {
     }
 
     #[inline]
-    fn changes(&self, g: u32) -> Option<impl Iterator<Item = Change> + '_> {
+    fn changes<'a>(&'a self, g: u32, watch: &'a index::Watch) -> Option<impl Changes + 'a> {
         // Whether the program has marks was noted when the game was indexed (a copy's is its
         // original's, which `op_stream` reads).
         let (rec, ops) = self.index.op_stream(g);
         if rec.flags & index::FLAG_MARKS != 0 {
             return None;
         }
-        // A mark reads as (None, None), and is not in a program indexed without marks (see
-        // `FLAG_MARKS`).
-        Some(ops.map(|v| {
-            let (mover, content) = KIND_EFFECT[usize::from(v >> KIND_SHIFT)];
-            Change {
-                mover,
-                content,
-                point: usize::from(v & POINT_MASK),
-            }
-        }))
+        Some(StoredChanges { ops, watch })
+    }
+
+    fn watch(&self, points: &[u64]) -> index::Watch {
+        index::Watch::new(|i| points.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1))
     }
 
     #[inline]
@@ -393,6 +389,41 @@ impl search::Store for Games<'_> {
             Op::Move(c, p) => Some((c, p)),
             _ => None,
         })
+    }
+}
+
+/// A game's program read as [`Change`]s ([`search::Store::changes`]).
+struct StoredChanges<'a> {
+    ops: index::Ops<'a>,
+    watch: &'a index::Watch,
+}
+
+/// The change an op makes. A mark reads as (None, None), and is not in a program indexed
+/// without marks (see `FLAG_MARKS`).
+#[inline(always)]
+fn change(v: u16) -> Change {
+    let (mover, content) = KIND_EFFECT[usize::from(v >> KIND_SHIFT)];
+    Change {
+        mover,
+        content,
+        point: usize::from(v & POINT_MASK),
+    }
+}
+
+impl Iterator for StoredChanges<'_> {
+    type Item = Change;
+
+    #[inline(always)]
+    fn next(&mut self) -> Option<Change> {
+        self.ops.next().map(change)
+    }
+}
+
+impl Changes for StoredChanges<'_> {
+    #[inline(always)]
+    fn next_watched(&mut self) -> (u32, Option<Change>) {
+        let (moves, op) = self.ops.next_watched(self.watch);
+        (moves, op.map(change))
     }
 }
 

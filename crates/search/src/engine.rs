@@ -607,17 +607,19 @@ pub(crate) fn hits_of(all: &[Occurrence]) -> Vec<Hit> {
 
 /// Merges `few` into `many`, both sorted by `key`: runs of `many` are copied whole between the
 /// places where an element of `few` goes.
-fn merge_by_key<T: Copy, K: Ord>(many: Vec<T>, few: Vec<T>, key: impl Fn(&T) -> K) -> Vec<T> {
+fn merge_by_key<T, K: Ord>(mut many: Vec<T>, few: Vec<T>, key: impl Fn(&T) -> K) -> Vec<T> {
+    if few.is_empty() {
+        return many;
+    }
     let mut out = Vec::with_capacity(many.len() + few.len());
-    let mut from = 0;
+    let mut rest = many.drain(..);
     for x in few {
         let k = key(&x);
-        let at = from + many[from..].partition_point(|m| key(m) <= k);
-        out.extend_from_slice(&many[from..at]);
+        let before = rest.as_slice().partition_point(|m| key(m) <= k);
+        out.extend(rest.by_ref().take(before));
         out.push(x);
-        from = at;
     }
-    out.extend_from_slice(&many[from..]);
+    out.extend(rest);
     out
 }
 
@@ -914,26 +916,36 @@ fn stones_of(p: &Position) -> Vec<(Color, Point)> {
 }
 
 /// Hits of stored games, plus the same hits for their exact copies (only originals are replayed),
-/// restricted to the filter and without removed games, in game order.
-pub(crate) fn with_copies<S: Store>(index: &S, found: Vec<Hit>, filter: Filter<'_>) -> Vec<Hit> {
-    let mut hits = Vec::new();
-    for hit in found {
-        for &c in index.copies(hit.game) {
-            hits.push(Hit {
+/// restricted to the filter and without removed games, in game order. Copies are few (one game
+/// in a few hundred): they are made apart and merged into the originals, which come ascending,
+/// rather than the whole answer sorted again.
+pub(crate) fn with_copies<S: Store>(
+    index: &S,
+    mut found: Vec<Hit>,
+    filter: Filter<'_>,
+) -> Vec<Hit> {
+    let mut copies = Vec::new();
+    if !index.copied().is_empty() {
+        for hit in &found {
+            copies.extend(index.copies(hit.game).iter().map(|&c| Hit {
                 game: c,
                 moves: hit.moves.clone(),
-            });
+            }));
         }
-        hits.push(hit);
     }
-    if index.has_removed() {
-        hits.retain(|h| !index.is_removed(h.game));
+    let kept = |h: &Hit| {
+        !(index.has_removed() && index.is_removed(h.game))
+            && filter.is_none_or(|f| f.binary_search(&h.game).is_ok())
+    };
+    if index.has_removed() || filter.is_some() {
+        found.retain(kept);
+        copies.retain(kept);
     }
-    if let Some(f) = filter {
-        hits.retain(|h| f.binary_search(&h.game).is_ok());
+    if !found.is_sorted_by_key(|h| h.game) {
+        found.sort_by_key(|h| h.game);
     }
-    hits.sort_by_key(|h| h.game);
-    hits
+    copies.sort_by_key(|h| h.game);
+    merge_by_key(found, copies, |h| h.game)
 }
 
 #[cfg(test)]
@@ -949,5 +961,9 @@ mod tests {
         assert!(merged.windows(2).all(|w| w[0] <= w[1]));
         assert_eq!(merge_by_key(Vec::new(), vec![3, 4], |&x| x), [3, 4]);
         assert_eq!(merge_by_key(vec![3, 4], Vec::new(), |&x| x), [3, 4]);
+        // Elements that are moved, not copied (hits own their moves).
+        let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let merged = merge_by_key(owned(&["a", "c", "e"]), owned(&["b", "f"]), |s| s.clone());
+        assert_eq!(merged, owned(&["a", "b", "c", "e", "f"]));
     }
 }

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::engine::{candidates, owners, with_copies, Answer, Continuation, Filter, Hit, Moves};
 use crate::query::{Cell, PatternQuery};
-use crate::store::{index_point, point_index, Change, CornerHeld, Store, Walk};
+use crate::store::{index_point, point_index, Changes, CornerHeld, Store, Walk};
 use crate::tally::{continuation_rows, own_positions};
 
 /// Finds where a pattern appears: game g hits at k when, for some placement, position k
@@ -37,6 +37,7 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
         None => covering_each(index, q.board, filter, &needs),
     };
     let ends = Ends::new(&placements, &touch, bw, bh);
+    let watch = index.watch(&touch.watch);
     // Candidates in chunks, each scanned in order by one worker: the chunks' hits, in order,
     // are the answer's, with no slot kept for the many candidates that do not hit.
     // A few thousand candidates still make several chunks for each core.
@@ -58,7 +59,7 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
                         .and_then(|e| e.of_game(index, g, &placements, covered));
                     // The changes are read as the scan takes them: one that ends early reads
                     // the program no further.
-                    let moves = match index.changes(g) {
+                    let moves = match index.changes(g, &watch) {
                         Some(changes) => scan.run(changes, (bw, bh), &placements, &touch, end),
                         None => {
                             index.load(g, ops);
@@ -546,7 +547,7 @@ impl Scan {
     /// ([`Store::changes`]), read only until `end` says no placement can appear again.
     fn run(
         &mut self,
-        changes: impl Iterator<Item = Change>,
+        mut changes: impl Changes,
         (bw, bh): (u8, u8),
         pls: &[Placement],
         touch: &Touch,
@@ -557,9 +558,20 @@ impl Scan {
         let mut k = 0;
         // Whether a watched point changed since the last position was tested (or none was
         // tested yet): only then can a placement appear, or the end come, at the next one, so
-        // most moves only count.
+        // most moves only count: those changes are passed over in bulk until the next one on
+        // a watched point.
         let mut changed = true;
-        for change in changes {
+        loop {
+            let change = if changed {
+                changes.next()
+            } else {
+                let (passed, next) = changes.next_watched();
+                k += passed;
+                next
+            };
+            let Some(change) = change else {
+                break;
+            };
             if let Some(c) = change.mover {
                 if std::mem::take(&mut changed) {
                     if self.report(k, pls) {

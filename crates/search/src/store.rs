@@ -138,6 +138,15 @@ pub struct Change {
     pub point: usize,
 }
 
+/// A stored game's changes as a pattern scan reads them ([`Store::changes`]): one at a time
+/// while it follows a fight, and passing over the rest, which only count moves.
+pub trait Changes: Iterator<Item = Change> {
+    /// Passes over the changes on points the scan does not follow ([`Store::watch`]) and takes
+    /// the next one on a point it does: how many moves were passed, and that change (`None` at
+    /// the end).
+    fn next_watched(&mut self) -> (u32, Option<Change>);
+}
+
 /// The number of `p` in tables indexed by [`Change::point`]: `y * 52 + x`.
 #[inline(always)]
 pub fn point_index(p: Point) -> usize {
@@ -166,6 +175,8 @@ pub trait Walk {
 pub trait Store: Sync {
     /// A replay of one game's stored moves, borrowing the buffer they were loaded into.
     type Walk<'a>: Walk;
+    /// The points a scan follows, in the form the store's [`Changes`] read them.
+    type Watch: Sync;
 
     /// Number of games.
     fn len(&self) -> u32;
@@ -341,7 +352,10 @@ pub trait Store: Sync {
     /// each of its positions falls just before a move (and after the last); `None` when it has
     /// positions elsewhere (setup beside a move, two moves in a node), which only a [`Walk`]
     /// over the [`Store::load`]ed program places.
-    fn changes(&self, g: u32) -> Option<impl Iterator<Item = Change> + '_>;
+    fn changes<'a>(&'a self, g: u32, watch: &'a Self::Watch) -> Option<impl Changes + 'a>;
+    /// The points (bit [`point_index`]) a scan over [`Store::changes`] follows: the others'
+    /// changes only count moves ([`Changes::next_watched`]).
+    fn watch(&self, points: &[u64]) -> Self::Watch;
     /// The program's moves in order: colour and point (`None` for a pass).
     fn moves<'a>(&self, program: &'a [u16]) -> impl Iterator<Item = (Color, Option<Point>)> + 'a;
 }
