@@ -550,6 +550,14 @@ impl Index {
         seg.vacated(i)
     }
 
+    /// Asks the processor to fetch the start of game `id`'s program and vacated points (a hint,
+    /// for a scan that reads them a few games later; see [`store::Segment::prefetch_program`]).
+    #[inline]
+    pub fn prefetch_program(&self, id: u32) {
+        let (seg, i) = self.locate(id);
+        seg.prefetch_program(i)
+    }
+
     /// Whether game `id` (of a 19×19 board) ever had a stone of `color` at `p`; `None` when a
     /// damaged file cannot tell.
     pub fn had(&self, id: u32, color: goban::Color, p: goban::Point) -> Option<bool> {

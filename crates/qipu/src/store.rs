@@ -379,6 +379,11 @@ impl search::Store for Games<'_> {
         Some(StoredChanges { ops, watch })
     }
 
+    #[inline]
+    fn prefetch_changes(&self, g: u32) {
+        self.index.prefetch_program(g)
+    }
+
     fn watch(&self, points: &[u64]) -> index::Watch {
         index::Watch::new(|i| points.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1))
     }

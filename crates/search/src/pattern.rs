@@ -53,6 +53,9 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
                     if index.stopped() {
                         break;
                     }
+                    if let Some(&later) = chunk.get(j + PREFETCH_AHEAD) {
+                        index.prefetch_changes(later);
+                    }
                     let covered = covers.as_ref().map(|m| m[c * per_chunk + j]);
                     let end = ends
                         .as_ref()
@@ -77,6 +80,9 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
     let found = chunks.concat();
     answer(index, found, &placements, filter, q.board)
 }
+
+/// How many candidates ahead of the one scanned a worker asks for a program's first bytes.
+const PREFETCH_AHEAD: usize = 4;
 
 /// The most candidates a worker scans in one go (the unit the cores share).
 const SCAN_CHUNK: usize = 1024;

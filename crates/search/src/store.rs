@@ -353,6 +353,9 @@ pub trait Store: Sync {
     /// positions elsewhere (setup beside a move, two moves in a node), which only a [`Walk`]
     /// over the [`Store::load`]ed program places.
     fn changes<'a>(&'a self, g: u32, watch: &'a Self::Watch) -> Option<impl Changes + 'a>;
+    /// A hint that [`Store::changes`] and [`Store::vacated`] of game `g` will be read soon.
+    /// Default: nothing.
+    fn prefetch_changes(&self, _g: u32) {}
     /// The points (bit [`point_index`]) a scan over [`Store::changes`] follows: the others'
     /// changes only count moves ([`Changes::next_watched`]).
     fn watch(&self, points: &[u64]) -> Self::Watch;

@@ -547,6 +547,24 @@ impl Segment {
         prefetch(self.years.get(i as usize * YearWinner::SIZE));
     }
 
+    /// Asks the processor to fetch the start of game `i`'s program and of its vacated points
+    /// into its cache (a hint; nothing past a file's end): a scan over many games reads each
+    /// from its first op, at a place the one before does not tell.
+    #[inline]
+    pub fn prefetch_program(&self, i: u32) {
+        let rec = self.game(i);
+        let at = rec.ops_start as usize;
+        prefetch(self.ops.get(at));
+        prefetch(self.ops.get(at + 64));
+        let lists = (self.len() as usize + 1) * 4;
+        if let Some(b) = self.vacated.get(i as usize * 4..i as usize * 4 + 4) {
+            prefetch(
+                self.vacated
+                    .get(lists + u32::from_le_bytes(b.try_into().unwrap()) as usize),
+            );
+        }
+    }
+
     /// Asks the processor to fetch game `i`'s facts into its cache (a hint; nothing past the
     /// file's end).
     #[inline]
