@@ -77,7 +77,11 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
             },
         )
         .collect();
-    let found = chunks.concat();
+    // Moved, not cloned: an answer of a few hundred thousand hits is tens of megabytes.
+    let mut found = Vec::with_capacity(chunks.iter().map(Vec::len).sum());
+    for chunk in chunks {
+        found.extend(chunk);
+    }
     answer(index, found, &placements, filter, q.board)
 }
 

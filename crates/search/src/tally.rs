@@ -216,8 +216,7 @@ where
     let each_copy = index.each_copy_counts();
     let removed = index.has_removed();
     let lines = index.has_lines();
-    let count = |chunk: &[(crate::engine::Hit, N)]| {
-        let mut raw = Raw::<K>::new();
+    let count = |mut raw: Raw<K>, chunk: &[(crate::engine::Hit, N)]| {
         for (hit, nexts) in chunk {
             let games = std::iter::once(hit.game)
                 .chain(index.copies(hit.game).iter().copied())
@@ -242,15 +241,18 @@ where
         }
         raw
     };
-    let raw = found
-        .par_chunks(1 << 11)
-        .map(count)
-        .reduce(Raw::<K>::new, |mut a, b| {
-            for (k, v) in b {
-                a.entry(k).or_default().merge(&v);
-            }
-            a
-        });
+    // Each worker counts its chunks into one table (fold), so that the tables merged are a
+    // few, not one per chunk.
+    let raw =
+        found
+            .par_chunks(1 << 11)
+            .fold(Raw::<K>::new, count)
+            .reduce(Raw::<K>::new, |mut a, b| {
+                for (k, v) in b {
+                    a.entry(k).or_default().merge(&v);
+                }
+                a
+            });
     let mut table: std::collections::HashMap<(Color, Option<Point>), Tally> =
         std::collections::HashMap::new();
     for ((key, color, point), tally) in raw {
