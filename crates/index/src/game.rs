@@ -5,8 +5,8 @@ use goban::{corner, Color, Symmetry};
 use sgf::info::Winner;
 use sgf::{GameInfo, GameTree};
 
-use crate::layout::op::{point_index, POINT_MASK, POINT_STRIDE};
-use crate::ops::{encode_main_line_at, with_removals_into, Op, Raw, RawKind, Walker};
+use crate::layout::op::{point_index, KIND_SHIFT, POINT_MASK, POINT_STRIDE};
+use crate::ops::{encode_main_line_at, with_removals_into, Op, Raw, RawKind, Walker, KIND_EFFECT};
 use crate::store::{
     CornerEvent, GameRec, Occupancy, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_MARKS,
     FLAG_SKELETON, FLAG_VARIATION, MAX_INDEXED_STONES, MAX_TABLE_MOVE, NO_NEXT,
@@ -271,21 +271,20 @@ fn corners_of(ops: &[u16], width: u8, height: u8, marks: bool) -> Vec<(u64, Corn
     }
     let mut corners = Corners::default();
     let mut k = 0;
+    // The kind's effect from a table, not a match on it: a loop over every op of every game
+    // indexed, where moves and removals interleave.
     for &v in ops {
-        let op = Raw::split(v);
-        let p = Raw::point_at(op.point);
-        let on_board = p.x < width && p.y < height && op.point < POINT_MASK as usize;
-        let content = match op.kind {
-            RawKind::Move(c) => {
-                // Position k ends just before the (k+1)-th move: this one.
-                let next = Op::Move(c, on_board.then_some(p)).encode();
-                corners.read(k, next, &mut events);
-                k += 1;
-                Some(c)
-            }
-            RawKind::Put(content) => content,
-            RawKind::Mark => None,
-        };
+        let (mover, content) = KIND_EFFECT[usize::from(v >> KIND_SHIFT)];
+        let point = usize::from(v & POINT_MASK);
+        let p = Raw::point_at(point);
+        let on_board = p.x < width && p.y < height && point < POINT_MASK as usize;
+        if mover.is_some() {
+            // Position k ends just before the (k+1)-th move: this one, as the op stores it
+            // (a point off the board played as a pass).
+            let next = if on_board { v } else { v | POINT_MASK };
+            corners.read(k, next, &mut events);
+            k += 1;
+        }
         if on_board {
             corners.put(p, content, width, height);
         }
