@@ -689,6 +689,30 @@ pub(crate) fn candidates<S: Store>(
     }
 }
 
+/// The games that can hold one of `needs` (a pattern's placements, a sequence's variants:
+/// originals, ascending, behind the filter's games) with, when the store can tell, which
+/// needs' stones each ever had (bit i = need i, in step with the games); otherwise the games
+/// alone ([`candidates`]).
+pub(crate) fn covering_each<S: Store>(
+    index: &S,
+    (bw, bh): (u8, u8),
+    filter: Filter<'_>,
+    needs: &[Vec<(Color, Point)>],
+) -> (Vec<u32>, Option<Vec<u64>>) {
+    let Some(mut each) = index.covering_each(bw, bh, needs) else {
+        return (candidates(index, bw, bh, filter, needs), None);
+    };
+    match filter {
+        Some(f) => {
+            let owners = owners(index, f);
+            each.retain(|(g, _)| owners.binary_search(g).is_ok());
+        }
+        None => each.retain(|&(g, _)| !index.is_copy(g)),
+    }
+    let (games, masks) = each.into_iter().unzip();
+    (games, Some(masks))
+}
+
 /// What reading a byte of corner games costs against ANDing a byte of occupancy columns: the
 /// games are decoded number by number (a game, a move and two bytes an event), the columns
 /// ANDed a word at a time. Timed at 7 M games: 1.5 ns a byte of a long list, against 0.22 ns a

@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use goban::{corner, Bitboard, Color, Point, Symmetry};
 use rayon::prelude::*;
 
-use crate::engine::{candidates, owners, with_copies, Answer, Continuation, Filter, Hit, Moves};
+use crate::engine::{covering_each, owners, with_copies, Answer, Continuation, Filter, Hit, Moves};
 use crate::query::{Cell, PatternQuery};
 use crate::store::{index_point, point_index, Changes, CornerHeld, Store, Walk};
 use crate::tally::{continuation_rows, own_positions};
@@ -90,29 +90,6 @@ const PREFETCH_AHEAD: usize = 4;
 
 /// The most candidates a worker scans in one go (the unit the cores share).
 const SCAN_CHUNK: usize = 1024;
-
-/// The games that can hold a placement (originals, ascending, behind the filter's games) with,
-/// when the store can tell, which placements' stones each ever had (bit i = placement i, in
-/// step with the games); otherwise the games alone ([`candidates`]).
-fn covering_each<S: Store>(
-    index: &S,
-    (bw, bh): (u8, u8),
-    filter: Filter<'_>,
-    needs: &[Vec<(Color, Point)>],
-) -> (Vec<u32>, Option<Vec<u64>>) {
-    let Some(mut each) = index.covering_each(bw, bh, needs) else {
-        return (candidates(index, bw, bh, filter, needs), None);
-    };
-    match filter {
-        Some(f) => {
-            let owners = owners(index, f);
-            each.retain(|(g, _)| owners.binary_search(g).is_ok());
-        }
-        None => each.retain(|&(g, _)| !index.is_copy(g)),
-    }
-    let (games, masks) = each.into_iter().unzip();
-    (games, Some(masks))
-}
 
 /// The answer from the hits found (original games, ascending) and what each contributes to the
 /// continuation table.

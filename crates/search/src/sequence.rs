@@ -35,7 +35,7 @@
 use goban::{Color, Point, Symmetry};
 use rayon::prelude::*;
 
-use crate::engine::{candidates, with_copies, Answer, Continuation, Filter, Hit};
+use crate::engine::{candidates, covering_each, with_copies, Answer, Continuation, Filter, Hit};
 use crate::store::Store;
 use crate::tally::{continuation_rows, own_positions};
 
@@ -96,47 +96,66 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
         any_gap: q.any_gap,
         board: q.board,
     };
-    let mut found: Vec<(Hit, Vec<Next>)> = candidates(index, bw, bh, filter, &needs)
-        .into_par_iter()
-        .map_init(Vec::new, |ops, g| {
-            if index.stopped() {
-                return None;
-            }
-            index.load(g, ops);
-            let moves: Vec<(Color, Option<Point>)> = index.moves(ops).collect();
-            // (k, variants completing there).
-            let mut ks: Vec<(u32, u32)> = Vec::new();
-            for (i, v) in variants.iter().enumerate() {
-                let bit = 1u32 << i;
-                if q.anywhere {
-                    for placed in translations(&moves, &v.moves, q.board) {
-                        ks.extend(rules.completions(&moves, &placed).map(|k| (k, bit)));
-                    }
-                } else {
-                    ks.extend(rules.completions(&moves, &v.moves).map(|k| (k, bit)));
+    // Which variants' stones each candidate ever had, when the store can tell: a game is tried
+    // only in those (a 4-4 approach is in a game's one or two corners, not its eight
+    // orientations).
+    let (games, covers) = if needs.is_empty() {
+        (candidates(index, bw, bh, filter, &needs), None)
+    } else {
+        covering_each(index, q.board, filter, &needs)
+    };
+    let every = u64::MAX >> (64 - variants.len().clamp(1, 64));
+    let mut found: Vec<(Hit, Vec<Next>)> = games
+        .par_iter()
+        .enumerate()
+        .map_init(
+            || (Vec::new(), Vec::new()),
+            |(ops, moves), (c, &g)| {
+                if index.stopped() {
+                    return None;
                 }
-            }
-            if ks.is_empty() {
-                return None;
-            }
-            ks.sort_unstable();
-            let mut hit = Hit {
-                game: g,
-                moves: Default::default(),
-            };
-            let mut nexts: Vec<Next> = Vec::new();
-            for (k, bit) in ks {
-                if hit.moves.last() == Some(&k) {
-                    if let Some(last) = nexts.last_mut() {
-                        last.0 |= bit;
+                let covered = covers.as_ref().map_or(every, |m| m[c]);
+                index.load(g, ops);
+                moves.clear();
+                moves.extend(index.moves(ops));
+                let moves: &[(Color, Option<Point>)] = moves;
+                // (k, variants completing there).
+                let mut ks: Vec<(u32, u32)> = Vec::new();
+                for (i, v) in variants.iter().enumerate() {
+                    if covered >> i & 1 == 0 {
+                        continue;
                     }
-                } else {
-                    hit.moves.push(k);
-                    nexts.push((bit, moves.get(k as usize).copied()));
+                    let bit = 1u32 << i;
+                    if q.anywhere {
+                        for placed in translations(&moves, &v.moves, q.board) {
+                            ks.extend(rules.completions(moves, &placed).map(|k| (k, bit)));
+                        }
+                    } else {
+                        ks.extend(rules.completions(moves, &v.moves).map(|k| (k, bit)));
+                    }
                 }
-            }
-            Some((hit, nexts))
-        })
+                if ks.is_empty() {
+                    return None;
+                }
+                ks.sort_unstable();
+                let mut hit = Hit {
+                    game: g,
+                    moves: Default::default(),
+                };
+                let mut nexts: Vec<Next> = Vec::new();
+                for (k, bit) in ks {
+                    if hit.moves.last() == Some(&k) {
+                        if let Some(last) = nexts.last_mut() {
+                            last.0 |= bit;
+                        }
+                    } else {
+                        hit.moves.push(k);
+                        nexts.push((bit, moves.get(k as usize).copied()));
+                    }
+                }
+                Some((hit, nexts))
+            },
+        )
         .flatten()
         .collect();
     own_positions(index, &mut found, |nexts, cut| {
