@@ -127,7 +127,7 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
                     }
                     let bit = 1u32 << i;
                     if q.anywhere {
-                        for placed in translations(&moves, &v.moves, q.board) {
+                        for placed in translations(moves, &v.moves, q.board) {
                             ks.extend(rules.completions(moves, &placed).map(|k| (k, bit)));
                         }
                     } else {
