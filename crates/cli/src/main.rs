@@ -113,7 +113,7 @@ enum Command {
         rebuild: bool,
         /// Games per segment: bounds memory (about 1 KB per game) and what a crash can lose
         /// (1 to 16,777,215: the position table names a segment's games in 24 bits).
-        #[arg(long, default_value_t = 250_000,
+        #[arg(long, default_value_t = qipu::BuildOptions::default().segment_games,
               value_parser = clap::value_parser!(u32).range(1..=16_777_215))]
         segment_games: u32,
         /// No progress bar.
