@@ -360,13 +360,7 @@ mod tests {
     #[test]
     fn watched_ops_are_found_as_one_by_one_packed_or_not() {
         // A pseudo-random program of every kind on a 19×19 board, passes and marks included.
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = testdata::xorshift(0x9e37_79b9_7f4a_7c15);
         for round in 0..200 {
             let n = (next() % 300) as usize;
             let ops: Vec<u16> = (0..n)

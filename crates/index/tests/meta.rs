@@ -535,13 +535,7 @@ fn unopenable_directories_say_the_path_once() {
 fn numeric_ranges_over_segments_match_the_values() {
     let dir = TempDir::new("ranges");
     let mut w = MetaWriter::create(&dir.0, 50_000_000).unwrap();
-    let mut state = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
+    let mut next = testdata::xorshift(0x9e37_79b9_7f4a_7c15);
     // Per game: moves, komi, handicap.
     let mut values: Vec<(u32, f64, u32)> = Vec::new();
     let mut add = |w: &mut MetaWriter, values: &mut Vec<(u32, f64, u32)>, g: u32| {

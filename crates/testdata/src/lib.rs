@@ -8,6 +8,18 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
+/// A small pseudo-random generator (xorshift64) for tests that draw many cases: the same
+/// sequence on every run, and no dependency. `seed` must not be 0.
+pub fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut state = seed;
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
 /// Whether this run must have the shared material (`QIPU_REQUIRE_DATASETS=1`).
 pub fn required() -> bool {
     std::env::var("QIPU_REQUIRE_DATASETS").is_ok_and(|v| v == "1")

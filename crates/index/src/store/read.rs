@@ -818,14 +818,7 @@ mod tests {
 
     #[test]
     fn lower_bound_agrees_with_a_plain_search_on_any_spread() {
-        // A small generator, so that the test needs no dependency.
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = testdata::xorshift(0x9e37_79b9_7f4a_7c15);
         let mut sets: Vec<Vec<u64>> = vec![
             Vec::new(),
             vec![5],
