@@ -199,6 +199,12 @@ impl Watch {
         Watch { codes, points }
     }
 
+    /// Whether the point of index `point` (`y * 52 + x`) is followed.
+    #[inline]
+    pub fn follows(&self, point: usize) -> bool {
+        point < usize::from(NO_POINT) && self.points[point / 64] >> (point % 64) & 1 == 1
+    }
+
     /// The flags of an unpacked op.
     #[inline(always)]
     fn flags(points: &[u64; 128], op: u16) -> u8 {
@@ -383,7 +389,7 @@ mod tests {
                     .encode()
                 })
                 .collect();
-            // From no point followed to most of them.
+            // From no point followed to about half of them.
             let salt = next();
             let share = round % 5;
             let followed = move |i: usize| (i as u64 ^ salt).wrapping_mul(0x2545_f491) % 8 < share;
@@ -398,9 +404,14 @@ mod tests {
             if n > 0 {
                 let mut from_one = Ops::new(&bytes, n, true);
                 from_one.next();
-                let mut rest = Ops::new(&wide, n, false);
-                rest.next();
-                assert_eq!(watched_steps(from_one, &watch), watched_steps(rest, &watch));
+                assert_eq!(
+                    watched_steps(from_one, &watch),
+                    watched_steps_one_by_one(&ops[1..], &followed)
+                );
+            }
+            // `follows` says what the table says.
+            for i in 0..8192 {
+                assert_eq!(watch.follows(i), i < 8191 && followed(i), "{i}");
             }
         }
         // A program cut short reads as empty.

@@ -376,7 +376,11 @@ impl search::Store for Games<'_> {
         if rec.flags & index::FLAG_MARKS != 0 {
             return None;
         }
-        Some(StoredChanges { ops, watch })
+        Some(StoredChanges {
+            ops,
+            watch,
+            bulk: self.shortcuts,
+        })
     }
 
     #[inline]
@@ -401,6 +405,9 @@ impl search::Store for Games<'_> {
 struct StoredChanges<'a> {
     ops: index::Ops<'a>,
     watch: &'a index::Watch,
+    /// Whether unwatched ops are passed over in bulk ([`index::Ops::next_watched`]); without the
+    /// shortcuts they are read one by one, so that the plain scan checks the bulk one.
+    bulk: bool,
 }
 
 /// The change an op makes. A mark reads as (None, None), and is not in a program indexed
@@ -427,8 +434,18 @@ impl Iterator for StoredChanges<'_> {
 impl Changes for StoredChanges<'_> {
     #[inline(always)]
     fn next_watched(&mut self) -> (u32, Option<Change>) {
-        let (moves, op) = self.ops.next_watched(self.watch);
-        (moves, op.map(change))
+        if self.bulk {
+            let (moves, op) = self.ops.next_watched(self.watch);
+            return (moves, op.map(change));
+        }
+        let mut moves = 0;
+        for c in self.ops.by_ref().map(change) {
+            if self.watch.follows(c.point) {
+                return (moves, Some(c));
+            }
+            moves += u32::from(c.mover.is_some());
+        }
+        (moves, None)
     }
 }
 
@@ -574,6 +591,7 @@ mod tests {
         assert!(nineteen.len() >= 5, "{}", nineteen.len());
         let mut rng = Rng(0x5eed_c0de_1234_5678);
         let (mut with_hits, mut through_corners, mut answered) = (0, 0, 0);
+        let mut sequences_hit = 0;
         for round in 0..1000 {
             let g = nineteen[rng.below(nineteen.len() as u64) as usize];
             let record = index.record(g).unwrap();
@@ -615,6 +633,31 @@ mod tests {
                 "round {round}:\n{diagram}"
             );
             with_hits += usize::from(!plain.hits.is_empty());
+            // A few of the game's moves from `at` on as a sequence: its orientations tried only
+            // where the game had their stones, against every orientation tried.
+            if let Some(seq) = sequence_at(&index, g, at, 2 + rng.below(3) as usize) {
+                let q = Query::moves(&seq, 19)
+                    .unwrap()
+                    .any_order(rng.below(3) == 0)
+                    .any_gap(rng.below(4) == 0)
+                    .symmetry(rng.below(4) != 0)
+                    .swap_colors(rng.below(3) == 0);
+                let Ok(Plan::Sequence(sequence)) = q.plan() else {
+                    panic!("round {round}: not a sequence plan");
+                };
+                let fast = search::find_sequence(&Games::new(&index.inner, None), &sequence, None);
+                let plain = Games {
+                    shortcuts: false,
+                    ..Games::new(&index.inner, None)
+                };
+                let plain = search::find_sequence(&plain, &sequence, None);
+                assert_eq!(key(&fast), key(&plain), "round {round}: {seq}");
+                assert_eq!(
+                    fast.continuations, plain.continuations,
+                    "round {round}: {seq}"
+                );
+                sequences_hit += usize::from(!plain.hits.is_empty());
+            }
             through_corners += usize::from(keys_a_corner(&diagram));
             answered += usize::from(
                 keys_a_corner(&diagram)
@@ -624,6 +667,7 @@ mod tests {
         }
         // The rounds must have asked something: most patterns come from a game, so they hit it.
         assert!(with_hits > 500, "{with_hits}");
+        assert!(sequences_hit > 300, "{sequences_hit}");
         assert!(through_corners > 45, "{through_corners}");
         // And the table must have answered some alone.
         assert!(answered > 30, "{answered} of {through_corners}");
@@ -742,6 +786,34 @@ mod tests {
             }
             fixed && (goban::corner::MIN_STONES..=goban::corner::MAX_STONES).contains(&stones)
         })
+    }
+
+    /// Moves `at` to `at + n` of game `g`'s main line as `--moves` text (`B[pd] W[qf] …`), or
+    /// `None` when the game ends before or a pass is among them.
+    fn sequence_at(index: &Index, g: u32, at: usize, n: usize) -> Option<String> {
+        let moves: Vec<(Color, Option<goban::Point>)> = index
+            .inner
+            .ops(g)
+            .into_iter()
+            .filter_map(|v| match index::ops::Op::decode(v) {
+                index::ops::Op::Move(c, p) => Some((c, p)),
+                _ => None,
+            })
+            .collect();
+        let text: Option<Vec<String>> = moves
+            .get(at..at + n)?
+            .iter()
+            .map(|&(c, p)| {
+                let p = p?;
+                Some(format!(
+                    "{}[{}{}]",
+                    c.letter(),
+                    (b'a' + p.x) as char,
+                    (b'a' + p.y) as char
+                ))
+            })
+            .collect();
+        Some(text?.join(" "))
     }
 
     /// A 19×19 diagram of a window of the position: at a corner, a side or in the middle, 3 to 9

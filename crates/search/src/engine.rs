@@ -605,8 +605,8 @@ pub(crate) fn hits_of(all: &[Occurrence]) -> Vec<Hit> {
     hits
 }
 
-/// Merges `few` into `many`, both sorted by `key`: runs of `many` are copied whole between the
-/// places where an element of `few` goes.
+/// Merges `few` into `many`, both sorted by `key`: runs of `many` are moved whole between the
+/// places where an element of `few` goes (found by binary search).
 fn merge_by_key<T, K: Ord>(mut many: Vec<T>, few: Vec<T>, key: impl Fn(&T) -> K) -> Vec<T> {
     if few.is_empty() {
         return many;

@@ -353,8 +353,10 @@ fn slot(content: Option<Color>) -> usize {
 /// through a change that satisfies one of its constraints; one that matched must be tested
 /// after any change to its points. Everything else keeps its answer untested.
 struct Touch {
-    /// The points some placement constrains (bit [`point_index`]): a scan tests this for
-    /// every change, and most changes are elsewhere.
+    /// The points some placement constrains (bit [`point_index`]): most changes are
+    /// elsewhere, and while nothing watched has changed the store passes over them in bulk
+    /// ([`Store::watch`]); after a watched change, each change up to the next move is tested
+    /// against this.
     watch: Vec<u64>,
     by: By,
 }

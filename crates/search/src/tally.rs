@@ -241,8 +241,8 @@ where
         }
         raw
     };
-    // Each worker counts its chunks into one table (fold), so that the tables merged are a
-    // few, not one per chunk.
+    // Each of rayon's split jobs counts its run of chunks into one table (fold), so that the
+    // tables merged are a few, not one per chunk.
     let raw =
         found
             .par_chunks(1 << 11)
