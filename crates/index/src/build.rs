@@ -44,10 +44,9 @@ use inputs::{Record, Source};
 
 /// The games of a segment unless told otherwise ([`BuildOptions::segment_games`]). A search
 /// looks every hash up in every segment, and each look-up's first touch of a mapped page costs
-/// a page fault in a fresh process: at 7 M games, 28 segments of 250,000 made a rare position
-/// 3.5 ms and 7 of 1,000,000 made it 1.7 ms, with every other kind of query as fast or faster,
-/// the index smaller (880 against 896 B/game) and the build as fast. The cost is memory while
-/// building (peak RSS 1.8 against 0.9 GB at 7 M; BENCHMARKS.md, twentieth session).
+/// a page fault in a fresh process, so fewer segments answer faster; the cost is the memory of
+/// the open segment while building. The measurements behind the choice: DESIGN-index.md, "Why
+/// a segment holds a million games", and BENCHMARKS.md, twentieth session.
 pub const DEFAULT_SEGMENT_GAMES: u32 = 1_000_000;
 
 /// How to build.

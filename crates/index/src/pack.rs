@@ -202,14 +202,19 @@ impl Watch {
     /// Whether the point of index `point` (`y * 52 + x`) is followed.
     #[inline]
     pub fn follows(&self, point: usize) -> bool {
-        point < usize::from(NO_POINT) && self.points[point / 64] >> (point % 64) & 1 == 1
+        Watch::holds(&self.points, point)
+    }
+
+    /// Whether `points` holds the point of index `point`; never "no point".
+    #[inline(always)]
+    fn holds(points: &[u64; 128], point: usize) -> bool {
+        point < usize::from(NO_POINT) && points[point / 64] >> (point % 64) & 1 == 1
     }
 
     /// The flags of an unpacked op.
     #[inline(always)]
     fn flags(points: &[u64; 128], op: u16) -> u8 {
-        let point = usize::from(op & NO_POINT);
-        let watched = point != usize::from(NO_POINT) && points[point / 64] >> (point % 64) & 1 == 1;
+        let watched = Watch::holds(points, usize::from(op & NO_POINT));
         (u8::from(op >> KIND_SHIFT < 2) * MOVE) | (u8::from(watched) * WATCHED)
     }
 }

@@ -592,6 +592,22 @@ mod tests {
         let mut rng = Rng(0x5eed_c0de_1234_5678);
         let (mut with_hits, mut through_corners, mut answered) = (0, 0, 0);
         let mut sequences_hit = 0;
+        let fast_store = Games::new(&index.inner, None);
+        let plain_store = Games {
+            shortcuts: false,
+            ..Games::new(&index.inner, None)
+        };
+        // The same hits, positions and continuation table, with the shortcuts and without.
+        let same = |fast: &search::Answer, plain: &search::Answer, what: &str| {
+            let key = |a: &search::Answer| {
+                a.hits
+                    .iter()
+                    .map(|h| (h.game, h.moves.to_vec()))
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(key(fast), key(plain), "{what}");
+            assert_eq!(fast.continuations, plain.continuations, "{what}");
+        };
         for round in 0..1000 {
             let g = nineteen[rng.below(nineteen.len() as u64) as usize];
             let record = index.record(g).unwrap();
@@ -615,27 +631,15 @@ mod tests {
             let Ok(Plan::Pattern(pattern)) = query.plan() else {
                 panic!("round {round}: not a pattern plan");
             };
-            let fast = search::find_pattern(&Games::new(&index.inner, None), &pattern, None);
-            let plain = Games {
-                shortcuts: false,
-                ..Games::new(&index.inner, None)
-            };
-            let plain = search::find_pattern(&plain, &pattern, None);
-            let key = |a: &search::Answer| {
-                a.hits
-                    .iter()
-                    .map(|h| (h.game, h.moves.to_vec()))
-                    .collect::<Vec<_>>()
-            };
-            assert_eq!(key(&fast), key(&plain), "round {round}:\n{diagram}");
-            assert_eq!(
-                fast.continuations, plain.continuations,
-                "round {round}:\n{diagram}"
+            let (fast, plain) = (
+                search::find_pattern(&fast_store, &pattern, None),
+                search::find_pattern(&plain_store, &pattern, None),
             );
+            same(&fast, &plain, &format!("round {round}:\n{diagram}"));
             with_hits += usize::from(!plain.hits.is_empty());
             // A few of the game's moves from `at` on as a sequence: its orientations tried only
             // where the game had their stones, against every orientation tried.
-            if let Some(seq) = sequence_at(&index, g, at, 2 + rng.below(3) as usize) {
+            if let Some(seq) = sequence_at(&fast_store, g, at, 2 + rng.below(3) as usize) {
                 let q = Query::moves(&seq, 19)
                     .unwrap()
                     .any_order(rng.below(3) == 0)
@@ -645,17 +649,11 @@ mod tests {
                 let Ok(Plan::Sequence(sequence)) = q.plan() else {
                     panic!("round {round}: not a sequence plan");
                 };
-                let fast = search::find_sequence(&Games::new(&index.inner, None), &sequence, None);
-                let plain = Games {
-                    shortcuts: false,
-                    ..Games::new(&index.inner, None)
-                };
-                let plain = search::find_sequence(&plain, &sequence, None);
-                assert_eq!(key(&fast), key(&plain), "round {round}: {seq}");
-                assert_eq!(
-                    fast.continuations, plain.continuations,
-                    "round {round}: {seq}"
+                let (fast, plain) = (
+                    search::find_sequence(&fast_store, &sequence, None),
+                    search::find_sequence(&plain_store, &sequence, None),
                 );
+                same(&fast, &plain, &format!("round {round}: {seq}"));
                 sequences_hit += usize::from(!plain.hits.is_empty());
             }
             through_corners += usize::from(keys_a_corner(&diagram));
@@ -790,16 +788,11 @@ mod tests {
 
     /// Moves `at` to `at + n` of game `g`'s main line as `--moves` text (`B[pd] W[qf] …`), or
     /// `None` when the game ends before or a pass is among them.
-    fn sequence_at(index: &Index, g: u32, at: usize, n: usize) -> Option<String> {
-        let moves: Vec<(Color, Option<goban::Point>)> = index
-            .inner
-            .ops(g)
-            .into_iter()
-            .filter_map(|v| match index::ops::Op::decode(v) {
-                index::ops::Op::Move(c, p) => Some((c, p)),
-                _ => None,
-            })
-            .collect();
+    fn sequence_at(store: &Games<'_>, g: u32, at: usize, n: usize) -> Option<String> {
+        use search::Store;
+        let mut ops = Vec::new();
+        store.load(g, &mut ops);
+        let moves: Vec<(Color, Option<goban::Point>)> = store.moves(&ops).collect();
         let text: Option<Vec<String>> = moves
             .get(at..at + n)?
             .iter()

@@ -479,15 +479,8 @@ impl Segment {
     /// The vacated points of game `i` (see [`Vacated`]); every point for a game of another board
     /// or past a damaged file's end.
     pub fn vacated(&self, i: u32) -> Vacated {
-        // The file holds where each list starts (after these starts), then the lists.
-        let lists = (self.len() as usize + 1) * 4;
-        let start = |i: usize| {
-            self.vacated
-                .get(i * 4..i * 4 + 4)
-                .map(|b| lists + u32::from_le_bytes(b.try_into().unwrap()) as usize)
-        };
         let i = i as usize;
-        match (start(i), start(i + 1)) {
+        match (self.vacated_start(i), self.vacated_start(i + 1)) {
             (Some(from), Some(to)) => self
                 .vacated
                 .get(from..to)
@@ -495,6 +488,16 @@ impl Segment {
                 .unwrap_or(Vacated::ALL),
             _ => Vacated::ALL,
         }
+    }
+
+    /// Where game `i`'s list of vacated points starts in `vacated.bin`, which holds where each
+    /// list starts (after these starts), then the lists; `None` past a damaged file's end.
+    #[inline]
+    fn vacated_start(&self, i: usize) -> Option<usize> {
+        let lists = (self.len() as usize + 1) * 4;
+        self.vacated
+            .get(i * 4..i * 4 + 4)
+            .map(|b| lists + u32::from_le_bytes(b.try_into().unwrap()) as usize)
     }
 
     /// Whether game `i` ever had a stone of `color` at `p` (19×19 games; see [`Occupancy`]);
@@ -556,12 +559,8 @@ impl Segment {
         let at = rec.ops_start as usize;
         prefetch(self.ops.get(at));
         prefetch(self.ops.get(at + 64));
-        let lists = (self.len() as usize + 1) * 4;
-        if let Some(b) = self.vacated.get(i as usize * 4..i as usize * 4 + 4) {
-            prefetch(
-                self.vacated
-                    .get(lists + u32::from_le_bytes(b.try_into().unwrap()) as usize),
-            );
+        if let Some(at) = self.vacated_start(i as usize) {
+            prefetch(self.vacated.get(at));
         }
     }
 
