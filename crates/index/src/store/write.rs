@@ -2,7 +2,7 @@
 //! sorted and every file synced at the end, each file's length and checksum taken on the way.
 
 use std::fs::File;
-use std::io::{BufWriter, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use super::format::{
@@ -38,41 +38,97 @@ pub struct GameData {
 
 /// A segment file being written: its length and CRC-32 are taken as the bytes go out, so that
 /// closing the segment records them in the manifest without reading the file again.
+///
+/// The bytes go out in whole chunks of [`CHUNK`] at offsets that are multiples of it (the last
+/// excepted), never in pieces that straddle one. A file system that caches files in large
+/// folios (ext4 and XFS on recent Linux) then keeps each chunk as one 2 MiB folio, which a
+/// search maps into its address space with one page-table entry instead of 512: a search
+/// process maps the pages it touches anew each time, and on a machine where mapping a page
+/// costs a fraction of a microsecond, a pattern that touches most of the replay programs spent
+/// as much time in the kernel as in its own code (BENCHMARKS.md, twenty-first session).
+/// Elsewhere this is just a buffer.
 struct Summed {
     name: &'static str,
     file: File,
     hasher: crc32fast::Hasher,
     len: u64,
+    /// Bytes of the chunk not yet whole.
+    pending: Vec<u8>,
+    /// (offset, length) of each write to the file, for the test of the chunks.
+    #[cfg(test)]
+    puts: Vec<(u64, usize)>,
+}
+
+/// The unit segment files are written in: the size of a huge page on x86-64 and of the large
+/// folios a file system can cache such writes in.
+const CHUNK: usize = 2 << 20;
+
+impl Summed {
+    /// Writes `bytes` (whole chunks, or the last piece) to the file, summing them.
+    fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        #[cfg(test)]
+        self.puts.push((self.len, bytes.len()));
+        self.file.write_all(bytes)?;
+        self.hasher.update(bytes);
+        self.len += bytes.len() as u64;
+        Ok(())
+    }
+
+    /// Writes what is left and syncs the file to disk.
+    fn finish(mut self) -> std::io::Result<Summed> {
+        let rest = std::mem::take(&mut self.pending);
+        self.put(&rest)?;
+        self.file.sync_all()?;
+        Ok(self)
+    }
 }
 
 impl Write for Summed {
-    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
-        let n = self.file.write(buf)?;
-        self.hasher.update(&buf[..n]);
-        self.len += n as u64;
+    fn write(&mut self, mut buf: &[u8]) -> std::io::Result<usize> {
+        let n = buf.len();
+        // The file's length is a multiple of CHUNK until `finish`: the pending bytes fill the
+        // next chunk first, and only whole chunks are written.
+        if !self.pending.is_empty() || buf.len() < CHUNK {
+            let take = (CHUNK - self.pending.len()).min(buf.len());
+            self.pending.extend_from_slice(&buf[..take]);
+            buf = &buf[take..];
+            if self.pending.len() == CHUNK {
+                let full = std::mem::take(&mut self.pending);
+                self.put(&full)?;
+                self.pending = full;
+                self.pending.clear();
+            }
+        }
+        let whole = buf.len() / CHUNK * CHUNK;
+        if whole > 0 {
+            self.put(&buf[..whole])?;
+        }
+        self.pending.extend_from_slice(&buf[whole..]);
         Ok(n)
     }
 
+    /// Nothing to do: a chunk is written as soon as it is whole, and [`Summed::finish`] writes
+    /// the rest.
     fn flush(&mut self) -> std::io::Result<()> {
-        self.file.flush()
+        Ok(())
     }
 }
 
-type SegmentFile = BufWriter<Summed>;
+type SegmentFile = Summed;
 
-/// Creates a segment file, buffered and summed.
+/// Creates a segment file, written in chunks and summed.
 fn create_file(dir: &Path, name: &'static str) -> Result<SegmentFile, IndexError> {
     let p = dir.join(name);
     let file = File::create(&p).map_err(|e| IndexError::io(&p, e))?;
-    Ok(BufWriter::with_capacity(
-        1 << 20,
-        Summed {
-            name,
-            file,
-            hasher: crc32fast::Hasher::new(),
-            len: 0,
-        },
-    ))
+    Ok(Summed {
+        name,
+        file,
+        hasher: crc32fast::Hasher::new(),
+        len: 0,
+        pending: Vec::new(),
+        #[cfg(test)]
+        puts: Vec::new(),
+    })
 }
 
 /// Writes one segment.
@@ -377,8 +433,7 @@ impl SegmentWriter {
             self.vacated,
             self.rejected,
         ] {
-            let summed = w.into_inner().map_err(|e| err(e.into_error()))?;
-            summed.file.sync_all().map_err(err)?;
+            let summed = w.finish().map_err(err)?;
             sums.push(FileSum {
                 name: summed.name.to_string(),
                 len: summed.len,
@@ -488,5 +543,56 @@ impl SegmentWriter {
         starts.write_all(&start(bytes.len())?).map_err(err)?;
         games.write_all(&bytes).map_err(err)?;
         Ok((keys, starts, games))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{create_file, CHUNK};
+    use std::io::Write;
+
+    /// Whatever the sizes written, the file holds the bytes in order with their length and
+    /// checksum, and every write to it but the last is of whole chunks at a chunk's offset.
+    #[test]
+    fn segment_files_are_written_in_whole_aligned_chunks() {
+        let scratch = testdata::Scratch::new("chunked-writes");
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        let sizes: Vec<Vec<usize>> = vec![
+            vec![],
+            vec![0, 1, 0],
+            vec![CHUNK],
+            vec![CHUNK - 1, 1, 1, CHUNK + 1],
+            vec![3 * CHUNK + 5, 7, 2 * CHUNK],
+            (0..3000).map(|_| next(4000)).collect(),
+            (0..40).map(|_| next(3 * CHUNK)).collect(),
+        ];
+        for (i, sizes) in sizes.iter().enumerate() {
+            let mut w = create_file(&scratch.0, ["a", "b", "c", "d", "e", "f", "g"][i]).unwrap();
+            let mut want = Vec::new();
+            for &n in sizes {
+                let piece: Vec<u8> = (0..n).map(|j| (want.len() + j) as u8 ^ i as u8).collect();
+                w.write_all(&piece).unwrap();
+                want.extend(piece);
+            }
+            let done = w.finish().unwrap();
+            let path = scratch.0.join(done.name);
+            assert_eq!(std::fs::read(&path).unwrap(), want, "sizes {i}");
+            assert_eq!(done.len, want.len() as u64);
+            assert_eq!(done.hasher.finalize(), crc32fast::hash(&want));
+            let (last, whole) = done.puts.split_last().unwrap();
+            for &(at, n) in whole {
+                assert!(
+                    at % CHUNK as u64 == 0 && n % CHUNK == 0,
+                    "sizes {i}: {n} at {at}"
+                );
+            }
+            assert_eq!(last.0 % CHUNK as u64, 0);
+        }
     }
 }
