@@ -85,6 +85,17 @@ impl Mapped {
     pub fn is_guarded(&self) -> bool {
         self.slot.is_some()
     }
+
+    /// Asks the kernel to back the map with huge pages where it can (`MADV_HUGEPAGE`, Linux
+    /// only; elsewhere, and where the kernel declines, nothing changes). For a file, this makes
+    /// a page read from disk for the map come in as a 2 MiB folio, mapped with one page-table
+    /// entry: what a search scanning a large part of the file needs, and what readahead alone
+    /// does not give (BENCHMARKS.md, twenty-first session).
+    pub fn advise_huge_pages(&self) {
+        #[cfg(target_os = "linux")]
+        // A hint: a kernel without transparent huge pages refuses it, and the map stays usable.
+        let _ = self.map.advise(memmap2::Advice::HugePage);
+    }
 }
 
 impl Deref for Mapped {

@@ -119,6 +119,9 @@ fn map(path: &Path) -> Result<Map, IndexError> {
     // the old, which leaves their mappings valid). Another program truncating the file in place
     // is caught by the guard (`mapped`): the search that read it reports the file as damaged.
     let m = Mapped::map(&f, path).map_err(|e| IndexError::io(path, e))?;
+    // Searches touch much of the programs, occupancy and tables: pages read back from disk
+    // should come as huge folios, as writing left them (`store::write::Summed`).
+    m.advise_huge_pages();
     Ok(Map::Mapped(m))
 }
 
@@ -848,5 +851,29 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A segment file is mapped with huge pages asked for, so that what is read back from disk
+    /// comes as 2 MiB folios: the kernel shows the request as `hg` among the map's flags.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn segment_files_are_mapped_with_huge_pages_asked_for() {
+        if !std::path::Path::new("/sys/kernel/mm/transparent_hugepage").exists() {
+            return; // A kernel without transparent huge pages: nothing to ask.
+        }
+        let scratch = testdata::Scratch::new("huge-map");
+        let path = scratch.write("ops.bin", &vec![7u8; 4 << 20]);
+        let Map::Mapped(m) = super::map(&path).unwrap() else {
+            panic!("a file of 4 MiB is mapped, not read");
+        };
+        let start = format!("{:x}-", m.as_ptr() as usize);
+        let smaps = std::fs::read_to_string("/proc/self/smaps").unwrap();
+        // Each map's entry ends with its flags: the first after its header line are its own.
+        let entry = smaps
+            .lines()
+            .skip_while(|l| !l.starts_with(&start))
+            .find(|l| l.starts_with("VmFlags:"))
+            .expect("the map's entry in /proc/self/smaps");
+        assert!(entry.split_whitespace().any(|f| f == "hg"), "{entry}");
     }
 }
