@@ -692,13 +692,17 @@ pub(crate) fn candidates<S: Store>(
 /// The games that can hold one of `needs` (a pattern's placements, a sequence's variants:
 /// originals, ascending, behind the filter's games) with, when the store can tell, which
 /// needs' stones each ever had (bit i = need i, in step with the games); otherwise the games
-/// alone ([`candidates`]).
+/// alone ([`candidates`]). No needs constrain nothing, as for [`candidates`]: every game of the
+/// board.
 pub(crate) fn covering_each<S: Store>(
     index: &S,
     (bw, bh): (u8, u8),
     filter: Filter<'_>,
     needs: &[Vec<(Color, Point)>],
 ) -> (Vec<u32>, Option<Vec<u64>>) {
+    if needs.is_empty() {
+        return (candidates(index, bw, bh, filter, needs), None);
+    }
     let Some(mut each) = index.covering_each(bw, bh, needs) else {
         return (candidates(index, bw, bh, filter, needs), None);
     };

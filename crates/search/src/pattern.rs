@@ -27,6 +27,9 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
     let mut placements = placements(q);
     // A placement reaching off the board can never be seen on it.
     placements.retain(|p| p.cells.iter().all(|(pt, _)| pt.x < bw && pt.y < bh));
+    if placements.is_empty() {
+        return Answer::default();
+    }
     let touch = Touch::new(&placements, bh);
     let needs: Vec<Vec<(Color, Point)>> = placements.iter().map(|p| p.need.clone()).collect();
     let (games, covers) = match from_corners(index, q, filter, &placements) {

@@ -35,7 +35,7 @@
 use goban::{Color, Point, Symmetry};
 use rayon::prelude::*;
 
-use crate::engine::{candidates, covering_each, with_copies, Answer, Continuation, Filter, Hit};
+use crate::engine::{covering_each, with_copies, Answer, Continuation, Filter, Hit};
 use crate::store::Store;
 use crate::tally::{continuation_rows, own_positions};
 
@@ -99,11 +99,7 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
     // Which variants' stones each candidate ever had, when the store can tell: a game is tried
     // only in those (a 4-4 approach is in a game's one or two corners, not its eight
     // orientations).
-    let (games, covers) = if needs.is_empty() {
-        (candidates(index, bw, bh, filter, &needs), None)
-    } else {
-        covering_each(index, q.board, filter, &needs)
-    };
+    let (games, covers) = covering_each(index, q.board, filter, &needs);
     let every = u64::MAX >> (64 - variants.len().clamp(1, 64));
     let mut found: Vec<(Hit, Vec<Next>)> = games
         .par_iter()

@@ -556,13 +556,8 @@ mod tests {
     #[test]
     fn segment_files_are_written_in_whole_aligned_chunks() {
         let scratch = testdata::Scratch::new("chunked-writes");
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut draw = testdata::xorshift(0x2545_f491_4f6c_dd1d);
+        let mut next = |n: usize| (draw() % n as u64) as usize;
         let sizes: Vec<Vec<usize>> = vec![
             vec![],
             vec![0, 1, 0],
