@@ -214,17 +214,23 @@ pub fn covering(columns: &[u8], games: usize, needs: &[Occupancy]) -> Vec<u64> {
     } else {
         (1 << (games % 64)) - 1
     };
-    let mut out = vec![0u64; w];
+    let needs: Vec<Vec<usize>> = needs.iter().map(|n| rarest_first(columns, w, n)).collect();
+    // Each word of the answer is written once, block by block, and never read first: a fresh
+    // allocation read before it is written maps the kernel's zero page, and the write then
+    // costs a second fault that flushes the other cores' TLBs (12% of a side pattern's time
+    // at 3.4 M games, where each placement's bitmap was ORed into a zeroed one).
+    let mut out = Vec::with_capacity(w);
     let mut acc = [0u64; BLOCK];
-    for need in needs {
-        let cols = rarest_first(columns, w, need);
-        for start in (0..w).step_by(BLOCK) {
-            let n = BLOCK.min(w - start);
+    let mut block = [0u64; BLOCK];
+    for start in (0..w).step_by(BLOCK) {
+        let n = BLOCK.min(w - start);
+        block[..n].fill(0);
+        for cols in &needs {
             acc[..n].fill(u64::MAX);
             if start + n == w {
                 acc[n - 1] = last;
             }
-            for &c in &cols {
+            for &c in cols {
                 let at = (c * w + start) * 8;
                 // A damaged (short) file reads as no stones: fewer candidates, never a panic.
                 let Some(bytes) = columns.get(at..at + n * 8) else {
@@ -240,10 +246,11 @@ pub fn covering(columns: &[u8], games: usize, needs: &[Occupancy]) -> Vec<u64> {
                     break;
                 }
             }
-            for (o, a) in out[start..start + n].iter_mut().zip(&acc[..n]) {
+            for (o, a) in block[..n].iter_mut().zip(&acc[..n]) {
                 *o |= a;
             }
         }
+        out.extend_from_slice(&block[..n]);
     }
     out
 }
