@@ -558,6 +558,14 @@ impl Index {
         seg.prefetch_program(i)
     }
 
+    /// Asks the processor to fetch game `id`'s record, ahead of [`Index::prefetch_program`]
+    /// (a hint; see [`store::Segment::prefetch_record`]).
+    #[inline]
+    pub fn prefetch_record(&self, id: u32) {
+        let (seg, i) = self.locate(id);
+        seg.prefetch_record(i)
+    }
+
     /// Whether game `id` (of a 19×19 board) ever had a stone of `color` at `p`; `None` when a
     /// damaged file cannot tell.
     pub fn had(&self, id: u32, color: goban::Color, p: goban::Point) -> Option<bool> {

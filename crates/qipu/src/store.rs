@@ -388,6 +388,11 @@ impl search::Store for Games<'_> {
         self.index.prefetch_program(g)
     }
 
+    #[inline]
+    fn prefetch_record(&self, g: u32) {
+        self.index.prefetch_record(g)
+    }
+
     fn watch(&self, points: &[u64]) -> index::Watch {
         index::Watch::new(|i| points.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1))
     }

@@ -59,6 +59,9 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
                     if let Some(&later) = chunk.get(j + PREFETCH_AHEAD) {
                         index.prefetch_changes(later);
                     }
+                    if let Some(&later) = chunk.get(j + 4 * PREFETCH_AHEAD) {
+                        index.prefetch_record(later);
+                    }
                     let covered = covers.as_ref().map(|m| m[c * per_chunk + j]);
                     let end = ends
                         .as_ref()

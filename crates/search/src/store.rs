@@ -356,6 +356,9 @@ pub trait Store: Sync {
     /// A hint that [`Store::changes`] and [`Store::vacated`] of game `g` will be read soon.
     /// Default: nothing.
     fn prefetch_changes(&self, _g: u32) {}
+    /// A hint that [`Store::prefetch_changes`] of game `g` will be asked soon (what it reads to
+    /// find the program). Default: nothing.
+    fn prefetch_record(&self, _g: u32) {}
     /// The points (bit [`point_index`]) a scan over [`Store::changes`] follows: the others'
     /// changes only count moves ([`Changes::next_watched`]).
     fn watch(&self, points: &[u64]) -> Self::Watch;
