@@ -203,11 +203,36 @@ fn rarest_first(columns: &[u8], w: usize, need: &Occupancy) -> Vec<usize> {
 
 /// Over the column layout of `games` games: the games whose occupancy covers at least one of
 /// `needs`, as a bitmap of ⌈games / 64⌉ words.
-///
-/// Columns are ANDed block by block (4,096 games at a time), rarest first, and a block stops as
-/// soon as no game in it is left: a need of thirty stones usually costs a few columns per block.
 pub fn covering(columns: &[u8], games: usize, needs: &[Occupancy]) -> Vec<u64> {
-    const BLOCK: usize = 64;
+    // Each word of the answer is written once, block by block, and never read first: a fresh
+    // allocation read before it is written maps the kernel's zero page, and the write then
+    // costs a second fault that flushes the other cores' TLBs (12% of a side pattern's time
+    // at 3.4 M games, where each placement's bitmap was ORed into a zeroed one).
+    let mut out = Vec::with_capacity(words(games));
+    each_block(columns, games, needs, |_, each| {
+        let n = each.first().map_or(0, |w| w.len());
+        out.extend((0..n).map(|j| each.iter().fold(0, |a, w| a | w[j])));
+    });
+    out.resize(words(games), 0);
+    out
+}
+
+/// How many words of the columns [`each_block`] ANDs at a time (4,096 games).
+const BLOCK: usize = 64;
+
+/// Over the column layout of `games` games, block by block of [`BLOCK`] words in order: the
+/// first word's index and, for each need, the words of the games that cover it.
+///
+/// Columns are ANDed rarest first, and a need's block stops as soon as no game in it is left:
+/// a need of thirty stones usually costs a few columns per block. Every need is done on a
+/// block before the next block, so that what the caller makes of them (one bitmap, or each game
+/// with its needs) is written once and stays in the cache until then.
+fn each_block(
+    columns: &[u8],
+    games: usize,
+    needs: &[Occupancy],
+    mut block: impl FnMut(usize, &[&[u64]]),
+) {
     let w = words(games);
     let last = if games.is_multiple_of(64) {
         u64::MAX
@@ -215,18 +240,12 @@ pub fn covering(columns: &[u8], games: usize, needs: &[Occupancy]) -> Vec<u64> {
         (1 << (games % 64)) - 1
     };
     let needs: Vec<Vec<usize>> = needs.iter().map(|n| rarest_first(columns, w, n)).collect();
-    // Each word of the answer is written once, block by block, and never read first: a fresh
-    // allocation read before it is written maps the kernel's zero page, and the write then
-    // costs a second fault that flushes the other cores' TLBs (12% of a side pattern's time
-    // at 3.4 M games, where each placement's bitmap was ORed into a zeroed one).
-    let mut out = Vec::with_capacity(w);
-    let mut acc = [0u64; BLOCK];
-    let mut block = [0u64; BLOCK];
+    let mut acc = vec![[0u64; BLOCK]; needs.len()];
     for start in (0..w).step_by(BLOCK) {
         let n = BLOCK.min(w - start);
-        block[..n].fill(0);
-        for cols in &needs {
-            acc[..n].fill(u64::MAX);
+        for (acc, cols) in acc.iter_mut().zip(&needs) {
+            let acc = &mut acc[..n];
+            acc.fill(u64::MAX);
             if start + n == w {
                 acc[n - 1] = last;
             }
@@ -234,11 +253,11 @@ pub fn covering(columns: &[u8], games: usize, needs: &[Occupancy]) -> Vec<u64> {
                 let at = (c * w + start) * 8;
                 // A damaged (short) file reads as no stones: fewer candidates, never a panic.
                 let Some(bytes) = columns.get(at..at + n * 8) else {
-                    acc[..n].fill(0);
+                    acc.fill(0);
                     break;
                 };
                 let mut any = 0;
-                for (a, b) in acc[..n].iter_mut().zip(bytes.chunks_exact(8)) {
+                for (a, b) in acc.iter_mut().zip(bytes.chunks_exact(8)) {
                     *a &= u64::from_le_bytes(b.try_into().unwrap());
                     any |= *a;
                 }
@@ -246,13 +265,10 @@ pub fn covering(columns: &[u8], games: usize, needs: &[Occupancy]) -> Vec<u64> {
                     break;
                 }
             }
-            for (o, a) in block[..n].iter_mut().zip(&acc[..n]) {
-                *o |= a;
-            }
         }
-        out.extend_from_slice(&block[..n]);
+        let each: Vec<&[u64]> = acc.iter().map(|a| &a[..n]).collect();
+        block(start, &each);
     }
-    out
 }
 
 /// Over the column layout of `games` games: of the games `among`, those whose occupancy covers
@@ -290,23 +306,22 @@ pub fn covering_among(
 /// least one of `needs` (the first 64), each with the needs it covers (bit i = need i).
 pub fn covering_each(columns: &[u8], games: usize, needs: &[Occupancy]) -> Vec<(u32, u64)> {
     let needs = &needs[..needs.len().min(64)];
-    let each: Vec<Vec<u64>> = needs
-        .iter()
-        .map(|need| covering(columns, games, std::slice::from_ref(need)))
-        .collect();
     let mut out = Vec::new();
-    for w in 0..words(games) {
-        let mut any = each.iter().fold(0, |a, bits| a | bits[w]);
-        while any != 0 {
-            let b = any.trailing_zeros();
-            any &= any - 1;
-            let mask = each
-                .iter()
-                .enumerate()
-                .fold(0u64, |m, (i, bits)| m | (bits[w] >> b & 1) << i);
-            out.push(((w * 64) as u32 + b, mask));
+    each_block(columns, games, needs, |start, each| {
+        let n = each.first().map_or(0, |w| w.len());
+        for j in 0..n {
+            let mut any = each.iter().fold(0, |a, w| a | w[j]);
+            while any != 0 {
+                let b = any.trailing_zeros();
+                any &= any - 1;
+                let mask = each
+                    .iter()
+                    .enumerate()
+                    .fold(0u64, |m, (i, w)| m | (w[j] >> b & 1) << i);
+                out.push((((start + j) * 64) as u32 + b, mask));
+            }
         }
-    }
+    });
     out
 }
 
