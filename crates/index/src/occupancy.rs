@@ -209,11 +209,9 @@ pub fn covering(columns: &[u8], games: usize, needs: &[Occupancy]) -> Vec<u64> {
     // costs a second fault that flushes the other cores' TLBs (12% of a side pattern's time
     // at 3.4 M games, where each placement's bitmap was ORed into a zeroed one).
     let mut out = Vec::with_capacity(words(games));
-    each_block(columns, games, needs, |_, each| {
-        let n = each.first().map_or(0, |w| w.len());
+    each_block(columns, games, needs, |_, n, each| {
         out.extend((0..n).map(|j| each.iter().fold(0, |a, w| a | w[j])));
     });
-    out.resize(words(games), 0);
     out
 }
 
@@ -221,7 +219,8 @@ pub fn covering(columns: &[u8], games: usize, needs: &[Occupancy]) -> Vec<u64> {
 const BLOCK: usize = 64;
 
 /// Over the column layout of `games` games, block by block of [`BLOCK`] words in order: the
-/// first word's index and, for each need, the words of the games that cover it.
+/// first word's index, how many words the block has (fewer in the last), and for each need
+/// the words of the games that cover it (the first that many of its array).
 ///
 /// Columns are ANDed rarest first, and a need's block stops as soon as no game in it is left:
 /// a need of thirty stones usually costs a few columns per block. Every need is done on a
@@ -231,7 +230,7 @@ fn each_block(
     columns: &[u8],
     games: usize,
     needs: &[Occupancy],
-    mut block: impl FnMut(usize, &[&[u64]]),
+    mut block: impl FnMut(usize, usize, &[[u64; BLOCK]]),
 ) {
     let w = words(games);
     let last = if games.is_multiple_of(64) {
@@ -266,8 +265,7 @@ fn each_block(
                 }
             }
         }
-        let each: Vec<&[u64]> = acc.iter().map(|a| &a[..n]).collect();
-        block(start, &each);
+        block(start, n, &acc);
     }
 }
 
@@ -307,8 +305,7 @@ pub fn covering_among(
 pub fn covering_each(columns: &[u8], games: usize, needs: &[Occupancy]) -> Vec<(u32, u64)> {
     let needs = &needs[..needs.len().min(64)];
     let mut out = Vec::new();
-    each_block(columns, games, needs, |start, each| {
-        let n = each.first().map_or(0, |w| w.len());
+    each_block(columns, games, needs, |start, n, each| {
         for j in 0..n {
             let mut any = each.iter().fold(0, |a, w| a | w[j]);
             while any != 0 {

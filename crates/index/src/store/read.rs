@@ -565,8 +565,10 @@ impl Segment {
         } else {
             rec.ops_len as usize * 2
         };
-        // Every line of the program up to a few: a scan reads on from its first op, and the
-        // processor's own prefetcher sees no pattern in a few hundred bytes here and there.
+        // Its first lines: a scan reads on from its first op, and the processor's own
+        // prefetcher sees no pattern in a few hundred bytes here and there. Asking for the
+        // whole program gained one probe what it cost others (BENCHMARKS.md, twenty-second
+        // session).
         let lines = (at % 64 + len).div_ceil(64).min(PREFETCH_LINES);
         for line in 0..lines {
             prefetch(self.ops.get(at - at % 64 + line * 64));
