@@ -204,68 +204,59 @@ fn rarest_first(columns: &[u8], w: usize, need: &Occupancy) -> Vec<usize> {
 /// Over the column layout of `games` games: the games whose occupancy covers at least one of
 /// `needs`, as a bitmap of ⌈games / 64⌉ words.
 pub fn covering(columns: &[u8], games: usize, needs: &[Occupancy]) -> Vec<u64> {
+    let w = words(games);
+    let needs: Vec<Vec<usize>> = needs.iter().map(|n| rarest_first(columns, w, n)).collect();
     // Each word of the answer is written once, block by block, and never read first: a fresh
     // allocation read before it is written maps the kernel's zero page, and the write then
     // costs a second fault that flushes the other cores' TLBs (12% of a side pattern's time
-    // at 3.4 M games, where each placement's bitmap was ORed into a zeroed one).
-    let mut out = Vec::with_capacity(words(games));
-    each_block(columns, games, needs, |_, n, each| {
-        out.extend((0..n).map(|j| each.iter().fold(0, |a, w| a | w[j])));
-    });
+    // at 3.4 M games, where each placement's bitmap was ORed into a zeroed one). One block of
+    // the AND is reused for every need: a pattern placed anywhere has thousands.
+    let mut out = Vec::with_capacity(w);
+    let (mut acc, mut block) = ([0u64; BLOCK], [0u64; BLOCK]);
+    for start in (0..w).step_by(BLOCK) {
+        let n = BLOCK.min(w - start);
+        block[..n].fill(0);
+        for cols in &needs {
+            and_block(columns, games, start, cols, &mut acc[..n]);
+            for (o, a) in block[..n].iter_mut().zip(&acc[..n]) {
+                *o |= a;
+            }
+        }
+        out.extend_from_slice(&block[..n]);
+    }
     out
 }
 
-/// How many words of the columns [`each_block`] ANDs at a time (4,096 games).
+/// How many words of the columns [`and_block`] ANDs at a time (4,096 games).
 const BLOCK: usize = 64;
 
-/// Over the column layout of `games` games, block by block of [`BLOCK`] words in order: the
-/// first word's index, how many words the block has (fewer in the last), and for each need
-/// the words of the games that cover it (the first that many of its array).
+/// Over the column layout of `games` games: into `acc`, the words from `start` on of the games
+/// that have every column of `cols` (rarest first).
 ///
-/// Columns are ANDed rarest first, and a need's block stops as soon as no game in it is left:
-/// a need of thirty stones usually costs a few columns per block. Every need is done on a
-/// block before the next block, so that what the caller makes of them (one bitmap, or each game
-/// with its needs) is written once and stays in the cache until then.
-fn each_block(
-    columns: &[u8],
-    games: usize,
-    needs: &[Occupancy],
-    mut block: impl FnMut(usize, usize, &[[u64; BLOCK]]),
-) {
-    let w = words(games);
-    let last = if games.is_multiple_of(64) {
-        u64::MAX
-    } else {
-        (1 << (games % 64)) - 1
-    };
-    let needs: Vec<Vec<usize>> = needs.iter().map(|n| rarest_first(columns, w, n)).collect();
-    let mut acc = vec![[0u64; BLOCK]; needs.len()];
-    for start in (0..w).step_by(BLOCK) {
-        let n = BLOCK.min(w - start);
-        for (acc, cols) in acc.iter_mut().zip(&needs) {
-            let acc = &mut acc[..n];
-            acc.fill(u64::MAX);
-            if start + n == w {
-                acc[n - 1] = last;
-            }
-            for &c in cols {
-                let at = (c * w + start) * 8;
-                // A damaged (short) file reads as no stones: fewer candidates, never a panic.
-                let Some(bytes) = columns.get(at..at + n * 8) else {
-                    acc.fill(0);
-                    break;
-                };
-                let mut any = 0;
-                for (a, b) in acc.iter_mut().zip(bytes.chunks_exact(8)) {
-                    *a &= u64::from_le_bytes(b.try_into().unwrap());
-                    any |= *a;
-                }
-                if any == 0 {
-                    break;
-                }
-            }
+/// A block stops as soon as no game in it is left: a need of thirty stones usually costs a few
+/// columns per block.
+#[inline]
+fn and_block(columns: &[u8], games: usize, start: usize, cols: &[usize], acc: &mut [u64]) {
+    let (w, n) = (words(games), acc.len());
+    acc.fill(u64::MAX);
+    if start + n == w && !games.is_multiple_of(64) {
+        acc[n - 1] = (1 << (games % 64)) - 1;
+    }
+    for &c in cols {
+        let at = (c * w + start) * 8;
+        // A damaged (short) file reads as no stones: fewer candidates, never a panic.
+        let Some(bytes) = columns.get(at..at + n * 8) else {
+            acc.fill(0);
+            return;
+        };
+        let mut any = 0;
+        for (a, b) in acc.iter_mut().zip(bytes.chunks_exact(8)) {
+            *a &= u64::from_le_bytes(b.try_into().unwrap());
+            any |= *a;
         }
-        block(start, n, &acc);
+        if any == 0 {
+            return;
+        }
     }
 }
 
@@ -303,22 +294,33 @@ pub fn covering_among(
 /// Over the column layout of `games` games: the games (ascending) whose occupancy covers at
 /// least one of `needs` (the first 64), each with the needs it covers (bit i = need i).
 pub fn covering_each(columns: &[u8], games: usize, needs: &[Occupancy]) -> Vec<(u32, u64)> {
-    let needs = &needs[..needs.len().min(64)];
+    let w = words(games);
+    let needs: Vec<Vec<usize>> = needs[..needs.len().min(64)]
+        .iter()
+        .map(|n| rarest_first(columns, w, n))
+        .collect();
+    // Every need is done on a block before the next block, so that each game's needs are
+    // gathered while the block's words are in the cache, and no bitmap is made per need.
+    let mut acc = vec![[0u64; BLOCK]; needs.len()];
     let mut out = Vec::new();
-    each_block(columns, games, needs, |start, n, each| {
+    for start in (0..w).step_by(BLOCK) {
+        let n = BLOCK.min(w - start);
+        for (acc, cols) in acc.iter_mut().zip(&needs) {
+            and_block(columns, games, start, cols, &mut acc[..n]);
+        }
         for j in 0..n {
-            let mut any = each.iter().fold(0, |a, w| a | w[j]);
+            let mut any = acc.iter().fold(0, |a, w| a | w[j]);
             while any != 0 {
                 let b = any.trailing_zeros();
                 any &= any - 1;
-                let mask = each
+                let mask = acc
                     .iter()
                     .enumerate()
                     .fold(0u64, |m, (i, w)| m | (w[j] >> b & 1) << i);
                 out.push((((start + j) * 64) as u32 + b, mask));
             }
         }
-    });
+    }
     out
 }
 
