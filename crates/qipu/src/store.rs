@@ -596,7 +596,7 @@ mod tests {
         assert!(nineteen.len() >= 5, "{}", nineteen.len());
         let mut rng = Rng(0x5eed_c0de_1234_5678);
         let (mut with_hits, mut through_corners, mut answered) = (0, 0, 0);
-        let mut sequences_hit = 0;
+        let (mut sequences_hit, mut slid_hits) = (0, 0);
         let fast_store = Games::new(&index.inner, None);
         let plain_store = Games {
             shortcuts: false,
@@ -644,6 +644,29 @@ mod tests {
                 &format!("round {round}:\n{diagram}"),
             );
             with_hits += usize::from(!plain.hits.is_empty());
+            // Slid anywhere, now and then (thousands of placements, scanned 64 at a time with
+            // the shortcuts, all at once without).
+            if round % 25 == 0 {
+                let Ok(Plan::Pattern(slid)) = query.clone().anywhere(true).plan() else {
+                    panic!("round {round}: not a pattern plan");
+                };
+                let plain = both(
+                    &|s| search::find_pattern(s, &slid, None),
+                    &format!("round {round}, anywhere:\n{diagram}"),
+                );
+                slid_hits += usize::from(!plain.hits.is_empty());
+                // A shape of two stones, which most games show in several places: their hits
+                // come from several groups and are merged.
+                let tiny = ["XO", "X.\n.O", "OX\nX.", "X\nX"][(round / 25) % 4];
+                let Ok(Plan::Pattern(tiny)) = Query::pattern(tiny).unwrap().anywhere(true).plan()
+                else {
+                    panic!("round {round}: not a pattern plan");
+                };
+                both(
+                    &|s| search::find_pattern(s, &tiny, None),
+                    &format!("round {round}, anywhere: {tiny:?}"),
+                );
+            }
             // A few of the game's moves from `at` on as a sequence: its orientations tried only
             // where the game had their stones, against every orientation tried.
             if let Some(seq) = sequence_at(&fast_store, g, at, 2 + rng.below(3) as usize) {
@@ -672,6 +695,7 @@ mod tests {
         // The rounds must have asked something: most patterns come from a game, so they hit it.
         assert!(with_hits > 500, "{with_hits}");
         assert!(sequences_hit > 300, "{sequences_hit}");
+        assert!(slid_hits > 20, "{slid_hits}");
         assert!(through_corners > 45, "{through_corners}");
         // And the table must have answered some alone.
         assert!(answered > 30, "{answered} of {through_corners}");

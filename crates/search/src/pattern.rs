@@ -30,16 +30,101 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
     if placements.is_empty() {
         return Answer::default();
     }
-    let touch = Touch::new(&placements, bh);
-    let needs: Vec<Vec<(Color, Point)>> = placements.iter().map(|p| p.need.clone()).collect();
-    let (games, covers) = match from_corners(index, q, filter, &placements) {
-        Some(Corners::Answered(found)) => {
-            return answer(index, found, &placements, filter, q.board)
+    let found = match in_groups(index, q, filter, &placements) {
+        Some(found) => found,
+        None => scan(index, q, filter, &placements),
+    };
+    answer(index, found, &placements, filter, q.board)
+}
+
+/// The placements of a pattern slid `anywhere` (thousands: 2,048 for a 4×4 diagram) scanned
+/// 64 at a time, when the store tells which placements each game ever had the stones of
+/// ([`Store::covering_each`]): each group then gets what a pattern in a fixed place gets, the
+/// candidates of its own placements, each with those it covers, and a scan that stops when
+/// none of them can appear again. All at once, every game having the stones of any placement
+/// was replayed to its end, testing every placement its changes touched (a 4×4 diagram of 8
+/// stones on all shared games: 6.4 s). A game hits where some placement appears, so its hits
+/// are those of all groups merged; the placements that appeared are not kept (a placement
+/// slid anywhere has no orientation to count continuations in), as the scan of them all keeps
+/// none. `None` for 64 placements or fewer, or a store without per-game occupancy.
+fn in_groups<S: Store>(
+    index: &S,
+    q: &PatternQuery,
+    filter: Filter<'_>,
+    placements: &[Placement],
+) -> Option<Vec<(Hit, Nexts)>> {
+    if placements.len() <= 64 {
+        return None;
+    }
+    index.covering_each(q.board.0, q.board.1, &[])?;
+    let mut all: Vec<(Hit, Nexts)> = Vec::new();
+    for group in placements.chunks(64) {
+        if index.stopped() {
+            break;
         }
+        let mut found = scan(index, q, filter, group);
+        for (_, nexts) in &mut found {
+            nexts.iter_mut().for_each(|next| next.0 = 0);
+        }
+        all = merge_hits(all, found);
+    }
+    Some(all)
+}
+
+/// Two answers' hits (each ascending by game, each hit's positions ascending with their next
+/// moves) as one: a game in both hits at the positions of either.
+fn merge_hits(a: Vec<(Hit, Nexts)>, b: Vec<(Hit, Nexts)>) -> Vec<(Hit, Nexts)> {
+    if a.is_empty() {
+        return b;
+    }
+    let mut out = Vec::with_capacity(a.len() + b.len());
+    let (mut a, mut b) = (a.into_iter().peekable(), b.into_iter().peekable());
+    loop {
+        let first = match (a.peek(), b.peek()) {
+            (Some(x), Some(y)) => x.0.game.cmp(&y.0.game),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (None, None) => break,
+        };
+        match first {
+            std::cmp::Ordering::Less => out.extend(a.next()),
+            std::cmp::Ordering::Greater => out.extend(b.next()),
+            std::cmp::Ordering::Equal => {
+                let ((x, xn), (y, yn)) = (a.next().unwrap(), b.next().unwrap());
+                let mut at: Vec<(u32, Next)> = x.moves.iter().copied().zip(xn).collect();
+                at.extend(y.moves.iter().copied().zip(yn));
+                at.sort_by_key(|&(k, _)| k);
+                at.dedup_by_key(|&mut (k, _)| k);
+                out.push((
+                    Hit {
+                        game: x.game,
+                        moves: at.iter().map(|&(k, _)| k).collect(),
+                    },
+                    at.into_iter().map(|(_, next)| next).collect(),
+                ));
+            }
+        }
+    }
+    out
+}
+
+/// The hits of `placements` (in ascending games), each with what it adds to the continuation
+/// table.
+fn scan<S: Store>(
+    index: &S,
+    q: &PatternQuery,
+    filter: Filter<'_>,
+    placements: &[Placement],
+) -> Vec<(Hit, Nexts)> {
+    let (bw, bh) = q.board;
+    let touch = Touch::new(placements, bh);
+    let needs: Vec<Vec<(Color, Point)>> = placements.iter().map(|p| p.need.clone()).collect();
+    let (games, covers) = match from_corners(index, q, filter, placements) {
+        Some(Corners::Answered(found)) => return found,
         Some(Corners::Games(games)) => (games, None),
         None => covering_each(index, q.board, filter, &needs),
     };
-    let ends = Ends::new(&placements, &touch, bw, bh);
+    let ends = Ends::new(placements, &touch, bw, bh);
     let watch = index.watch(&touch.watch);
     // Candidates in chunks, each scanned in order by one worker: the chunks' hits, in order,
     // are the answer's, with no slot kept for the many candidates that do not hit.
@@ -49,7 +134,7 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
         .par_chunks(per_chunk)
         .enumerate()
         .map_init(
-            || (Vec::new(), Scan::new(&placements)),
+            || (Vec::new(), Scan::new(placements)),
             |(ops, scan), (c, chunk)| {
                 let mut found = Vec::new();
                 for (j, &g) in chunk.iter().enumerate() {
@@ -65,14 +150,14 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
                     let covered = covers.as_ref().map(|m| m[c * per_chunk + j]);
                     let end = ends
                         .as_ref()
-                        .and_then(|e| e.of_game(index, g, &placements, covered));
+                        .and_then(|e| e.of_game(index, g, placements, covered));
                     // The changes are read as the scan takes them: one that ends early reads
                     // the program no further.
                     let moves = match index.changes(g, &watch) {
-                        Some(changes) => scan.run(changes, (bw, bh), &placements, &touch, end),
+                        Some(changes) => scan.run(changes, (bw, bh), placements, &touch, end),
                         None => {
                             index.load(g, ops);
-                            scan.walk(index, ops, (bw, bh), &placements, &touch)
+                            scan.walk(index, ops, (bw, bh), placements, &touch)
                         }
                     };
                     if !moves.is_empty() {
@@ -88,7 +173,7 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
     for chunk in chunks {
         found.extend(chunk);
     }
-    answer(index, found, &placements, filter, q.board)
+    found
 }
 
 /// How many candidates ahead of the one scanned a worker asks for a program's first bytes.
