@@ -647,7 +647,21 @@ mod tests {
             // Slid anywhere, now and then (thousands of placements, scanned 64 at a time with
             // the shortcuts, all at once without).
             if round % 25 == 0 {
-                let Ok(Plan::Pattern(slid)) = query.clone().anywhere(true).plan() else {
+                // The window alone (the board's `?` rows and columns dropped), slid anywhere.
+                let rows: Vec<&str> = diagram
+                    .lines()
+                    .filter(|r| r.contains(['X', 'O', '.']))
+                    .collect();
+                let fixed = |x: usize| rows.iter().any(|r| b"XO.".contains(&r.as_bytes()[x]));
+                let cols: Vec<usize> = (0..rows[0].len()).filter(|&x| fixed(x)).collect();
+                let window: Vec<String> = rows
+                    .iter()
+                    .map(|r| r[cols[0]..=cols[cols.len() - 1]].to_string())
+                    .collect();
+                let slid = Query::pattern(&window.join("\n"))
+                    .unwrap()
+                    .symmetry(rng.below(4) != 0);
+                let Ok(Plan::Pattern(slid)) = slid.anywhere(true).plan() else {
                     panic!("round {round}: not a pattern plan");
                 };
                 let plain = both(
@@ -655,9 +669,9 @@ mod tests {
                     &format!("round {round}, anywhere:\n{diagram}"),
                 );
                 slid_hits += usize::from(!plain.hits.is_empty());
-                // A shape of two stones, which most games show in several places: their hits
-                // come from several groups and are merged.
-                let tiny = ["XO", "X.\n.O", "OX\nX.", "X\nX"][(round / 25) % 4];
+                // A shape of four stones, which games show in several places: their hits come
+                // from several groups and are merged.
+                let tiny = ["OX\nXO\n.X", "XXO\n.OO", "X.X\nOXO", ".X.\nXOX"][(round / 25) % 4];
                 let Ok(Plan::Pattern(tiny)) = Query::pattern(tiny).unwrap().anywhere(true).plan()
                 else {
                     panic!("round {round}: not a pattern plan");

@@ -56,7 +56,27 @@ fn in_groups<S: Store>(
     if placements.len() <= 64 {
         return None;
     }
-    index.covering_each(q.board.0, q.board.1, &[])?;
+    // A shape most games show in many places (two stones) makes nearly every game a candidate
+    // of nearly every group: replayed once per group, it costs more than one scan of all
+    // placements. So the groups' candidates are counted first (one AND of the columns each,
+    // done again when the group is scanned), against the games that are a candidate of any.
+    let (bw, bh) = q.board;
+    let mut union = vec![0u64; (index.len() as usize).div_ceil(64)];
+    let mut replays = 0;
+    for group in placements.chunks(64) {
+        let needs: Vec<Vec<(Color, Point)>> = group.iter().map(|p| p.need.clone()).collect();
+        let games = index.covering_each(bw, bh, &needs)?;
+        replays += games.len();
+        for (g, _) in games {
+            if let Some(w) = union.get_mut(g as usize / 64) {
+                *w |= 1 << (g % 64);
+            }
+        }
+    }
+    let games: usize = union.iter().map(|w| w.count_ones() as usize).sum();
+    if replays > GROUP_REPLAYS * games {
+        return None;
+    }
     let mut all: Vec<(Hit, Nexts)> = Vec::new();
     for group in placements.chunks(64) {
         if index.stopped() {
@@ -70,6 +90,12 @@ fn in_groups<S: Store>(
     }
     Some(all)
 }
+
+/// How many times, on average, the groups of [`in_groups`] may replay a game that is a
+/// candidate of any: a game scanned for 64 placements costs about a tenth of one scanned for
+/// thousands (a 2×2 diagram of two stones anywhere on all shared games, 433,272 hit games: 6.2 s
+/// for one scan of all placements, 30 s for 41 groups, BENCHMARKS.md, twenty-second session).
+const GROUP_REPLAYS: usize = 8;
 
 /// Two answers' hits (each ascending by game, each hit's positions ascending with their next
 /// moves) as one: a game in both hits at the positions of either.
@@ -948,4 +974,47 @@ fn placements(q: &PatternQuery) -> Vec<Placement> {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn hit(game: u32, at: &[(u32, Option<Point>)]) -> (Hit, Nexts) {
+        (
+            Hit {
+                game,
+                moves: at.iter().map(|&(k, _)| k).collect(),
+            },
+            at.iter()
+                .map(|&(_, p)| (0, p.map(|p| (Color::Black, Some(p)))))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn groups_hits_merge_by_game_and_position() {
+        let p = |x| Some(Point::new(x, 0));
+        let a = vec![hit(1, &[(3, p(1)), (9, p(2))]), hit(4, &[(0, p(3))])];
+        let b = vec![
+            hit(0, &[(5, None)]),
+            hit(1, &[(2, p(4)), (9, p(2)), (12, p(5))]),
+            hit(7, &[(1, p(6))]),
+        ];
+        let want = vec![
+            hit(0, &[(5, None)]),
+            hit(1, &[(2, p(4)), (3, p(1)), (9, p(2)), (12, p(5))]),
+            hit(4, &[(0, p(3))]),
+            hit(7, &[(1, p(6))]),
+        ];
+        let key = |v: &[(Hit, Nexts)]| {
+            v.iter()
+                .map(|(h, n)| (h.game, h.moves.to_vec(), n.to_vec()))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(key(&merge_hits(a.clone(), b.clone())), key(&want));
+        assert_eq!(key(&merge_hits(b, a)), key(&want));
+        assert_eq!(key(&merge_hits(Vec::new(), want.clone())), key(&want));
+        assert_eq!(key(&merge_hits(want.clone(), Vec::new())), key(&want));
+    }
 }
