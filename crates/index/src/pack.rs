@@ -56,6 +56,15 @@ pub fn packed_len(n: usize) -> usize {
     n / 2 * 3 + n % 2 * 2
 }
 
+/// Bytes of a stored program of `n` ops, packed or as `u16`s.
+pub(crate) fn stored_len(n: usize, packed: bool) -> usize {
+    if packed {
+        packed_len(n)
+    } else {
+        n * 2
+    }
+}
+
 /// Packs `ops` into `out` if every op has a code; returns whether it did (if not, `out` is as it
 /// was).
 pub fn pack(ops: &[u16], out: &mut Vec<u8>) -> bool {
@@ -117,7 +126,7 @@ pub struct Ops<'a> {
 impl<'a> Ops<'a> {
     /// The `n` ops stored in `bytes`, packed by [`pack`] or as little-endian `u16`s.
     pub fn new(bytes: &'a [u8], n: usize, packed: bool) -> Ops<'a> {
-        let len = if packed { packed_len(n) } else { n * 2 };
+        let len = stored_len(n, packed);
         let (bytes, n) = match bytes.get(..len) {
             Some(b) => (b, n),
             None => (&[][..], 0),

@@ -418,12 +418,7 @@ impl StoredOps {
 /// empty.
 pub(crate) fn decode_ops(bytes: &[u8], n: usize, packed: bool, out: &mut Vec<u16>) {
     out.clear();
-    let len = if packed {
-        crate::pack::packed_len(n)
-    } else {
-        n * 2
-    };
-    let Some(bytes) = bytes.get(..len) else {
+    let Some(bytes) = bytes.get(..crate::pack::stored_len(n, packed)) else {
         return;
     };
     if packed {

@@ -560,11 +560,7 @@ impl Segment {
     pub fn prefetch_program(&self, i: u32) {
         let rec = self.game(i);
         let at = rec.ops_start as usize;
-        let len = if rec.flags & FLAG_PACKED != 0 {
-            crate::pack::packed_len(rec.ops_len as usize)
-        } else {
-            rec.ops_len as usize * 2
-        };
+        let len = crate::pack::stored_len(rec.ops_len as usize, rec.flags & FLAG_PACKED != 0);
         // Its first lines: a scan reads on from its first op, and the processor's own
         // prefetcher sees no pattern in a few hundred bytes here and there. Asking for the
         // whole program gained one probe what it cost others (BENCHMARKS.md, twenty-second
