@@ -43,7 +43,7 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
 /// candidates of its own placements, each with those it covers, and a scan that stops when
 /// none of them can appear again. All at once, every game having the stones of any placement
 /// was replayed to its end, testing every placement its changes touched (a 4×4 diagram of 11
-/// stones on all shared games: 3.4 s, against 0.26–0.29 s in groups; DESIGN-index.md). A game
+/// stones on all shared games: 3.4 s, against 0.17–0.18 s in groups; DESIGN-index.md). A game
 /// hits where some placement appears, so its hits are those of all groups merged; the
 /// placements that appeared are not kept (a placement slid anywhere has no orientation to
 /// count continuations in), as the scan of them all keeps none. `None` for 64 placements or
@@ -60,31 +60,35 @@ fn in_groups<S: Store>(
     }
     // A shape most games show in many places (two stones) makes nearly every game a candidate
     // of nearly every group: replayed once per group, it costs more than one scan of all
-    // placements. So the groups' candidates are counted first (one AND of the columns each,
-    // done again when the group is scanned), against the games that are a candidate of any.
-    let (bw, bh) = q.board;
+    // placements. So the groups' candidates are found first, against the games that are a
+    // candidate of any, and kept for their scans up to a bound (beyond it, found again then).
     let mut union = vec![0u64; (index.len() as usize).div_ceil(64)];
-    let mut replays = 0;
+    let (mut replays, mut kept) = (0, Vec::new());
     for group in placements.chunks(64) {
-        let needs: Vec<Vec<(Color, Point)>> = group.iter().map(|p| p.need.clone()).collect();
-        let games = index.covering_each(bw, bh, &needs)?;
+        let (games, covers) = covering_each(index, q.board, filter, &needs_of(group));
+        // A store that cannot tell which placements a game covers: one scan of them all.
+        let covers = covers?;
         replays += games.len();
-        for (g, _) in games {
+        for &g in &games {
             if let Some(w) = union.get_mut(g as usize / 64) {
                 *w |= 1 << (g % 64);
             }
         }
+        kept.push((replays <= KEPT_CANDIDATES).then_some((games, covers)));
     }
     let games: usize = union.iter().map(|w| w.count_ones() as usize).sum();
     if replays > GROUP_REPLAYS * games {
         return None;
     }
     let mut all: Vec<(Hit, Nexts)> = Vec::new();
-    for group in placements.chunks(64) {
+    for (group, kept) in placements.chunks(64).zip(kept) {
         if index.stopped() {
             break;
         }
-        let mut found = scan(index, q, filter, group);
+        let mut found = match kept {
+            Some((games, covers)) => scan_games(index, q, group, &games, Some(&covers)),
+            None => scan(index, q, filter, group),
+        };
         for (_, nexts) in &mut found {
             nexts.iter_mut().for_each(|next| next.0 = 0);
         }
@@ -93,8 +97,12 @@ fn in_groups<S: Store>(
     Some(all)
 }
 
+/// How many of the groups' candidates [`in_groups`] keeps between finding and scanning them
+/// (12 bytes each: 48 MB).
+const KEPT_CANDIDATES: usize = 1 << 22;
+
 /// How many times, on average, the groups of [`in_groups`] may replay a game that is a
-/// candidate of any: a game scanned for 64 placements costs about a tenth of one scanned for
+/// candidate of any: a game scanned for 64 placements costs about an eighth of one scanned for
 /// thousands (a 2×2 diagram of two stones anywhere on all shared games, 433,272 hit games: 6.2 s
 /// for one scan of all placements, 30 s for 41 groups, BENCHMARKS.md, twenty-second session).
 const GROUP_REPLAYS: usize = 8;
@@ -144,14 +152,30 @@ fn scan<S: Store>(
     filter: Filter<'_>,
     placements: &[Placement],
 ) -> Vec<(Hit, Nexts)> {
-    let (bw, bh) = q.board;
-    let touch = Touch::new(placements, bh);
-    let needs: Vec<Vec<(Color, Point)>> = placements.iter().map(|p| p.need.clone()).collect();
     let (games, covers) = match from_corners(index, q, filter, placements) {
         Some(Corners::Answered(found)) => return found,
         Some(Corners::Games(games)) => (games, None),
-        None => covering_each(index, q.board, filter, &needs),
+        None => covering_each(index, q.board, filter, &needs_of(placements)),
     };
+    scan_games(index, q, placements, &games, covers.as_deref())
+}
+
+/// The stones each placement needs, for [`covering_each`].
+fn needs_of(placements: &[Placement]) -> Vec<Vec<(Color, Point)>> {
+    placements.iter().map(|p| p.need.clone()).collect()
+}
+
+/// [`scan`] over the candidates `games` (ascending), with, when known, the placements whose
+/// stones each ever had (in step with them).
+fn scan_games<S: Store>(
+    index: &S,
+    q: &PatternQuery,
+    placements: &[Placement],
+    games: &[u32],
+    covers: Option<&[u64]>,
+) -> Vec<(Hit, Nexts)> {
+    let (bw, bh) = q.board;
+    let touch = Touch::new(placements, bh);
     let ends = Ends::new(placements, &touch, bw, bh);
     let watch = index.watch(&touch.watch);
     // Candidates in chunks, each scanned in order by one worker: the chunks' hits, in order,
@@ -175,7 +199,7 @@ fn scan<S: Store>(
                     if let Some(&later) = chunk.get(j + 4 * PREFETCH_AHEAD) {
                         index.prefetch_record(later);
                     }
-                    let covered = covers.as_ref().map(|m| m[c * per_chunk + j]);
+                    let covered = covers.map(|m| m[c * per_chunk + j]);
                     let end = ends
                         .as_ref()
                         .and_then(|e| e.of_game(index, g, placements, covered));
