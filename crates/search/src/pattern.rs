@@ -61,7 +61,8 @@ fn in_groups<S: Store>(
     // A shape most games show in many places (two stones) makes nearly every game a candidate
     // of nearly every group: replayed once per group, it costs more than one scan of all
     // placements. So the groups' candidates are found first, against the games that are a
-    // candidate of any, and kept for their scans up to a bound (beyond it, found again then).
+    // candidate of any, and kept for their scans up to a bound (beyond it, found again then);
+    // the count stops as soon as it proves the groups would replay too much.
     let mut union = vec![0u64; (index.len() as usize).div_ceil(64)];
     let (mut replays, mut kept) = (0, Vec::new());
     for group in placements.chunks(64) {
@@ -75,6 +76,11 @@ fn in_groups<S: Store>(
             }
         }
         kept.push((replays <= KEPT_CANDIDATES).then_some((games, covers)));
+        // No union can hold more games than the index: past this, the groups are known to
+        // replay too much, and the groups not yet counted need not be.
+        if replays > GROUP_REPLAYS * index.len() as usize {
+            return None;
+        }
     }
     let games: usize = union.iter().map(|w| w.count_ones() as usize).sum();
     if replays > GROUP_REPLAYS * games {
