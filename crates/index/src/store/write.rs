@@ -351,6 +351,11 @@ impl SegmentWriter {
 
     /// Sorts the position table, writes everything and syncs it to disk; returns each file's
     /// length and checksum, for the manifest.
+    ///
+    /// The position table (with its pre-aggregated continuations) and the corner table (with
+    /// the occupancy columns) are written side by side: they are most of a segment's end, which
+    /// comes after the last game, when the metadata's commit is all that runs beside it (all
+    /// shared games: 2.35 s on one core, BENCHMARKS.md, twenty-third session).
     pub fn finish(mut self) -> Result<Vec<FileSum>, IndexError> {
         self.flush_block()?;
         let dir = self.dir.clone();
@@ -358,7 +363,6 @@ impl SegmentWriter {
         self.records_idx
             .write_all(&self.record_blocks)
             .map_err(err)?;
-        self.positions.sort_unstable();
         let create = |name: &'static str| create_file(&dir, name);
         let mut years = create(file::YEARS)?;
         years.write_all(&self.years).map_err(err)?;
@@ -382,48 +386,19 @@ impl SegmentWriter {
         for id in &self.long {
             long.write_all(&id.to_le_bytes()).map_err(err)?;
         }
-        let (mut keys, mut starts, mut pos) = (
-            create(file::POSITION_KEYS)?,
-            create(file::POSITION_STARTS)?,
-            create(file::POSITIONS)?,
-        );
-        let mut last = None;
-        for (i, e) in self.positions.iter().enumerate() {
-            if last != Some(e.hash) {
-                last = Some(e.hash);
-                keys.write_all(&e.hash.to_le_bytes()).map_err(err)?;
-                starts.write_all(&(i as u32).to_le_bytes()).map_err(err)?;
-            }
-            debug_assert!(u32::from(e.k) <= MAX_TABLE_MOVE);
-            let game = e.game - self.first_game;
-            pos.write_all(&encode_entry(game, e.k, e.next))
-                .map_err(err)?;
-        }
-        starts
-            .write_all(&(self.positions.len() as u32).to_le_bytes())
-            .map_err(err)?;
-        let corners = self.write_corners(&dir)?;
-        let aggregates = self.write_aggregates(&dir)?;
-        let mut sums = Vec::new();
-        let mut occ = create(file::OCCUPANCY)?;
-        occ.write_all(&crate::occupancy::to_columns(&self.occupancy))
-            .map_err(err)?;
-        for w in [
+        let aggregating = Aggregating {
+            first_game: self.first_game,
+            facts: &self.facts,
+            winners: &self.winners,
+            line_bits: &self.line_bits,
+            aggregate_min: self.aggregate_min,
+        };
+        let done = [
             years,
             facts,
             lists,
             variations,
             long,
-            keys,
-            starts,
-            pos,
-            occ,
-            corners.0,
-            corners.1,
-            corners.2,
-            aggregates.0,
-            aggregates.1,
-            aggregates.2,
             self.games,
             self.ops,
             self.records,
@@ -432,26 +407,111 @@ impl SegmentWriter {
             self.sigs,
             self.vacated,
             self.rejected,
-        ] {
-            let summed = w.finish().map_err(err)?;
-            sums.push(FileSum {
-                name: summed.name.to_string(),
-                len: summed.len,
-                crc32: summed.hasher.finalize(),
-            });
-        }
+        ];
+        let (positions, corners) = (&mut self.positions, &mut self.corners);
+        let (first_game, occupancy) = (self.first_game, &self.occupancy);
+        let mut sums = std::thread::scope(|scope| {
+            // The files already whole are synced to disk (hundreds of megabytes of replay
+            // programs and records) on a thread that waits for the disk, not on the pool's.
+            let syncing = scope.spawn(|| sum_all(&dir, done));
+            let (table, corner) = rayon::join(
+                || -> Result<_, IndexError> {
+                    positions.sort_unstable();
+                    let mut table = sum_all(&dir, write_positions(&dir, positions, first_game)?)?;
+                    table.extend(sum_all(&dir, aggregating.write(&dir, positions)?)?);
+                    Ok(table)
+                },
+                || -> Result<_, IndexError> {
+                    let mut corner = sum_all(&dir, write_corners(&dir, corners)?)?;
+                    let mut occ = create_file(&dir, file::OCCUPANCY)?;
+                    occ.write_all(&crate::occupancy::to_columns(occupancy))
+                        .map_err(|e| IndexError::io(&dir, e))?;
+                    corner.extend(sum_all(&dir, [occ])?);
+                    Ok(corner)
+                },
+            );
+            let synced = syncing
+                .join()
+                .unwrap_or_else(|_| Err(IndexError::Corrupt("syncing a segment panicked".into())));
+            let mut sums = synced?;
+            sums.extend(table?);
+            sums.extend(corner?);
+            Ok::<_, IndexError>(sums)
+        })?;
         sums.sort_by(|a, b| a.name.cmp(&b.name));
         Ok(sums)
     }
+}
 
+/// Writes what is left of each file and syncs it to disk: each one's length and checksum.
+fn sum_all(
+    dir: &Path,
+    files: impl IntoIterator<Item = SegmentFile>,
+) -> Result<Vec<FileSum>, IndexError> {
+    files
+        .into_iter()
+        .map(|w| {
+            let summed = w.finish().map_err(|e| IndexError::io(dir, e))?;
+            Ok(FileSum {
+                name: summed.name.to_string(),
+                len: summed.len,
+                crc32: summed.hasher.finalize(),
+            })
+        })
+        .collect()
+}
+
+/// Three files of a table grouped by key: the distinct keys, where each one's list starts, and
+/// the lists.
+type KeyedFiles = [SegmentFile; 3];
+
+/// Writes the (sorted) position table: the distinct hashes, where each one's entries start (4
+/// bytes, and one past the last), and the entries.
+fn write_positions(
+    dir: &Path,
+    positions: &[PosEntry],
+    first_game: u32,
+) -> Result<KeyedFiles, IndexError> {
+    let err = |e| IndexError::io(dir, e);
+    let create = |name: &'static str| create_file(dir, name);
+    let (mut keys, mut starts, mut pos) = (
+        create(file::POSITION_KEYS)?,
+        create(file::POSITION_STARTS)?,
+        create(file::POSITIONS)?,
+    );
+    let mut last = None;
+    for (i, e) in positions.iter().enumerate() {
+        if last != Some(e.hash) {
+            last = Some(e.hash);
+            keys.write_all(&e.hash.to_le_bytes()).map_err(err)?;
+            starts.write_all(&(i as u32).to_le_bytes()).map_err(err)?;
+        }
+        debug_assert!(u32::from(e.k) <= MAX_TABLE_MOVE);
+        let game = e.game - first_game;
+        pos.write_all(&encode_entry(game, e.k, e.next))
+            .map_err(err)?;
+    }
+    starts
+        .write_all(&(positions.len() as u32).to_le_bytes())
+        .map_err(err)?;
+    Ok([keys, starts, pos])
+}
+
+/// What the pre-aggregated continuations are made from, besides the position table.
+struct Aggregating<'a> {
+    first_game: u32,
+    facts: &'a [u8],
+    winners: &'a [u8],
+    line_bits: &'a [u64],
+    aggregate_min: u32,
+}
+
+impl Aggregating<'_> {
     /// Writes the pre-aggregated continuations ([`crate::aggregate`]) of every hash of the
     /// (sorted) position table with at least `aggregate_min` entries: the hashes, where each
     /// one's cells start in `aggregates.bin` (bytes, 4 each, and one where the last ends), and
     /// the cells. The hashes are summed on all cores.
-    fn write_aggregates(
-        &self,
-        dir: &Path,
-    ) -> Result<(SegmentFile, SegmentFile, SegmentFile), IndexError> {
+    fn write(&self, dir: &Path, positions: &[PosEntry]) -> Result<KeyedFiles, IndexError> {
         use rayon::prelude::*;
         let err = |e| IndexError::io(dir, e);
         let facts: Vec<crate::Facts> = self
@@ -463,8 +523,7 @@ impl SegmentWriter {
             crate::ops::Op::Move(c, _) => Some(c),
             _ => None,
         };
-        let groups: Vec<&[PosEntry]> = self
-            .positions
+        let groups: Vec<&[PosEntry]> = positions
             .chunk_by(|a, b| a.hash == b.hash)
             .filter(|g| g.len() >= self.aggregate_min as usize)
             .collect();
@@ -480,7 +539,7 @@ impl SegmentWriter {
                     g,
                     self.first_game,
                     &facts,
-                    &self.winners,
+                    self.winners,
                     mover,
                     is_line,
                 );
@@ -508,42 +567,39 @@ impl SegmentWriter {
             at += bytes.len() as u64;
         }
         starts.write_all(&start(at)?).map_err(err)?;
-        Ok((keys, starts, cells))
+        Ok([keys, starts, cells])
     }
+}
 
-    /// Writes the corner table, grouped by key as the position table is: the distinct keys, where
-    /// each one's list starts in `corners.bin` (in bytes, 4 each, and last where the last ends), and the
-    /// lists ([`encode_corner_events`]).
-    fn write_corners(
-        &mut self,
-        dir: &Path,
-    ) -> Result<(SegmentFile, SegmentFile, SegmentFile), IndexError> {
-        let err = |e| IndexError::io(dir, e);
-        // By key, then game and position; sorted on all cores, as it is most of this segment's
-        // end.
-        self.corners.par_sort_unstable();
-        let create = |name: &'static str| create_file(dir, name);
-        let (mut keys, mut starts, mut games) = (
-            create(file::CORNER_KEYS)?,
-            create(file::CORNER_STARTS)?,
-            create(file::CORNERS)?,
-        );
-        let mut bytes = Vec::new();
-        // A segment's lists stay far below 4 GB (a few dozen events a game, of 3 to 12 bytes).
-        let start = |n: usize| {
-            u32::try_from(n)
-                .map(u32::to_le_bytes)
-                .map_err(|_| IndexError::Corrupt("corner table over 4 GB in one segment".into()))
-        };
-        for group in self.corners.chunk_by(|a, b| a.0 == b.0) {
-            keys.write_all(&group[0].0.to_le_bytes()).map_err(err)?;
-            starts.write_all(&start(bytes.len())?).map_err(err)?;
-            encode_corner_events(group.iter().map(|e| e.1), &mut bytes);
-        }
+/// Writes the corner table, grouped by key as the position table is: the distinct keys, where
+/// each one's list starts in `corners.bin` (in bytes, 4 each, and last where the last ends), and
+/// the lists ([`encode_corner_events`]).
+fn write_corners(dir: &Path, corners: &mut [(u64, CornerEvent)]) -> Result<KeyedFiles, IndexError> {
+    let err = |e| IndexError::io(dir, e);
+    // By key, then game and position; sorted on all cores, as it is most of this segment's
+    // end.
+    corners.par_sort_unstable();
+    let create = |name: &'static str| create_file(dir, name);
+    let (mut keys, mut starts, mut games) = (
+        create(file::CORNER_KEYS)?,
+        create(file::CORNER_STARTS)?,
+        create(file::CORNERS)?,
+    );
+    let mut bytes = Vec::new();
+    // A segment's lists stay far below 4 GB (a few dozen events a game, of 3 to 12 bytes).
+    let start = |n: usize| {
+        u32::try_from(n)
+            .map(u32::to_le_bytes)
+            .map_err(|_| IndexError::Corrupt("corner table over 4 GB in one segment".into()))
+    };
+    for group in corners.chunk_by(|a, b| a.0 == b.0) {
+        keys.write_all(&group[0].0.to_le_bytes()).map_err(err)?;
         starts.write_all(&start(bytes.len())?).map_err(err)?;
-        games.write_all(&bytes).map_err(err)?;
-        Ok((keys, starts, games))
+        encode_corner_events(group.iter().map(|e| e.1), &mut bytes);
     }
+    starts.write_all(&start(bytes.len())?).map_err(err)?;
+    games.write_all(&bytes).map_err(err)?;
+    Ok([keys, starts, games])
 }
 
 #[cfg(test)]
