@@ -488,7 +488,10 @@ fn is_zero(n: &usize) -> bool {
 
 async fn answer(state: &Arc<State>, headers: &HeaderMap, c: Common) -> Result<Response, ApiError> {
     let deadline = Instant::now() + state.config.timeout;
-    let stop = Stop::at(deadline);
+    // A flag, not `Stop::at(deadline)`: `run` sets it when the deadline passes, and the guard
+    // when the request ends, and the search then reads only the flag for each game it replays,
+    // not the clock as well (2.6% of a served pattern's samples).
+    let stop = Stop::new();
     let _guard = StopOnDrop(stop.clone());
     let query = c.query.stop_when(stop.clone());
     let answer: Answer = state
@@ -602,7 +605,8 @@ async fn game(state: Shared, Path(name): Path<String>, pairs: Pairs) -> Result<R
         })?;
     }
     let deadline = Instant::now() + state.config.timeout;
-    let stop = Stop::at(deadline);
+    // Set by `run` when the deadline passes, as for a search.
+    let stop = Stop::new();
     if sgf {
         let record = state
             .run(&stop, deadline, move |s| s.index.record(id))
