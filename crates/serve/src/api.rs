@@ -136,7 +136,8 @@ impl State {
             let _ = tx.send(out);
         });
         match tokio::time::timeout_at(deadline.into(), rx).await {
-            // The search's own deadline came first: the same budget, said the same way.
+            // A job stopped by a deadline of its own (a `Stop::at` handle) before this one
+            // passed: the same budget, said the same way.
             Ok(Ok(Ok(Err(e)))) if e.kind() == ErrorKind::Stopped => Err(over_budget(budget)),
             Ok(Ok(Ok(result))) => result.map_err(ApiError::from),
             Ok(Ok(Err(_))) | Ok(Err(_)) => Err(ApiError::new(
