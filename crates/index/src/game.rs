@@ -262,13 +262,16 @@ fn analyse_with(tree: &GameTree<'_>, record: &[u8], scratch: &mut Scratch) -> An
 /// one it held at the last position did not come to hold it: no event. Each corner's key is
 /// kept up to date stone by stone and read only at a position where one of its points changed.
 fn corners_of(ops: &[u16], width: u8, height: u8, marks: bool) -> Vec<(u64, CornerEvent)> {
-    let mut events = Vec::new();
     if !corner::has_corners(width, height) {
-        return events;
+        return Vec::new();
     }
     if marks {
         return corners_walked(ops, width, height);
     }
+    // A game has about 23 events: room for them at once, not grown from nothing by doubling
+    // (the growth was 1.0% of the samples of `perf record` of an indexing run; callgrind counts
+    // 0.3% fewer instructions without it).
+    let mut events = Vec::with_capacity(EVENTS_A_GAME);
     let mut corners = Corners::default();
     let mut k = 0;
     // The kind's effect from a table, not a match on it: a loop over every op of every game
@@ -292,6 +295,9 @@ fn corners_of(ops: &[u16], width: u8, height: u8, marks: bool) -> Vec<(u64, Corn
     corners.read(k, NO_NEXT, &mut events);
     events
 }
+
+/// Room kept for a game's corner events (about 23 on average over all shared games).
+const EVENTS_A_GAME: usize = 32;
 
 /// [`corners_of`] for a program with marks, through the [`Walker`].
 fn corners_walked(ops: &[u16], width: u8, height: u8) -> Vec<(u64, CornerEvent)> {
