@@ -353,9 +353,9 @@ impl SegmentWriter {
     /// length and checksum, for the manifest.
     ///
     /// The position table (with its pre-aggregated continuations) and the corner table (with
-    /// the occupancy columns) are written side by side: they are most of a segment's end, which
-    /// comes after the last game, when the metadata's commit is all that runs beside it (all
-    /// shared games: 2.35 s on one core, BENCHMARKS.md, twenty-third session).
+    /// the occupancy columns) are written side by side: they are most of a segment's end. At the
+    /// last segment's end only the metadata's commit runs beside it, and it took 2.35 s after
+    /// the last of all shared games, mostly on one core (BENCHMARKS.md, twenty-third session).
     pub fn finish(mut self) -> Result<Vec<FileSum>, IndexError> {
         self.flush_block()?;
         let dir = self.dir.clone();
