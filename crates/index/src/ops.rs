@@ -167,6 +167,12 @@ pub fn encode_line_at<'t, 'a: 't>(
     let mut moves = 0;
     let mut pts = Vec::new();
     for node in nodes {
+        // Most nodes are one move and nothing else.
+        if let Some((color, raw, at)) = node.lone_move() {
+            push_move(color, raw, at, (w, h), out, values);
+            moves += 1;
+            continue;
+        }
         // One pass over the node's properties: its moves, and whether it has setup at all
         // (rare outside the root).
         let (mut b, mut wm, mut has_setup) = (None, None, false);
@@ -199,14 +205,27 @@ pub fn encode_line_at<'t, 'a: 't>(
         for (prop, color) in [(b, Color::Black), (wm, Color::White)] {
             if let Some(prop) = prop {
                 let (raw, at) = prop.raw_values().next().unwrap_or((&[], usize::MAX));
-                let p = Point::parse_move(raw, w, h).ok().flatten();
-                out.push(Op::Move(color, p).encode());
-                values.push(at);
+                push_move(color, raw, at, (w, h), out, values);
                 moves += 1;
             }
         }
     }
     moves
+}
+
+/// Pushes the move op of a `B` or `W` value (`raw`, at offset `at` in the file) and the offset.
+#[inline(always)]
+fn push_move(
+    color: Color,
+    raw: &[u8],
+    at: usize,
+    (w, h): (u8, u8),
+    out: &mut Vec<u16>,
+    values: &mut Vec<usize>,
+) {
+    let p = Point::parse_move(raw, w, h).ok().flatten();
+    out.push(Op::Move(color, p).encode());
+    values.push(at);
 }
 
 /// Walks an op program position by position, saying what each op does; what to do with a

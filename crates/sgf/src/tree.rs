@@ -268,6 +268,33 @@ impl<'t, 'a> Node<'t, 'a> {
             .map(move |i| Prop { tree, i: i as u32 })
     }
 
+    /// The node's move when the node holds nothing else: one `B` or `W` property, the shape of
+    /// almost every node of a game record. Its colour, then its first value's raw bytes and
+    /// offset in the file (empty and `usize::MAX` when it has no value). `None` for any other
+    /// node. Turning a main line into moves takes these without walking each node's
+    /// properties.
+    #[inline]
+    pub fn lone_move(&self) -> Option<(Color, &'a [u8], usize)> {
+        let tree = self.tree;
+        let props = tree.prop_range(self.id as usize);
+        if props.len() != 1 {
+            return None;
+        }
+        let color = match tree.props[props.start].id {
+            ids::B => Color::Black,
+            ids::W => Color::White,
+            _ => return None,
+        };
+        Some(match tree.values[tree.value_range(props.start)].first() {
+            Some(&v) => (
+                color,
+                tree.value_bytes(v),
+                tree.span.start + v.start as usize,
+            ),
+            None => (color, &[][..], usize::MAX),
+        })
+    }
+
     /// The first property with this id.
     pub fn get(&self, id: PropId) -> Option<Prop<'t, 'a>> {
         self.props().find(|p| p.id() == id)
@@ -378,5 +405,32 @@ impl<'t, 'a> Prop<'t, 'a> {
         self.raw_values()
             .map(|(raw, _)| self.tree.decode(raw, simple))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_lone_move_is_a_node_of_one_move_property_and_nothing_else() {
+        let src = b"(;GM[1]SZ[19];B[pd];W[dd]C[hi];B[];AB[aa];B[cc][dd];BL[10];W[qq])";
+        let records = crate::Records::read(src);
+        let tree = records.game(0).unwrap();
+        let at = |s: &[u8]| src.windows(s.len()).position(|w| w == s).unwrap() + 2;
+        let got: Vec<_> = tree.main_line().map(|n| n.lone_move()).collect();
+        assert_eq!(
+            got,
+            [
+                None,
+                Some((Color::Black, &b"pd"[..], at(b"B[pd]"))),
+                None,
+                Some((Color::Black, &b""[..], at(b"B[]"))),
+                None,
+                Some((Color::Black, &b"cc"[..], at(b"B[cc]"))),
+                None,
+                Some((Color::White, &b"qq"[..], at(b"W[qq]"))),
+            ]
+        );
     }
 }
