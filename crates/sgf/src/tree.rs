@@ -414,7 +414,7 @@ mod tests {
 
     #[test]
     fn a_lone_move_is_a_node_of_one_move_property_and_nothing_else() {
-        let src = b"(;GM[1]SZ[19];B[pd];W[dd]C[hi];B[];AB[aa];B[cc][dd];BL[10];W[qq])";
+        let src = b"(;GM[1]SZ[19];B[pd];W[dd]C[hi];B[];AB[aa];B[cc][dd];BL[10];W[qq];Black[dp])";
         let records = crate::Records::read(src);
         let tree = records.game(0).unwrap();
         let at = |s: &[u8]| src.windows(s.len()).position(|w| w == s).unwrap() + 2;
@@ -430,6 +430,8 @@ mod tests {
                 Some((Color::Black, &b"cc"[..], at(b"B[cc]"))),
                 None,
                 Some((Color::White, &b"qq"[..], at(b"W[qq]"))),
+                // A long (FF[3]) name is its upper-case letters.
+                Some((Color::Black, &b"dp"[..], at(b"Black[dp]") + 4)),
             ]
         );
     }
