@@ -268,9 +268,8 @@ fn corners_of(ops: &[u16], width: u8, height: u8, marks: bool) -> Vec<(u64, Corn
     if marks {
         return corners_walked(ops, width, height);
     }
-    // A game has about 23 events: room for them at once, not grown from nothing by doubling
-    // (the growth was 1.0% of the samples of `perf record` of an indexing run; with this room
-    // callgrind counts 0.3% fewer instructions for the run).
+    // Room for a game's events at once, not grown from nothing by doubling (BENCHMARKS.md,
+    // twenty-third session).
     let mut events = Vec::with_capacity(EVENTS_A_GAME);
     let mut corners = Corners::default();
     let mut k = 0;
@@ -296,7 +295,8 @@ fn corners_of(ops: &[u16], width: u8, height: u8, marks: bool) -> Vec<(u64, Corn
     events
 }
 
-/// Room kept for a game's corner events (about 23 on average over all shared games).
+/// Room kept for a game's corner events: a little more than a game has on average
+/// (DESIGN-index.md, Patterns, gives the average).
 const EVENTS_A_GAME: usize = 32;
 
 /// [`corners_of`] for a program with marks, through the [`Walker`].

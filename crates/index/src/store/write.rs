@@ -353,9 +353,9 @@ impl SegmentWriter {
     /// length and checksum, for the manifest.
     ///
     /// The position table (with its pre-aggregated continuations) and the corner table (with
-    /// the occupancy columns) are written side by side: they are most of a segment's end. At the
-    /// last segment's end only the metadata's commit runs beside it, and it took 2.35 s after
-    /// the last of all shared games, mostly on one core (BENCHMARKS.md, twenty-third session).
+    /// the occupancy columns) are written side by side: they are most of a segment's end, and at
+    /// the last segment's end only the metadata's commit runs beside them, so one core would
+    /// otherwise wait (BENCHMARKS.md, twenty-third session).
     pub fn finish(mut self) -> Result<Vec<FileSum>, IndexError> {
         self.flush_block()?;
         let dir = self.dir.clone();
