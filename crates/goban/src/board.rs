@@ -422,8 +422,27 @@ impl Board {
     /// stones in `removed`.
     #[inline(never)]
     fn remove_if_dead(&mut self, c: usize, r: usize, bit: u64, removed: &mut StoneList) {
-        let mut group = [0u64; ROWS];
-        let Some((lo, hi)) = self.dead_group(c, r, bit, &mut group) else {
+        // The group's rows, with a guard row on each side: on boards up to 19 lines, room for
+        // those rows only, since zeroing room for the largest board at every call was a
+        // visible part of a build's profile (BENCHMARKS.md, twenty-fifth session).
+        if self.pos.height <= 19 {
+            self.remove_in(c, r, bit, &mut [0u64; 21], removed);
+        } else {
+            self.remove_in(c, r, bit, &mut [0u64; ROWS], removed);
+        }
+    }
+
+    /// [`Board::remove_if_dead`] with `group`, zeroed, for rows 0 to the board's height + 1.
+    #[inline(always)]
+    fn remove_in<const N: usize>(
+        &mut self,
+        c: usize,
+        r: usize,
+        bit: u64,
+        group: &mut [u64; N],
+        removed: &mut StoneList,
+    ) {
+        let Some((lo, hi)) = self.dead_group(c, r, bit, group) else {
             return;
         };
         for (y, &g) in group.iter().enumerate().take(hi + 1).skip(lo) {
@@ -444,17 +463,18 @@ impl Board {
     }
 
     /// Grows the group of colour index `c` from the stone at (`r`, `bit`) into `group` (all zero on
-    /// entry). Returns `None` as soon as it touches an empty point, else the range of rows it spans.
+    /// entry, a row for each of rows 0 to the board's height + 1). Returns `None` as soon as it touches an empty point, else the range of rows it spans.
     ///
     /// Each pass dilates the group over its rows and the rows next to them, in place (a row sees the
     /// row above already grown, so growth downwards is fast) and fills each row's runs of own stones
     /// at once. The loop ends because the group only grows, within a finite board.
-    fn dead_group(
+    #[inline(always)]
+    fn dead_group<const N: usize>(
         &self,
         c: usize,
         r: usize,
         bit: u64,
-        group: &mut [u64; ROWS],
+        group: &mut [u64; N],
     ) -> Option<(usize, usize)> {
         let own = &self.pos.stones[c].rows;
         let empty = &self.empty.rows;
