@@ -96,12 +96,19 @@ impl Vacated {
             out.push(0);
             return;
         }
-        let bits = (0..POINTS).filter(|&b| self.0[b / 64] >> (b % 64) & 1 == 1);
-        push_leb(bits.clone().count() as u32 + 1, out);
+        // The points' words, without the bits past the 361st; read a set bit at a time.
+        let mut words = self.0;
+        words[5] &= (1 << (POINTS - 320)) - 1;
+        let count: u32 = words.iter().map(|w| w.count_ones()).sum();
+        push_leb(count + 1, out);
         let mut last = 0;
-        for b in bits {
-            push_leb((b - last) as u32, out);
-            last = b;
+        for (i, mut w) in words.into_iter().enumerate() {
+            while w != 0 {
+                let b = i * 64 + w.trailing_zeros() as usize;
+                w &= w - 1;
+                push_leb((b - last) as u32, out);
+                last = b;
+            }
         }
     }
 
