@@ -19,18 +19,34 @@ const CODES: usize = 1 << PACKED_BITS;
 const CODE_MASK: u32 = (1 << PACKED_BITS) - 1;
 
 /// The 12-bit code of an op, if it has one.
+#[inline]
 fn code(v: u16) -> Option<u16> {
-    let (kind, point) = (v >> KIND_SHIFT, v & NO_POINT);
-    let slot = if point == NO_POINT {
-        NO_SLOT
-    } else {
-        let (x, y) = (point % POINT_STRIDE, point / POINT_STRIDE);
-        if x >= SIDE || y >= SIDE {
-            return None;
+    let kind = v >> KIND_SHIFT;
+    let slot = slots()[usize::from(v & NO_POINT)];
+    (kind < KINDS && slot != NO_CODE).then_some(kind * SLOTS + slot)
+}
+
+/// What [`slots`] gives a point the code cannot name.
+const NO_CODE: u16 = u16::MAX;
+
+/// The slot of each point field of an op (`v & NO_POINT`), or [`NO_CODE`]: a table read once
+/// per op instead of a division and two comparisons, since every op of every game indexed is
+/// coded.
+fn slots() -> &'static [u16; NO_POINT as usize + 1] {
+    static SLOTS_OF: OnceLock<[u16; NO_POINT as usize + 1]> = OnceLock::new();
+    SLOTS_OF.get_or_init(|| {
+        let mut t = [NO_CODE; NO_POINT as usize + 1];
+        for (point, slot) in t.iter_mut().enumerate() {
+            let point = point as u16;
+            let (x, y) = (point % POINT_STRIDE, point / POINT_STRIDE);
+            if point == NO_POINT {
+                *slot = NO_SLOT;
+            } else if x < SIDE && y < SIDE {
+                *slot = y * SIDE + x;
+            }
         }
-        y * SIDE + x
-    };
-    (kind < KINDS).then_some(kind * SLOTS + slot)
+        t
+    })
 }
 
 /// The op of each code; codes no op has (only in a damaged file) read as kind 7, a mark.
@@ -66,26 +82,37 @@ pub(crate) fn stored_len(n: usize, packed: bool) -> usize {
 }
 
 /// Packs `ops` into `out` if every op has a code; returns whether it did (if not, `out` is as it
-/// was).
+/// was). The room is made once and filled in place: every game indexed is packed, and a push of
+/// three bytes a pair, each checking the vector's room, cost twice the instructions
+/// (BENCHMARKS.md, twenty-fifth session).
 pub fn pack(ops: &[u16], out: &mut Vec<u8>) -> bool {
     let start = out.len();
-    out.reserve(packed_len(ops.len()));
+    out.resize(start + packed_len(ops.len()), 0);
+    let dst = &mut out[start..];
     let mut pairs = ops.chunks_exact(2);
-    for pair in &mut pairs {
+    let mut ok = true;
+    for (pair, d) in (&mut pairs).zip(dst.chunks_exact_mut(3)) {
         let (Some(a), Some(b)) = (code(pair[0]), code(pair[1])) else {
-            out.truncate(start);
-            return false;
+            ok = false;
+            break;
         };
-        out.extend_from_slice(&[a as u8, (a >> 8) as u8 | (b << 4) as u8, (b >> 4) as u8]);
+        d[0] = a as u8;
+        d[1] = (a >> 8) as u8 | (b << 4) as u8;
+        d[2] = (b >> 4) as u8;
     }
-    if let [last] = *pairs.remainder() {
-        let Some(a) = code(last) else {
-            out.truncate(start);
-            return false;
-        };
-        out.extend_from_slice(&a.to_le_bytes());
+    if let (true, &[last]) = (ok, pairs.remainder()) {
+        match code(last) {
+            Some(a) => {
+                let end = dst.len();
+                dst[end - 2..].copy_from_slice(&a.to_le_bytes());
+            }
+            None => ok = false,
+        }
     }
-    true
+    if !ok {
+        out.truncate(start);
+    }
+    ok
 }
 
 /// Unpacks `n` ops from `bytes` (as [`pack`] wrote them), appending them to `out`. Searches
