@@ -704,13 +704,8 @@ mod tests {
     /// put on stones, removals of empty points.
     #[test]
     fn one_pass_gives_occupancy_and_vacated_points() {
-        let mut seed = 0x853c_49e6_748f_ea9bu64;
-        let mut draw = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = testdata::xorshift(0x853c_49e6_748f_ea9b);
+        let mut draw = |n: u64| next() % n;
         for _ in 0..500 {
             let len = draw(300) as usize;
             let ops: Vec<u16> = (0..len)

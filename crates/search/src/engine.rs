@@ -1009,13 +1009,8 @@ mod tests {
     /// an element of `few` after those of `many` with its key, at every mix of sizes and ties.
     #[test]
     fn merging_in_place_is_a_stable_merge() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut draw = |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = testdata::xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut draw = |n: u64| next() % n;
         for round in 0..300 {
             let (n, m, keys) = (
                 draw(40),

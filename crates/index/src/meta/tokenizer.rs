@@ -353,13 +353,8 @@ mod tests {
     #[test]
     fn ascii_text_tokenizes_as_any_text() {
         let alphabet: Vec<char> = (0u8..128).map(char::from).collect();
-        let mut seed = 0x2545_f491_4f6c_dd1du64;
-        let mut draw = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut next = testdata::xorshift(0x2545_f491_4f6c_dd1d);
+        let mut draw = |n: usize| (next() % n as u64) as usize;
         for query in [false, true] {
             let mut fast = NameTokenizer {
                 query,
