@@ -463,7 +463,8 @@ impl Board {
     }
 
     /// Grows the group of colour index `c` from the stone at (`r`, `bit`) into `group` (all zero on
-    /// entry, a row for each of rows 0 to the board's height + 1). Returns `None` as soon as it touches an empty point, else the range of rows it spans.
+    /// entry, a row for each of rows 0 to the board's height + 1). Returns `None` as soon as it
+    /// touches an empty point, else the range of rows it spans.
     ///
     /// Each pass dilates the group over its rows and the rows next to them, in place (a row sees the
     /// row above already grown, so growth downwards is fast) and fills each row's runs of own stones

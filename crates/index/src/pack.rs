@@ -82,9 +82,8 @@ pub(crate) fn stored_len(n: usize, packed: bool) -> usize {
 }
 
 /// Packs `ops` into `out` if every op has a code; returns whether it did (if not, `out` is as it
-/// was). The room is made once and filled in place: every game indexed is packed, and a push of
-/// three bytes a pair, each checking the vector's room, cost twice the instructions
-/// (BENCHMARKS.md, twenty-fifth session).
+/// was). Every game indexed is packed, so the room is made once and filled in place, and each
+/// op's slot comes from [`slots`] (BENCHMARKS.md, twenty-fifth session).
 pub fn pack(ops: &[u16], out: &mut Vec<u8>) -> bool {
     let start = out.len();
     out.resize(start + packed_len(ops.len()), 0);

@@ -114,8 +114,8 @@ impl NameTokenizer {
 
     /// [`NameTokenizer::tokenize`] for ASCII text (most comments, events and Latin names): its
     /// only tokens are runs of letters and digits, lower-cased, so it is split byte by byte,
-    /// without the character classes and folding the other scripts need. A comment on every
-    /// game (a derived corpus's) made the general path 3% of a build's instructions
+    /// without the character classes and folding the other scripts need. With a comment on
+    /// every game (a derived corpus's), the general path was 3% of the instructions of a build
     /// (BENCHMARKS.md, twenty-fifth session).
     fn tokenize_ascii(&mut self, text: &str) {
         self.len = 0;
