@@ -23,7 +23,8 @@ const CODE_MASK: u32 = (1 << PACKED_BITS) - 1;
 fn code(v: u16) -> Option<u16> {
     let kind = v >> KIND_SHIFT;
     let slot = slots()[usize::from(v & NO_POINT)];
-    (kind < KINDS && slot != NO_CODE).then_some(kind * SLOTS + slot)
+    // Computed only for a code: past the table's slots the sum would overflow.
+    (kind < KINDS && slot != NO_CODE).then(|| kind * SLOTS + slot)
 }
 
 /// What [`slots`] gives a point the code cannot name.
@@ -358,6 +359,18 @@ mod tests {
     fn points_off_a_19x19_board_are_not_packed() {
         let off = Op::Move(Color::Black, Some(Point::new(19, 3))).encode();
         assert!(!pack(&[off], &mut Vec::new()));
+        // Of every kind and on either side of the board.
+        for p in [Point::new(19, 3), Point::new(3, 19), Point::new(51, 51)] {
+            for op in [
+                Op::Move(Color::White, Some(p)),
+                Op::Setup(Some(Color::Black), p),
+                Op::Setup(Some(Color::White), p),
+                Op::Setup(None, p),
+                Op::Remove(p),
+            ] {
+                assert!(!pack(&[op.encode()], &mut Vec::new()), "{op:?}");
+            }
+        }
         // Anywhere in the program, first or second of a pair: the output is left as it was.
         let good = Op::Move(Color::Black, Some(Point::new(3, 3))).encode();
         for ops in [
