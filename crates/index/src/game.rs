@@ -182,7 +182,7 @@ fn replay(ops: &[u16], width: u8, height: u8, full: &mut Vec<u16>, from: u32) ->
     let nineteen = (width, height) == (19, 19);
     let (occupancy, vacated) = match nineteen {
         true => {
-            let (o, v) = stones_of(ops);
+            let (o, v) = crate::occupancy::stones_of(ops);
             (o, Some(v))
         }
         false => (Occupancy::default(), None),
@@ -423,60 +423,6 @@ impl Corners {
     }
 }
 
-/// [`occupancy_of`] and [`crate::Vacated::of`] of a 19×19 program with its removals, in one
-/// pass over its ops with the board's stones as two bit sets instead of two passes, one of them
-/// through a table of the 361 points cleared for every game (BENCHMARKS.md, twenty-fifth
-/// session). A test holds it equal to the two on random programs.
-fn stones_of(ops: &[u16]) -> (Occupancy, crate::Vacated) {
-    // By colour: every point that ever held such a stone, and the points that hold one now.
-    let (mut ever, mut now, mut vacated) = ([[0u64; 6]; 2], [[0u64; 6]; 2], [0u64; 6]);
-    for &v in ops {
-        let kind = v >> KIND_SHIFT;
-        let raw = v & POINT_MASK;
-        let p = Raw::point_at(usize::from(raw));
-        let on_board = p.x < 19 && p.y < 19;
-        let bit = p.y as usize * 19 + p.x as usize;
-        let (w, b) = (bit / 64, 1u64 << (bit % 64));
-        match kind {
-            // A move or setup of colour `kind % 2`: the other colour's stone there, if any,
-            // left. A setup without a point reads as one at the corner (`Op::decode`), which
-            // occupancy counts and the vacated points, reading the raw point, do not.
-            0..=3 => {
-                let c = usize::from(kind % 2);
-                if on_board {
-                    ever[c][w] |= b;
-                    vacated[w] |= now[1 - c][w] & b;
-                    now[1 - c][w] &= !b;
-                    now[c][w] |= b;
-                } else if kind >= 2 && raw == crate::layout::op::NO_POINT {
-                    ever[c][0] |= 1;
-                }
-            }
-            // Emptied (setup or a removal): whatever stone stood there left.
-            4 | 6 if on_board => {
-                vacated[w] |= (now[0][w] | now[1][w]) & b;
-                now[0][w] &= !b;
-                now[1][w] &= !b;
-            }
-            _ => {}
-        }
-    }
-    (Occupancy(ever), crate::Vacated(vacated))
-}
-
-/// Every point that ever held a stone of each colour on a 19×19 board: each was put there by a
-/// move or by setup.
-#[cfg(test)]
-fn occupancy_of(ops: &[u16]) -> Occupancy {
-    let mut occupancy = Occupancy::default();
-    for &v in ops {
-        if let Op::Move(c, Some(p)) | Op::Setup(Some(c), p) = Op::decode(v) {
-            occupancy.insert(c, p);
-        }
-    }
-    occupancy
-}
-
 /// Signatures of a main line: of the ops as they are, and of their image under the symmetry
 /// that makes the line least (op by op, as a sequence of encoded ops). Every copy of a game up
 /// to rotation/reflection has the same least image, so they share the second signature.
@@ -695,35 +641,8 @@ mod tests {
             }
         }
         ops.extend([Op::Move(Color::Black, None).encode(), Op::Mark.encode()]);
-        assert_eq!(occupancy_of(&ops), expected);
+        assert_eq!(crate::occupancy::stones_of(&ops).0, expected);
         assert_ne!(expected, Occupancy::default());
-    }
-
-    /// The one pass gives what the two it replaced give, on random programs: every kind of op
-    /// (marks and ops without a point among them), points on and off the 19×19 board, stones
-    /// put on stones, removals of empty points.
-    #[test]
-    fn one_pass_gives_occupancy_and_vacated_points() {
-        let mut next = testdata::xorshift(0x853c_49e6_748f_ea9b);
-        let mut draw = |n: u64| next() % n;
-        for _ in 0..500 {
-            let len = draw(300) as usize;
-            let ops: Vec<u16> = (0..len)
-                .map(|_| {
-                    let kind = draw(8) as u16;
-                    let raw = match draw(10) {
-                        0 => crate::layout::op::NO_POINT,
-                        1 => draw(u64::from(POINT_MASK)) as u16,
-                        // Mostly a small corner, so that points are reused.
-                        _ => (draw(5) * u64::from(POINT_STRIDE) + draw(5)) as u16,
-                    };
-                    kind << KIND_SHIFT | raw
-                })
-                .collect();
-            let (occupancy, vacated) = stones_of(&ops);
-            assert_eq!(occupancy, occupancy_of(&ops), "{ops:?}");
-            assert_eq!(vacated, crate::Vacated::of(&ops), "{ops:?}");
-        }
     }
 
     #[test]

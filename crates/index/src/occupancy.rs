@@ -57,32 +57,50 @@ impl Occupancy {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Vacated(pub [u64; 6]);
 
-impl Vacated {
-    /// The set of a replay program with its removals ([`crate::ops::with_removals`]).
-    pub fn of(ops: &[u16]) -> Vacated {
-        use crate::ops::{Raw, RawKind};
-        let mut content = [0u8; POINTS];
-        let mut v = Vacated::default();
-        for &op in ops {
-            let op = Raw::split(op);
-            let new = match op.kind {
-                RawKind::Move(c) | RawKind::Put(Some(c)) => c as u8 + 1,
-                RawKind::Put(None) => 0,
-                RawKind::Mark => continue,
-            };
-            let p = Raw::point_at(op.point);
-            if p.x >= 19 || p.y >= 19 {
-                continue;
+/// A 19×19 program's [`Occupancy`] and [`Vacated`] points, from its ops with their removals
+/// ([`crate::ops::with_removals`]), in one pass with the board's stones as two bit sets (one
+/// pass for each, one of them through a table of the 361 points cleared for every game, took
+/// more: BENCHMARKS.md, twenty-fifth session). A point held a stone of a colour when a move or
+/// setup put one there; it is vacated when its stone left: taken off (a removal, setup that
+/// empties it) or replaced by the other colour's. A setup without a point counts for the corner
+/// point's occupancy, as [`crate::ops::Op::decode`] reads it.
+pub(crate) fn stones_of(ops: &[u16]) -> (Occupancy, Vacated) {
+    use crate::layout::op::{KIND_SHIFT, NO_POINT, POINT_MASK};
+    // By colour: every point that ever held such a stone, and the points that hold one now.
+    let (mut ever, mut now, mut vacated) = ([[0u64; 6]; 2], [[0u64; 6]; 2], [0u64; 6]);
+    for &v in ops {
+        let kind = v >> KIND_SHIFT;
+        let raw = v & POINT_MASK;
+        let p = crate::ops::Raw::point_at(usize::from(raw));
+        let on_board = p.x < 19 && p.y < 19;
+        let bit = p.y as usize * 19 + p.x as usize;
+        let (w, b) = (bit / 64, 1u64 << (bit % 64));
+        match kind {
+            // A move or setup of colour `kind % 2`: the other colour's stone there, if any, left.
+            0..=3 => {
+                let c = usize::from(kind % 2);
+                if on_board {
+                    ever[c][w] |= b;
+                    vacated[w] |= now[1 - c][w] & b;
+                    now[1 - c][w] &= !b;
+                    now[c][w] |= b;
+                } else if kind >= 2 && raw == NO_POINT {
+                    ever[c][0] |= 1;
+                }
             }
-            let bit = p.y as usize * 19 + p.x as usize;
-            let old = std::mem::replace(&mut content[bit], new);
-            if old != 0 && old != new {
-                v.0[bit / 64] |= 1 << (bit % 64);
+            // Emptied (setup or a removal): whatever stone stood there left.
+            4 | 6 if on_board => {
+                vacated[w] |= (now[0][w] | now[1][w]) & b;
+                now[0][w] &= !b;
+                now[1][w] &= !b;
             }
+            _ => {}
         }
-        v
     }
+    (Occupancy(ever), Vacated(vacated))
+}
 
+impl Vacated {
     /// Every point: what a game of another board, or a damaged file, reads as (no point is known
     /// to keep its stone).
     pub const ALL: Vacated = Vacated([u64::MAX; 6]);
@@ -350,7 +368,7 @@ mod vacated_tests {
             Op::Setup(Some(Color::Black), Point::new(18, 18)).encode(),
             Op::Move(Color::White, None).encode(),
         ];
-        let v = Vacated::of(&ops);
+        let v = stones_of(&ops).1;
         let bit = |x: usize, y: usize| v.0[(y * 19 + x) / 64] >> ((y * 19 + x) % 64) & 1;
         assert_eq!(bit(3, 3), 1);
         assert_eq!(bit(4, 3), 1);
@@ -383,6 +401,76 @@ mod vacated_tests {
         // Points past the board, or out of order.
         assert_eq!(Vacated::decode(&[2, 0xe9, 0x02]), None);
         assert_eq!(Vacated::decode(&[3, 5, 0]), None);
+    }
+}
+
+#[cfg(test)]
+mod stones_tests {
+    use super::*;
+    use crate::layout::op::{KIND_SHIFT, NO_POINT, POINT_MASK, POINT_STRIDE};
+    use crate::ops::{Op, Raw, RawKind};
+
+    /// Occupancy as the ops decode: a move's or a setup's stone.
+    fn occupancy_by_ops(ops: &[u16]) -> Occupancy {
+        let mut occupancy = Occupancy::default();
+        for &v in ops {
+            if let Op::Move(c, Some(p)) | Op::Setup(Some(c), p) = Op::decode(v) {
+                occupancy.insert(c, p);
+            }
+        }
+        occupancy
+    }
+
+    /// Vacated points as a table of each point's content says: a content that is not empty
+    /// replaced by another.
+    fn vacated_by_content(ops: &[u16]) -> Vacated {
+        let mut content = [0u8; POINTS];
+        let mut v = Vacated::default();
+        for &op in ops {
+            let op = Raw::split(op);
+            let new = match op.kind {
+                RawKind::Move(c) | RawKind::Put(Some(c)) => c as u8 + 1,
+                RawKind::Put(None) => 0,
+                RawKind::Mark => continue,
+            };
+            let p = Raw::point_at(op.point);
+            if p.x >= 19 || p.y >= 19 {
+                continue;
+            }
+            let bit = p.y as usize * 19 + p.x as usize;
+            let old = std::mem::replace(&mut content[bit], new);
+            if old != 0 && old != new {
+                v.0[bit / 64] |= 1 << (bit % 64);
+            }
+        }
+        v
+    }
+
+    /// The one pass gives what the two plain readings give, on random programs: every kind of
+    /// op (marks and ops without a point among them), points on and off the 19×19 board,
+    /// stones put on stones, removals of empty points.
+    #[test]
+    fn one_pass_gives_occupancy_and_vacated_points() {
+        let mut next = testdata::xorshift(0x853c_49e6_748f_ea9b);
+        let mut draw = |n: u64| next() % n;
+        for _ in 0..500 {
+            let len = draw(300) as usize;
+            let ops: Vec<u16> = (0..len)
+                .map(|_| {
+                    let kind = draw(8) as u16;
+                    let raw = match draw(10) {
+                        0 => NO_POINT,
+                        1 => draw(u64::from(POINT_MASK)) as u16,
+                        // Mostly a small corner, so that points are reused.
+                        _ => (draw(5) * u64::from(POINT_STRIDE) + draw(5)) as u16,
+                    };
+                    kind << KIND_SHIFT | raw
+                })
+                .collect();
+            let (occupancy, vacated) = stones_of(&ops);
+            assert_eq!(occupancy, occupancy_by_ops(&ops), "{ops:?}");
+            assert_eq!(vacated, vacated_by_content(&ops), "{ops:?}");
+        }
     }
 }
 
