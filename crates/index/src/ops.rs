@@ -168,8 +168,8 @@ pub fn encode_line_at<'t, 'a: 't>(
     let mut pts = Vec::new();
     for node in nodes {
         // Most nodes are one move and nothing else.
-        if let Some((color, raw, at)) = node.lone_move() {
-            push_move(color, raw, at, (w, h), out, values);
+        if let Some((color, prop)) = node.lone_move() {
+            push_move(color, prop, (w, h), out, values);
             moves += 1;
             continue;
         }
@@ -204,8 +204,7 @@ pub fn encode_line_at<'t, 'a: 't>(
         }
         for (prop, color) in [(b, Color::Black), (wm, Color::White)] {
             if let Some(prop) = prop {
-                let (raw, at) = prop.raw_values().next().unwrap_or((&[], usize::MAX));
-                push_move(color, raw, at, (w, h), out, values);
+                push_move(color, prop, (w, h), out, values);
                 moves += 1;
             }
         }
@@ -213,16 +212,17 @@ pub fn encode_line_at<'t, 'a: 't>(
     moves
 }
 
-/// Pushes the move op of a `B` or `W` value (`raw`, at offset `at` in the file) and the offset.
+/// Pushes the move op of a `B` or `W` property (its first value; none is a pass) and that
+/// value's offset in the file (`usize::MAX` when it has none).
 #[inline(always)]
 fn push_move(
     color: Color,
-    raw: &[u8],
-    at: usize,
+    prop: sgf::Prop<'_, '_>,
     (w, h): (u8, u8),
     out: &mut Vec<u16>,
     values: &mut Vec<usize>,
 ) {
+    let (raw, at) = prop.raw_values().next().unwrap_or((&[], usize::MAX));
     let p = Point::parse_move(raw, w, h).ok().flatten();
     out.push(Op::Move(color, p).encode());
     values.push(at);

@@ -269,12 +269,10 @@ impl<'t, 'a> Node<'t, 'a> {
     }
 
     /// The node's move when the node holds nothing else: one `B` or `W` property, the shape of
-    /// almost every node of a game record. Its colour, then its first value's raw bytes and
-    /// offset in the file (empty and `usize::MAX` when it has no value). `None` for any other
-    /// node. Turning a main line into moves takes these without walking each node's
-    /// properties.
+    /// almost every node of a game record, with its colour. `None` for any other node. Turning
+    /// a main line into moves takes these without walking each node's properties.
     #[inline]
-    pub fn lone_move(&self) -> Option<(Color, &'a [u8], usize)> {
+    pub fn lone_move(&self) -> Option<(Color, Prop<'t, 'a>)> {
         let tree = self.tree;
         let props = tree.prop_range(self.id as usize);
         if props.len() != 1 {
@@ -285,14 +283,13 @@ impl<'t, 'a> Node<'t, 'a> {
             ids::W => Color::White,
             _ => return None,
         };
-        Some(match tree.values[tree.value_range(props.start)].first() {
-            Some(&v) => (
-                color,
-                tree.value_bytes(v),
-                tree.span.start + v.start as usize,
-            ),
-            None => (color, &[][..], usize::MAX),
-        })
+        Some((
+            color,
+            Prop {
+                tree,
+                i: props.start as u32,
+            },
+        ))
     }
 
     /// The first property with this id.
@@ -418,7 +415,15 @@ mod tests {
         let records = crate::Records::read(src);
         let tree = records.game(0).unwrap();
         let at = |s: &[u8]| src.windows(s.len()).position(|w| w == s).unwrap() + 2;
-        let got: Vec<_> = tree.main_line().map(|n| n.lone_move()).collect();
+        let got: Vec<_> = tree
+            .main_line()
+            .map(|n| {
+                n.lone_move().map(|(color, prop)| {
+                    let (raw, at) = prop.raw_values().next().unwrap_or((&[], usize::MAX));
+                    (color, raw, at)
+                })
+            })
+            .collect();
         assert_eq!(
             got,
             [
