@@ -35,7 +35,7 @@ use crate::layout;
 use crate::manifest::{self, Manifest, SegmentInfo, SourceInfo, Totals};
 use crate::meta::MetaWriter;
 use crate::store::{
-    GameData, Segment, SegmentWriter, StoredOps, FLAG_SKELETON, FLAG_SYMMETRIC_COPY,
+    GameData, Segment, SegmentWriter, Spare, StoredOps, FLAG_SKELETON, FLAG_SYMMETRIC_COPY,
     MAX_SEGMENT_GAMES,
 };
 use crate::variations::{Limits, Variation};
@@ -229,6 +229,7 @@ pub fn build(
         manifest: &mut manifest,
         meta: &mut meta,
         segment: None,
+        spare: Spare::default(),
         file: None,
         opts,
         publish: !opts.rebuild,
@@ -657,6 +658,8 @@ struct Writer<'a> {
     manifest: &'a mut Manifest,
     meta: &'a mut MetaWriter,
     segment: Option<(String, SegmentWriter)>,
+    /// The last finished segment's vectors, for the next one.
+    spare: Spare,
     /// The open segment's file-table entry of the record file being written, and that file's
     /// name.
     file: Option<(u32, String)>,
@@ -927,10 +930,11 @@ impl Writer<'_> {
     fn segment(&mut self) -> Result<&mut (String, SegmentWriter), IndexError> {
         if self.segment.is_none() {
             let name = self.manifest.segment_dir(self.manifest.segments.len() + 1);
-            let w = SegmentWriter::create(
+            let w = SegmentWriter::create_with(
                 &self.dir.join(&name),
                 self.manifest.games,
                 self.opts.aggregate_min,
+                std::mem::take(&mut self.spare),
             )?;
             self.segment = Some((name, w));
         }
@@ -945,8 +949,10 @@ impl Writer<'_> {
         let (finished, committed) = match self.segment.take() {
             Some((name, seg)) => std::thread::scope(|scope| {
                 let (games, board) = (seg.len(), seg.board());
-                let finishing =
-                    scope.spawn(move || seg.finish().map(|files| (name, games, board, files)));
+                let finishing = scope.spawn(move || {
+                    seg.finish_keeping()
+                        .map(|(files, spare)| (name, games, board, files, spare))
+                });
                 let committed = meta.commit();
                 let finished = finishing.join().unwrap_or_else(|_| {
                     Err(IndexError::Corrupt("closing a segment panicked".into()))
@@ -956,7 +962,8 @@ impl Writer<'_> {
             None => (None, meta.commit()),
         };
         if let Some(finished) = finished {
-            let (name, games, board, files) = finished?;
+            let (name, games, board, files, spare) = finished?;
+            self.spare = spare;
             self.manifest.segments.push(SegmentInfo {
                 dir: name,
                 first_game: self.manifest.games,

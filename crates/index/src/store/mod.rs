@@ -57,7 +57,7 @@ pub use format::{
 };
 pub(crate) use read::file_crc;
 pub use read::Segment;
-pub use write::{GameData, SegmentWriter};
+pub use write::{GameData, SegmentWriter, Spare};
 
 #[cfg(test)]
 mod tests {

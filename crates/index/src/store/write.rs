@@ -164,6 +164,8 @@ pub struct SegmentWriter {
     positions: Vec<PosEntry>,
     /// (key, game within the segment) of the corner table.
     corners: Vec<(u64, CornerEvent)>,
+    /// Room for `corners.bin`'s lists (see [`Spare`]).
+    corner_lists: Vec<u8>,
     block: Vec<u8>,
     block_entries: Vec<(u32, u32)>,
     /// Each block's entry of `records.idx`, written after the games' ends.
@@ -179,6 +181,31 @@ pub struct SegmentWriter {
     board: Option<Option<(u8, u8)>>,
 }
 
+/// A segment's largest working vectors, handed by a finished segment to the next one
+/// ([`SegmentWriter::finish_keeping`], [`SegmentWriter::create_with`]): the first segment of a
+/// build grows them and touches their memory; later ones write into memory already mapped.
+/// Made anew for each segment, they were most of a large build's page faults (BENCHMARKS.md,
+/// twenty-sixth session).
+#[derive(Default)]
+pub struct Spare {
+    positions: Vec<PosEntry>,
+    corners: Vec<(u64, CornerEvent)>,
+    occupancy: Vec<Occupancy>,
+    /// `corners.bin`'s lists as [`write_corners`] encodes them.
+    corner_lists: Vec<u8>,
+}
+
+impl Spare {
+    /// Emptied, keeping the memory.
+    fn cleared(mut self) -> Spare {
+        self.positions.clear();
+        self.corners.clear();
+        self.occupancy.clear();
+        self.corner_lists.clear();
+        self
+    }
+}
+
 impl SegmentWriter {
     /// A new segment in `dir` whose first game is `first_game`; positions reached by at least
     /// `aggregate_min` entries of its table are pre-aggregated.
@@ -187,6 +214,22 @@ impl SegmentWriter {
         first_game: u32,
         aggregate_min: u32,
     ) -> Result<SegmentWriter, IndexError> {
+        SegmentWriter::create_with(dir, first_game, aggregate_min, Spare::default())
+    }
+
+    /// [`SegmentWriter::create`], writing into the vectors a finished segment left.
+    pub fn create_with(
+        dir: &Path,
+        first_game: u32,
+        aggregate_min: u32,
+        spare: Spare,
+    ) -> Result<SegmentWriter, IndexError> {
+        let Spare {
+            positions,
+            corners,
+            occupancy,
+            corner_lists,
+        } = spare.cleared();
         std::fs::create_dir_all(dir).map_err(|e| IndexError::io(dir, e))?;
         let open = |name: &'static str| create_file(dir, name);
         Ok(SegmentWriter {
@@ -194,7 +237,7 @@ impl SegmentWriter {
             first_game,
             games: open(file::GAMES)?,
             ops: open(file::OPS)?,
-            occupancy: Vec::new(),
+            occupancy,
             records: open(file::RECORDS)?,
             records_idx: open(file::RECORDS_INDEX)?,
             files: open(file::FILES)?,
@@ -212,8 +255,9 @@ impl SegmentWriter {
             line_bits: Vec::new(),
             ops_len: 0,
             records_len: 0,
-            positions: Vec::new(),
-            corners: Vec::new(),
+            positions,
+            corners,
+            corner_lists,
             block: Vec::new(),
             block_entries: Vec::new(),
             record_blocks: Vec::new(),
@@ -356,7 +400,12 @@ impl SegmentWriter {
     /// the occupancy columns) are written side by side: they are most of a segment's end, and at
     /// the last segment's end only the metadata's commit runs beside them, so one core would
     /// otherwise wait (BENCHMARKS.md, twenty-third session).
-    pub fn finish(mut self) -> Result<Vec<FileSum>, IndexError> {
+    pub fn finish(self) -> Result<Vec<FileSum>, IndexError> {
+        self.finish_keeping().map(|(files, _)| files)
+    }
+
+    /// [`SegmentWriter::finish`], and the segment's largest vectors for the next one.
+    pub fn finish_keeping(mut self) -> Result<(Vec<FileSum>, Spare), IndexError> {
         self.flush_block()?;
         let dir = self.dir.clone();
         let err = |e| IndexError::io(&dir, e);
@@ -409,6 +458,7 @@ impl SegmentWriter {
             self.rejected,
         ];
         let (positions, corners) = (&mut self.positions, &mut self.corners);
+        let corner_lists = &mut self.corner_lists;
         let (first_game, occupancy) = (self.first_game, &self.occupancy);
         let mut sums = std::thread::scope(|scope| {
             // The files already whole are synced to disk (hundreds of megabytes of replay
@@ -422,7 +472,7 @@ impl SegmentWriter {
                     Ok(table)
                 },
                 || -> Result<_, IndexError> {
-                    let mut corner = sum_all(&dir, write_corners(&dir, corners)?)?;
+                    let mut corner = sum_all(&dir, write_corners(&dir, corners, corner_lists)?)?;
                     let mut occ = create_file(&dir, file::OCCUPANCY)?;
                     occ.write_all(&crate::occupancy::to_columns(occupancy))
                         .map_err(|e| IndexError::io(&dir, e))?;
@@ -439,7 +489,13 @@ impl SegmentWriter {
             Ok::<_, IndexError>(sums)
         })?;
         sums.sort_by(|a, b| a.name.cmp(&b.name));
-        Ok(sums)
+        let spare = Spare {
+            positions: self.positions,
+            corners: self.corners,
+            occupancy: self.occupancy,
+            corner_lists: self.corner_lists,
+        };
+        Ok((sums, spare))
     }
 }
 
@@ -574,7 +630,12 @@ impl Aggregating<'_> {
 /// Writes the corner table, grouped by key as the position table is: the distinct keys, where
 /// each one's list starts in `corners.bin` (in bytes, 4 each, and last where the last ends), and
 /// the lists ([`encode_corner_events`]).
-fn write_corners(dir: &Path, corners: &mut [(u64, CornerEvent)]) -> Result<KeyedFiles, IndexError> {
+/// `bytes` is room for the lists, emptied first.
+fn write_corners(
+    dir: &Path,
+    corners: &mut [(u64, CornerEvent)],
+    bytes: &mut Vec<u8>,
+) -> Result<KeyedFiles, IndexError> {
     let err = |e| IndexError::io(dir, e);
     // By key, then game and position; sorted on all cores, as it is most of this segment's
     // end.
@@ -585,7 +646,7 @@ fn write_corners(dir: &Path, corners: &mut [(u64, CornerEvent)]) -> Result<Keyed
         create(file::CORNER_STARTS)?,
         create(file::CORNERS)?,
     );
-    let mut bytes = Vec::new();
+    bytes.clear();
     // A segment's lists stay far below 4 GB (a few dozen events a game, of 3 to 12 bytes).
     let start = |n: usize| {
         u32::try_from(n)
@@ -595,17 +656,94 @@ fn write_corners(dir: &Path, corners: &mut [(u64, CornerEvent)]) -> Result<Keyed
     for group in corners.chunk_by(|a, b| a.0 == b.0) {
         keys.write_all(&group[0].0.to_le_bytes()).map_err(err)?;
         starts.write_all(&start(bytes.len())?).map_err(err)?;
-        encode_corner_events(group.iter().map(|e| e.1), &mut bytes);
+        encode_corner_events(group.iter().map(|e| e.1), bytes);
     }
     starts.write_all(&start(bytes.len())?).map_err(err)?;
-    games.write_all(&bytes).map_err(err)?;
+    games.write_all(bytes).map_err(err)?;
     Ok([keys, starts, games])
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{create_file, CHUNK};
+    use super::{create_file, GameData, SegmentWriter, CHUNK};
+    use crate::store::{CornerEvent, GameRec, Occupancy, StoredOps, NO_NEXT};
     use std::io::Write;
+
+    /// `n` games of random positions, corner events and occupancy.
+    fn random_games(n: usize, seed: u64) -> Vec<GameData> {
+        let mut draw = testdata::xorshift(seed);
+        (0..n)
+            .map(|_| {
+                let positions = (0..draw() % 40)
+                    .map(|k| (draw() % 50, k as u16, (draw() % 700) as u16))
+                    .collect();
+                let corners = (0..draw() % 12)
+                    .map(|k| {
+                        let event = CornerEvent {
+                            game: 0,
+                            k: k as u32,
+                            corner: (draw() % 4) as u8,
+                            transposed: draw() % 2 == 1,
+                            next: if draw().is_multiple_of(9) {
+                                NO_NEXT
+                            } else {
+                                (draw() % 700) as u16
+                            },
+                        };
+                        (draw() % 30, event)
+                    })
+                    .collect();
+                let mut occupancy = Occupancy::default();
+                // Bits for the 361 points only.
+                for colour in &mut occupancy.0 {
+                    for (i, word) in colour.iter_mut().enumerate() {
+                        let points = (361 - 64 * i).min(64);
+                        *word = draw() & draw() & (u64::MAX >> (64 - points));
+                    }
+                }
+                GameData {
+                    rec: GameRec {
+                        winner: (draw() % 3) as u8,
+                        ..GameRec::default()
+                    },
+                    ops: StoredOps::default(),
+                    occupancy,
+                    positions,
+                    corners,
+                    vacated: None,
+                    record: Vec::new(),
+                    signatures: (draw(), draw()),
+                    facts: crate::Facts::default(),
+                    variation: None,
+                }
+            })
+            .collect()
+    }
+
+    /// A segment written into the vectors a larger one left holds exactly what a segment
+    /// written from nothing does: nothing of the first is left in them.
+    #[test]
+    fn a_segment_in_a_spare_writes_what_a_new_one_does() {
+        let scratch = testdata::Scratch::new("spare-segments");
+        let write = |w: &mut SegmentWriter, games: Vec<GameData>| {
+            for g in games {
+                w.add_game(g).unwrap();
+            }
+        };
+        let mut first = SegmentWriter::create(&scratch.0.join("first"), 0, 2).unwrap();
+        write(&mut first, random_games(500, 7));
+        let (_, spare) = first.finish_keeping().unwrap();
+        let mut fresh = SegmentWriter::create(&scratch.0.join("fresh"), 500, 2).unwrap();
+        write(&mut fresh, random_games(120, 11));
+        let mut reused =
+            SegmentWriter::create_with(&scratch.0.join("reused"), 500, 2, spare).unwrap();
+        write(&mut reused, random_games(120, 11));
+        let (fresh, reused) = (fresh.finish().unwrap(), reused.finish().unwrap());
+        assert!(fresh
+            .iter()
+            .any(|f| f.name == super::file::POSITIONS && f.len > 0));
+        assert_eq!(fresh, reused);
+    }
 
     /// Whatever the sizes written, the file holds the bytes in order with their length and
     /// checksum, and every write to it but the last is of whole chunks at a chunk's offset.
