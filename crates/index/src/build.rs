@@ -229,7 +229,7 @@ pub fn build(
         manifest: &mut manifest,
         meta: &mut meta,
         segment: None,
-        spare: Spare::default(),
+        spare: Spare::with_room(opts.segment_games.min(MAX_SEGMENT_GAMES) as usize),
         file: None,
         opts,
         publish: !opts.rebuild,
