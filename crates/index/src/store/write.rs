@@ -196,15 +196,15 @@ pub struct Spare {
 }
 
 impl Spare {
-    /// Room for a segment of `games` games of the shared datasets' kind (20.9 table entries,
-    /// 22 corner events a game: `qipu stats`), asked of the allocator and not touched: the
-    /// first segment's vectors then do not grow by doubling, which copies them and touches
-    /// twice the memory they end with. An allocator that refuses leaves them empty; a segment
-    /// with more entries than this grows them from there.
+    /// Room for a segment of `games` games, asked of the allocator and not touched: the first
+    /// segment's vectors then do not grow by doubling, which copies them and touches twice the
+    /// memory they end with. Sized above what the shared datasets and the corpora derived from
+    /// them need (up to 21.1 table entries and 20 corner events a game), since a vector that
+    /// outgrows its room doubles once more. An allocator that refuses leaves them empty.
     pub fn with_room(games: usize) -> Spare {
         let mut spare = Spare::default();
-        let _ = spare.positions.try_reserve_exact(games * 21);
-        let _ = spare.corners.try_reserve_exact(games * 22);
+        let _ = spare.positions.try_reserve_exact(games * 24);
+        let _ = spare.corners.try_reserve_exact(games * 26);
         let _ = spare.occupancy.try_reserve_exact(games);
         spare
     }
