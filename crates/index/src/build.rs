@@ -236,6 +236,8 @@ pub fn build(
     };
 
     let (tx, rx) = sync_channel::<Item>(256);
+    let in_flight = InFlight::new(IN_FLIGHT_BYTES.max(2 * opts.batch_bytes));
+    let in_flight = &in_flight;
     let mut read_error = None;
     std::thread::scope(|scope| -> Result<(), IndexError> {
         let reader = scope.spawn(move || {
@@ -245,6 +247,7 @@ pub fn build(
                     n += 1;
                     if n > *skip {
                         let games_in = if n == skip + 1 { *skip_games } else { 0 };
+                        in_flight.add(rec.bytes.len());
                         let _ = tx.send(Item::Record(key.clone(), n, rec, games_in));
                     }
                 });
@@ -263,6 +266,8 @@ pub fn build(
         let (done_tx, done_rx) = sync_channel::<(Vec<Processed>, u64)>(4);
         let batch_limit = opts.batch_bytes;
         let processor = scope.spawn(move || {
+            // However the processor ends, the reader no longer waits for it.
+            let _closing = in_flight.closer();
             let mut batch: Vec<Item> = Vec::new();
             let mut batch_bytes = 0usize;
             // Bytes of finished inputs, plus how far into the current one its reader is (an
@@ -287,16 +292,18 @@ pub fn build(
                     None => {}
                 }
                 if (done && !batch.is_empty()) || batch_bytes >= batch_limit {
-                    batch_bytes = 0;
+                    let taken = std::mem::replace(&mut batch_bytes, 0);
                     let bytes = bytes_done + bytes_current;
                     let mut send = |results| done_tx.send((results, bytes)).is_ok();
-                    if !process(
+                    let went_on = process(
                         std::mem::take(&mut batch),
                         batch_limit,
                         chunk_games,
                         lines,
                         &mut send,
-                    ) {
+                    );
+                    in_flight.done(taken);
+                    if !went_on {
                         break; // the writer stopped on an error
                     }
                 }
@@ -478,6 +485,69 @@ enum Processed {
     SourceDone(Key, u64, u64, Option<(String, String)>),
 }
 
+/// Record bytes the reader may hold ahead of the processor, at least: a few monthly
+/// collections, a few batches of small files.
+const IN_FLIGHT_BYTES: usize = 64 << 20;
+
+/// The record bytes read and not yet analysed, bounded. The reader decodes a compressed
+/// collection far faster than its games are analysed, so with only the channel's 256 records to
+/// stop it, it held a folder's monthly collections in memory all at once (BENCHMARKS.md,
+/// twenty-sixth session). It now waits while the bound is reached; the processor, which frees
+/// bytes a batch at a time, never waits for the reader while they are (the bound is at least two
+/// batches, and a batch being gathered is less than one), so neither waits on the other.
+struct InFlight {
+    /// Bytes in flight, and whether the processor has stopped (the reader then never waits).
+    state: std::sync::Mutex<(usize, bool)>,
+    freed: std::sync::Condvar,
+    bound: usize,
+}
+
+impl InFlight {
+    fn new(bound: usize) -> InFlight {
+        InFlight {
+            state: std::sync::Mutex::new((0, false)),
+            freed: std::sync::Condvar::new(),
+            bound,
+        }
+    }
+
+    /// Waits until fewer than the bound's bytes are in flight (or the processor stopped), then
+    /// counts `n` more.
+    fn add(&self, n: usize) {
+        let Ok(state) = self.state.lock() else {
+            return;
+        };
+        let waited = self
+            .freed
+            .wait_while(state, |(bytes, stopped)| *bytes >= self.bound && !*stopped);
+        if let Ok(mut state) = waited {
+            state.0 += n;
+        }
+    }
+
+    /// `n` bytes analysed.
+    fn done(&self, n: usize) {
+        if let Ok(mut state) = self.state.lock() {
+            state.0 = state.0.saturating_sub(n);
+        }
+        self.freed.notify_all();
+    }
+
+    /// A guard that marks the processor stopped when dropped (at its end or on a panic).
+    fn closer(&self) -> impl Drop + '_ {
+        struct Closer<'a>(&'a InFlight);
+        impl Drop for Closer<'_> {
+            fn drop(&mut self) {
+                if let Ok(mut state) = self.0.state.lock() {
+                    state.1 = true;
+                }
+                self.0.freed.notify_all();
+            }
+        }
+        Closer(self)
+    }
+}
+
 /// Parses and analyses a batch on all cores and hands the results to `send`, in order (`send`
 /// says whether to go on). Record files of at least `big` bytes are done alone, `chunk_games`
 /// games at a time, each chunk sent as soon as it is done: the games in flight are bounded by
@@ -523,6 +593,8 @@ fn process(
                     }
                     first = end;
                 }
+                drop(records);
+                rec.bytes.recycle();
             }
             item => small.push(item),
         }
@@ -543,14 +615,16 @@ fn process_small(batch: Vec<Item>, lines: Option<Limits>) -> Vec<Processed> {
                 if rec.bytes.cut_while_read() {
                     games.push(Err(cut_while_read(&rec.name)));
                 }
+                let file_problem = match first {
+                    0 => file_problem(&records, &rec.name),
+                    _ => None,
+                };
+                drop(records);
+                rec.bytes.recycle();
                 Processed::File {
                     source,
                     record_no,
-                    file_problem: if first == 0 {
-                        file_problem(&records, &rec.name)
-                    } else {
-                        None
-                    },
+                    file_problem,
                     games,
                     first,
                     last: true,
@@ -1060,4 +1134,56 @@ pub fn dir_size(dir: &Path) -> u64 {
         }
     }
     total
+}
+
+#[cfg(test)]
+mod tests {
+    use super::InFlight;
+    use std::sync::mpsc::{channel, RecvTimeoutError};
+    use std::time::Duration;
+
+    /// The reader passes below the bound, waits at it until the processor frees bytes, and
+    /// never waits once the processor has stopped.
+    #[test]
+    fn the_reader_waits_at_the_bound_until_bytes_are_freed_or_the_processor_stops() {
+        let in_flight = &InFlight::new(10);
+        // Below the bound, whatever the size: a record larger than the bound passes alone.
+        in_flight.add(6);
+        in_flight.add(30);
+        std::thread::scope(|scope| {
+            let (tx, rx) = channel();
+            scope.spawn(move || {
+                in_flight.add(1);
+                tx.send(()).unwrap();
+            });
+            // At the bound the reader waits (a reader that did not would be through at once).
+            assert_eq!(
+                rx.recv_timeout(Duration::from_millis(200)),
+                Err(RecvTimeoutError::Timeout)
+            );
+            in_flight.done(30);
+            // 6 < 10: through.
+            rx.recv().unwrap();
+        });
+        assert_eq!(in_flight.state.lock().unwrap().0, 7);
+
+        in_flight.add(5);
+        std::thread::scope(|scope| {
+            let (tx, rx) = channel();
+            let closer = in_flight.closer();
+            scope.spawn(move || {
+                in_flight.add(1);
+                tx.send(()).unwrap();
+            });
+            assert_eq!(
+                rx.recv_timeout(Duration::from_millis(200)),
+                Err(RecvTimeoutError::Timeout)
+            );
+            // The processor stops without freeing anything: the reader goes on.
+            drop(closer);
+            rx.recv().unwrap();
+        });
+        // And never waits again.
+        in_flight.add(100);
+    }
 }
