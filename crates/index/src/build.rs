@@ -229,14 +229,17 @@ pub fn build(
         manifest: &mut manifest,
         meta: &mut meta,
         segment: None,
-        spare: Spare::with_room(opts.segment_games.min(MAX_SEGMENT_GAMES) as usize),
+        spare: None,
+        // A record takes a few dozen bytes at the least, even compressed: no more games than
+        // this can come, and a small run asks for little room.
+        room: (bytes_total / 32).min(u64::from(opts.segment_games.min(MAX_SEGMENT_GAMES))) as usize,
         file: None,
         opts,
         publish: !opts.rebuild,
     };
 
     let (tx, rx) = sync_channel::<Item>(256);
-    let in_flight = InFlight::new(IN_FLIGHT_BYTES.max(2 * opts.batch_bytes));
+    let in_flight = InFlight::new(IN_FLIGHT_BYTES.max(opts.batch_bytes.saturating_mul(2)));
     let in_flight = &in_flight;
     let mut read_error = None;
     std::thread::scope(|scope| -> Result<(), IndexError> {
@@ -265,9 +268,10 @@ pub fn build(
         // this thread closes a segment (with two, the cores idled a third of that time).
         let (done_tx, done_rx) = sync_channel::<(Vec<Processed>, u64)>(4);
         let batch_limit = opts.batch_bytes;
+        // However the processor ends (or if it never starts), the reader no longer waits for it.
+        let closing = in_flight.closer();
         let processor = scope.spawn(move || {
-            // However the processor ends, the reader no longer waits for it.
-            let _closing = in_flight.closer();
+            let _closing = closing;
             let mut batch: Vec<Item> = Vec::new();
             let mut batch_bytes = 0usize;
             // Bytes of finished inputs, plus how far into the current one its reader is (an
@@ -335,6 +339,8 @@ pub fn build(
     clean_leftovers(dir, Some(&manifest))?;
     // Merging is off while games come in; merge the metadata segments once, at the end.
     meta.finish()?;
+    // The decoding buffers kept for the next collection have no next one.
+    inputs::forget_kept_buffers();
     write_report(dir, &manifest)?;
     summary.added = manifest.totals.since(&before);
     summary.bytes_read = bytes_total;
@@ -492,8 +498,9 @@ const IN_FLIGHT_BYTES: usize = 64 << 20;
 /// The record bytes read and not yet analysed, bounded. The reader decodes a compressed
 /// collection far faster than its games are analysed, so with only the channel's 256 records to
 /// stop it, it held a folder's monthly collections in memory all at once (BENCHMARKS.md,
-/// twenty-sixth session). It now waits while the bound is reached; the processor, which frees
-/// bytes a batch at a time, never waits for the reader while they are (the bound is at least two
+/// twenty-sixth session). It now waits while the bound is reached (a record larger than the
+/// bound passes when less is in flight, and alone fills it); the processor, which frees bytes a
+/// batch at a time, never waits for the reader while they are (the bound is at least two
 /// batches, and a batch being gathered is less than one), so neither waits on the other.
 struct InFlight {
     /// Bytes in flight, and whether the processor has stopped (the reader then never waits).
@@ -733,7 +740,10 @@ struct Writer<'a> {
     meta: &'a mut MetaWriter,
     segment: Option<(String, SegmentWriter)>,
     /// The last finished segment's vectors, for the next one.
-    spare: Spare,
+    spare: Option<Spare>,
+    /// The games the first segment asks room for ([`Spare::with_room`]), when it opens: a run
+    /// with nothing to write asks for none.
+    room: usize,
     /// The open segment's file-table entry of the record file being written, and that file's
     /// name.
     file: Option<(u32, String)>,
@@ -1008,7 +1018,9 @@ impl Writer<'_> {
                 &self.dir.join(&name),
                 self.manifest.games,
                 self.opts.aggregate_min,
-                std::mem::take(&mut self.spare),
+                self.spare
+                    .take()
+                    .unwrap_or_else(|| Spare::with_room(self.room)),
             )?;
             self.segment = Some((name, w));
         }
@@ -1037,7 +1049,7 @@ impl Writer<'_> {
         };
         if let Some(finished) = finished {
             let (name, games, board, files, spare) = finished?;
-            self.spare = spare;
+            self.spare = Some(spare);
             self.manifest.segments.push(SegmentInfo {
                 dir: name,
                 first_game: self.manifest.games,

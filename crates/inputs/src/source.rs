@@ -66,9 +66,10 @@ impl Deref for RecordBytes {
 }
 
 impl RecordBytes {
-    /// Done with: memory the decoder wrote these bytes into is kept for the next files to
-    /// decode (a few buffers of 1 to 64 MB at most), so that a run over many compressed
-    /// collections does not map and zero fresh memory for each.
+    /// Done with: the memory of bytes read or decoded into memory is kept for the next files
+    /// to decode (two buffers of 1 to 64 MB at most, until [`crate::forget_kept_buffers`]),
+    /// so that a run over many compressed collections does not map and zero fresh memory for
+    /// each.
     pub fn recycle(self) {
         if let Self::Owned(bytes) = self {
             crate::zstd_stream::give_back(bytes);

@@ -101,7 +101,11 @@ const SPARE_SIZES: std::ops::RangeInclusive<usize> = (1 << 20)..=(PRESIZE_LIMIT 
 /// (growing a smaller one would copy its old contents).
 fn spare_buffer(room: usize) -> Vec<u8> {
     let kept = SPARE.lock().ok().and_then(|mut spare| {
-        let i = spare.iter().position(|b| b.capacity() >= room)?;
+        let (i, _) = spare
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.capacity() >= room)
+            .min_by_key(|(_, b)| b.capacity())?;
         Some(spare.swap_remove(i))
     });
     kept.unwrap_or_else(|| Vec::with_capacity(room))
@@ -118,6 +122,13 @@ pub(crate) fn give_back(mut bytes: Vec<u8>) {
         if spare.len() < SPARE_KEPT {
             spare.push(bytes);
         }
+    }
+}
+
+/// Lets go of the kept buffers ([`crate::forget_kept_buffers`]).
+pub(crate) fn forget_kept() {
+    if let Ok(mut spare) = SPARE.lock() {
+        *spare = Vec::new();
     }
 }
 
