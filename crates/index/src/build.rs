@@ -230,8 +230,8 @@ pub fn build(
         meta: &mut meta,
         segment: None,
         spare: None,
-        // A record takes a few dozen bytes at the least, even compressed: no more games than
-        // this can come, and a small run asks for little room.
+        // A game rarely takes under 32 bytes of input, even compressed, so a small run asks
+        // for little room; more games than this only grow the vectors as before.
         room: (bytes_total / 32).min(u64::from(opts.segment_games.min(MAX_SEGMENT_GAMES))) as usize,
         file: None,
         opts,
