@@ -65,31 +65,31 @@ pub struct Vacated(pub [u64; 6]);
 /// empties it) or replaced by the other colour's. A setup without a point counts for the corner
 /// point's occupancy, as [`crate::ops::Op::decode`] reads it.
 pub(crate) fn stones_of(ops: &[u16]) -> (Occupancy, Vacated) {
-    use crate::layout::op::{KIND_SHIFT, NO_POINT, POINT_MASK};
+    use crate::layout::op::NO_POINT;
+    use crate::ops::{Raw, RawKind};
     // By colour: every point that ever held such a stone, and the points that hold one now.
     let (mut ever, mut now, mut vacated) = ([[0u64; 6]; 2], [[0u64; 6]; 2], [0u64; 6]);
     for &v in ops {
-        let kind = v >> KIND_SHIFT;
-        let raw = v & POINT_MASK;
-        let p = crate::ops::Raw::point_at(usize::from(raw));
+        let op = Raw::split(v);
+        let p = Raw::point_at(op.point);
         let on_board = p.x < 19 && p.y < 19;
         let bit = p.y as usize * 19 + p.x as usize;
         let (w, b) = (bit / 64, 1u64 << (bit % 64));
-        match kind {
-            // A move or setup of colour `kind % 2`: the other colour's stone there, if any, left.
-            0..=3 => {
-                let c = usize::from(kind % 2);
+        match op.kind {
+            // A stone of colour `c`: the other colour's stone there, if any, left.
+            RawKind::Move(c) | RawKind::Put(Some(c)) => {
+                let c = c as usize;
                 if on_board {
                     ever[c][w] |= b;
                     vacated[w] |= now[1 - c][w] & b;
                     now[1 - c][w] &= !b;
                     now[c][w] |= b;
-                } else if kind >= 2 && raw == NO_POINT {
+                } else if matches!(op.kind, RawKind::Put(_)) && op.point == usize::from(NO_POINT) {
                     ever[c][0] |= 1;
                 }
             }
             // Emptied (setup or a removal): whatever stone stood there left.
-            4 | 6 if on_board => {
+            RawKind::Put(None) if on_board => {
                 vacated[w] |= (now[0][w] | now[1][w]) & b;
                 now[0][w] &= !b;
                 now[1][w] &= !b;
