@@ -1154,6 +1154,25 @@ mod tests {
     use std::sync::mpsc::{channel, RecvTimeoutError};
     use std::time::Duration;
 
+    /// Adds a byte on another thread, as the reader does, checks that it waits, then calls
+    /// `release` and checks that it goes on.
+    fn waits_until(in_flight: &InFlight, release: impl FnOnce()) {
+        std::thread::scope(|scope| {
+            let (tx, rx) = channel();
+            scope.spawn(move || {
+                in_flight.add(1);
+                tx.send(()).unwrap();
+            });
+            // A reader that did not wait would be through at once.
+            assert_eq!(
+                rx.recv_timeout(Duration::from_millis(200)),
+                Err(RecvTimeoutError::Timeout)
+            );
+            release();
+            rx.recv().unwrap();
+        });
+    }
+
     /// The reader passes below the bound, waits at it until the processor frees bytes, and
     /// never waits once the processor has stopped.
     #[test]
@@ -1162,39 +1181,14 @@ mod tests {
         // Below the bound, whatever the size: a record larger than the bound passes alone.
         in_flight.add(6);
         in_flight.add(30);
-        std::thread::scope(|scope| {
-            let (tx, rx) = channel();
-            scope.spawn(move || {
-                in_flight.add(1);
-                tx.send(()).unwrap();
-            });
-            // At the bound the reader waits (a reader that did not would be through at once).
-            assert_eq!(
-                rx.recv_timeout(Duration::from_millis(200)),
-                Err(RecvTimeoutError::Timeout)
-            );
-            in_flight.done(30);
-            // 6 < 10: through.
-            rx.recv().unwrap();
-        });
+        // At the bound; 6 < 10 once 30 are freed.
+        waits_until(in_flight, || in_flight.done(30));
         assert_eq!(in_flight.state.lock().unwrap().0, 7);
 
         in_flight.add(5);
-        std::thread::scope(|scope| {
-            let (tx, rx) = channel();
-            let closer = in_flight.closer();
-            scope.spawn(move || {
-                in_flight.add(1);
-                tx.send(()).unwrap();
-            });
-            assert_eq!(
-                rx.recv_timeout(Duration::from_millis(200)),
-                Err(RecvTimeoutError::Timeout)
-            );
-            // The processor stops without freeing anything: the reader goes on.
-            drop(closer);
-            rx.recv().unwrap();
-        });
+        // The processor stops without freeing anything: the reader goes on.
+        let closer = in_flight.closer();
+        waits_until(in_flight, || drop(closer));
         // And never waits again.
         in_flight.add(100);
     }
