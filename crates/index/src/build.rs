@@ -339,8 +339,6 @@ pub fn build(
     clean_leftovers(dir, Some(&manifest))?;
     // Merging is off while games come in; merge the metadata segments once, at the end.
     meta.finish()?;
-    // The decoding buffers kept for the next collection have no next one.
-    inputs::forget_kept_buffers();
     write_report(dir, &manifest)?;
     summary.added = manifest.totals.since(&before);
     summary.bytes_read = bytes_total;
@@ -600,8 +598,6 @@ fn process(
                     }
                     first = end;
                 }
-                drop(records);
-                rec.bytes.recycle();
             }
             item => small.push(item),
         }
@@ -622,16 +618,14 @@ fn process_small(batch: Vec<Item>, lines: Option<Limits>) -> Vec<Processed> {
                 if rec.bytes.cut_while_read() {
                     games.push(Err(cut_while_read(&rec.name)));
                 }
-                let file_problem = match first {
-                    0 => file_problem(&records, &rec.name),
-                    _ => None,
-                };
-                drop(records);
-                rec.bytes.recycle();
                 Processed::File {
                     source,
                     record_no,
-                    file_problem,
+                    file_problem: if first == 0 {
+                        file_problem(&records, &rec.name)
+                    } else {
+                        None
+                    },
                     games,
                     first,
                     last: true,

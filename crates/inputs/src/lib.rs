@@ -147,9 +147,3 @@ pub use names::display_name;
 pub use read::read_source;
 pub use source::{Record, RecordBytes, Source};
 pub use walk::{discover, discover_all, Discovery, Skipped};
-
-/// Lets go of the memory kept for decoding ([`RecordBytes::recycle`]): for when a run over many
-/// files is over and the process goes on (a server, a library's user).
-pub fn forget_kept_buffers() {
-    zstd_stream::forget_kept();
-}

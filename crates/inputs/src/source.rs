@@ -66,16 +66,6 @@ impl Deref for RecordBytes {
 }
 
 impl RecordBytes {
-    /// Done with: the memory of bytes read or decoded into memory is kept for the next files
-    /// to decode (two buffers of 1 to 64 MB at most, until [`crate::forget_kept_buffers`]),
-    /// so that a run over many compressed collections does not map and zero fresh memory for
-    /// each.
-    pub fn recycle(self) {
-        if let Self::Owned(bytes) = self {
-            crate::zstd_stream::give_back(bytes);
-        }
-    }
-
     /// Whether the file was cut short by another program while it was mapped: the bytes past
     /// the cut read as zeros, so the games there are not the file's (see [`crate::mapped`]).
     /// Asked after the bytes were used; a file read into memory is never cut.

@@ -2,7 +2,6 @@
 //! the record limit, keeping what decoded before any damage.
 
 use std::io::{self, BufRead, BufReader, Read};
-use std::sync::Mutex;
 
 use crate::limits::{too_large, ZSTD_WINDOW_LOG_MAX};
 
@@ -30,7 +29,7 @@ pub(crate) fn decode_zstd<R: Read>(reader: R, max: u64) -> (Vec<u8>, Option<io::
         return (Vec::new(), Some(zstd_error(code)));
     }
     // The hint comes from a header: trust it only for a modest preallocation.
-    let mut out = spare_buffer(size_hint.min(PRESIZE_LIMIT) as usize);
+    let mut out: Vec<u8> = Vec::with_capacity(size_hint.min(64 << 20) as usize);
     // A frame has begun and not ended.
     let mut in_frame = false;
     loop {
@@ -83,55 +82,6 @@ pub(crate) fn decode_zstd<R: Read>(reader: R, max: u64) -> (Vec<u8>, Option<io::
     (out, None)
 }
 
-/// The most a header's declared size preallocates.
-const PRESIZE_LIMIT: u64 = 64 << 20;
-
-/// Decoded buffers given back by their user ([`RecordBytes::recycle`](crate::RecordBytes::recycle))
-/// for the next files to decode into. A monthly collection decodes to about 14 MB; decoded into
-/// fresh memory each time, the kernel zeroes it page by page as the decoder writes, which was a
-/// fifth of the page faults of indexing all shared games (BENCHMARKS.md, twenty-sixth session).
-static SPARE: Mutex<Vec<Vec<u8>>> = Mutex::new(Vec::new());
-
-/// Buffers kept at most, and the sizes kept: smaller ones cost the allocator little, larger
-/// ones would pin memory a one-off file needed.
-const SPARE_KEPT: usize = 2;
-const SPARE_SIZES: std::ops::RangeInclusive<usize> = (1 << 20)..=(PRESIZE_LIMIT as usize);
-
-/// An empty buffer with room for at least `room` bytes: a kept one if one is large enough
-/// (growing a smaller one would copy its old contents).
-fn spare_buffer(room: usize) -> Vec<u8> {
-    let kept = SPARE.lock().ok().and_then(|mut spare| {
-        let (i, _) = spare
-            .iter()
-            .enumerate()
-            .filter(|(_, b)| b.capacity() >= room)
-            .min_by_key(|(_, b)| b.capacity())?;
-        Some(spare.swap_remove(i))
-    });
-    kept.unwrap_or_else(|| Vec::with_capacity(room))
-}
-
-/// Keeps `bytes`' memory for a later decoding, if it is of a size worth keeping and fewer than
-/// [`SPARE_KEPT`] are kept.
-pub(crate) fn give_back(mut bytes: Vec<u8>) {
-    if !SPARE_SIZES.contains(&bytes.capacity()) {
-        return;
-    }
-    bytes.clear();
-    if let Ok(mut spare) = SPARE.lock() {
-        if spare.len() < SPARE_KEPT {
-            spare.push(bytes);
-        }
-    }
-}
-
-/// Lets go of the kept buffers ([`crate::forget_kept_buffers`]).
-pub(crate) fn forget_kept() {
-    if let Ok(mut spare) = SPARE.lock() {
-        *spare = Vec::new();
-    }
-}
-
 /// A zstd error code as an I/O error, with zstd's own words.
 fn zstd_error(code: usize) -> io::Error {
     io::Error::other(zstd::zstd_safe::get_error_name(code))
@@ -141,33 +91,6 @@ fn zstd_error(code: usize) -> io::Error {
 mod tests {
     use super::*;
     use crate::limits::MAX_RECORD_BYTES;
-
-    /// A buffer given back holds the bytes of the file it was decoded for; the next file
-    /// decoded into it, shorter or longer, gets exactly its own bytes.
-    #[test]
-    fn a_file_decoded_into_a_kept_buffer_is_exactly_itself() {
-        let text =
-            |n: usize, salt: u8| -> Vec<u8> { (0..n).map(|i| (i % 251) as u8 ^ salt).collect() };
-        let sizes = [3 << 20, (1 << 20) + 5, 2 << 20, 5 << 20, 40_000];
-        let mut previous: Option<Vec<u8>> = None;
-        for (i, &n) in sizes.iter().enumerate() {
-            let want = text(n, i as u8 * 37);
-            let packed = zstd::bulk::compress(&want, 1).unwrap();
-            if let Some(bytes) = previous.take() {
-                give_back(bytes);
-            }
-            let (got, err) = decode_zstd(&packed[..], MAX_RECORD_BYTES);
-            assert!(err.is_none(), "{err:?}");
-            assert_eq!(got.len(), want.len());
-            assert!(got == want, "file {i}");
-            previous = Some(got);
-        }
-        // Never more kept than the bound, whatever is given back.
-        for _ in 0..5 {
-            give_back(Vec::with_capacity(2 << 20));
-        }
-        assert!(SPARE.lock().unwrap().len() <= SPARE_KEPT);
-    }
 
     #[test]
     fn zstd_frames_decode_whole_or_up_to_the_damage() {
