@@ -148,8 +148,12 @@ pub fn build() -> Schema {
     b.add_u64_field("moves", number().set_stored());
     b.add_i64_field("black_rank", number());
     b.add_i64_field("white_rank", number());
-    b.add_i64_field("date_start", number().set_stored());
-    b.add_i64_field("date_end", number().set_stored());
+    // Columns only: a date query is led by its month terms and compares these two columns of
+    // the games it finds (`query.rs`), and `date:*` asks the column too, so terms of these
+    // fields (a few thousand distinct days) would be written for every game and never read.
+    let column = || NumericOptions::default().set_fast().set_stored();
+    b.add_i64_field("date_start", column());
+    b.add_i64_field("date_end", column());
     // `set_indexed`, not the INDEXED flag: the flag also records field norms, two bytes per game
     // that nothing reads (nothing is scored).
     b.add_bool_field(
