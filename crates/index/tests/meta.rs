@@ -172,6 +172,15 @@ fn metadata_search() {
     assert_eq!(search(&m, "moves:>200"), [0, 2, 4]);
     assert_eq!(search(&m, "moves:[100 TO 250]"), [0, 1]);
     assert_eq!(search(&m, "moves:0"), [5]);
+    // A value at all: read from the terms where the field has no column.
+    assert_eq!(search(&m, "komi:*"), [0, 1, 2, 3, 4]);
+    assert_eq!(search(&m, "NOT komi:*"), [5, 6]);
+    assert_eq!(search(&m, "margin:*"), [2]);
+    assert_eq!(
+        search(&m, "handicap:* AND moves:* AND size:*"),
+        [0, 1, 2, 3, 4, 5, 6]
+    );
+    assert_eq!(search(&m, "duplicate:*"), [0, 1, 2, 3, 4, 5, 6]);
 
     // Ranks.
     assert_eq!(search(&m, "rank:9p"), [0]);

@@ -349,6 +349,11 @@ fn rewrite_leaf(l: UserInputLeaf) -> Result<UserInputAst, MetaError> {
                         ),
                     ))
                 }
+                kind if super::ranges::BY_POSTINGS.contains(&field.as_str())
+                    || kind == Kind::Bool =>
+                {
+                    return Ok(has_value(kind, field));
+                }
                 _ => field,
             };
             Ok(leaf(UserInputLeaf::Exists { field }))
@@ -362,6 +367,37 @@ fn rewrite_leaf(l: UserInputLeaf) -> Result<UserInputAst, MetaError> {
         )),
         other => Ok(leaf(other)),
     }
+}
+
+/// `field:*` on a numeric field that has terms and no column (the schema): every value is at
+/// or above the type's least, so a range from there finds each game with one, from the terms.
+/// (tantivy's own `field:*` reads a column.)
+fn has_value(kind: Kind, field: String) -> UserInputAst {
+    let least = match kind {
+        Kind::Bool => {
+            let is = |phrase: &str| {
+                (
+                    Some(Occur::Should),
+                    leaf(UserInputLeaf::Literal(UserInputLiteral {
+                        field_name: Some(field.clone()),
+                        phrase: phrase.to_string(),
+                        delimiter: Delimiter::None,
+                        slop: 0,
+                        prefix: false,
+                    })),
+                )
+            };
+            return UserInputAst::Clause(vec![is("false"), is("true")]);
+        }
+        Kind::Float => f64::MIN.to_string(),
+        Kind::Rank => i64::MIN.to_string(),
+        _ => "0".to_string(),
+    };
+    leaf(UserInputLeaf::Range {
+        field: Some(field),
+        lower: UserInputBound::Inclusive(least),
+        upper: UserInputBound::Unbounded,
+    })
 }
 
 fn describe_range(lower: &UserInputBound, upper: &UserInputBound) -> String {

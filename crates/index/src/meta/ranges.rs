@@ -1,17 +1,19 @@
 //! Ranges on numeric fields answered from their postings, not from their fast columns.
 //!
-//! The numeric fields (`moves`, `komi`, `date_start`, …) are indexed and fast both: the columns
-//! serve the summaries and the counts, the terms the searches. Tantivy answers a range on a
-//! field that has a column by scanning the column (`FastFieldRangeWeight`), which costs a
-//! value read for every document of the index whatever the range holds (with the blockwise
-//! linear codec tantivy picks for these columns, most of a large range query's time:
-//! BENCHMARKS.md, "Seventeenth session"). From the postings (`InvertedIndexRangeWeight`)
-//! the cost is the documents the range holds and the terms it spans, as for every other kind
-//! of query here; the answer is the same (the terms and the column are written from one value).
+//! Older indexes keep a column beside the terms of each numeric field (`moves`, `komi`, …);
+//! those written now keep only the terms of [`BY_POSTINGS`], whose columns nothing read (the
+//! schema), and only the columns of the dates. Tantivy answers a range on a field that has a
+//! column by scanning the column (`FastFieldRangeWeight`), which costs a value read for every
+//! document of the index whatever the range holds (with the blockwise linear codec tantivy
+//! picks for these columns, most of a large range query's time: BENCHMARKS.md, "Seventeenth
+//! session"). From the postings (`InvertedIndexRangeWeight`) the cost is the documents the
+//! range holds and the terms it spans, as for every other kind of query here; the answer is
+//! the same (the terms and the column are written from one value).
 //!
 //! Tantivy chooses between the two by the schema the weight is made with, so each range on
 //! one of [`BY_POSTINGS`] is wrapped in [`ByPostings`], which makes its weight with a copy of
 //! the schema whose numeric fields have no column; the rest of the query is left as it is.
+//! (On a newer index the wrapper changes nothing; an older one is read as it was.)
 //! Dates keep their columns: a date query is led by its month terms and compares the columns
 //! of the games it finds (`query.rs`), and a range of days spans thousands of terms.
 
