@@ -1352,11 +1352,11 @@ mod tests {
         let searcher = m.reader.searcher();
         for g in 0..n {
             let a = m.address(&searcher, g).unwrap().expect("a document");
-            let doc: TantivyDocument = searcher.doc(a).unwrap();
-            assert_eq!(
-                doc.get_first(m.fields.game).unwrap().as_u64(),
-                Some(u64::from(g))
-            );
+            let column = searcher
+                .segment_reader(a.segment_ord)
+                .fast_fields()
+                .u64("game");
+            assert_eq!(column.unwrap().first(a.doc_id), Some(u64::from(g)));
         }
         assert_eq!(m.summary(n - 1).unwrap().unwrap().moves, u64::from(n - 1));
         // Summaries in any order, across segments, through the stores kept with their caches.

@@ -130,7 +130,16 @@ pub fn build() -> Schema {
         );
     }
     for name in KEYWORD_FIELDS {
-        b.add_text_field(name, keyword.clone().set_stored());
+        // How a game ended is in its stored result already; nothing reads it back.
+        let stored = *name != "how";
+        b.add_text_field(
+            name,
+            if stored {
+                keyword.clone().set_stored()
+            } else {
+                keyword.clone()
+            },
+        );
     }
     b.add_text_field(DATE_MONTH, keyword.clone());
     let stored_text = TextOptions::default().set_stored();
@@ -144,7 +153,7 @@ pub fn build() -> Schema {
     let number = || NumericOptions::default().set_indexed();
     // Unique per game: as an indexed term it would cost tantivy more than any other field (8% of
     // a whole indexing run, measured); readers find a game's document through the fast column.
-    b.add_u64_field("game", NumericOptions::default().set_fast().set_stored());
+    b.add_u64_field("game", NumericOptions::default().set_fast());
     b.add_f64_field("margin", number());
     b.add_f64_field("komi", number().set_stored());
     b.add_u64_field("handicap", number().set_stored());
