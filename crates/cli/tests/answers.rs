@@ -303,11 +303,6 @@ fn errors_name_what_the_user_wrote() {
     let c = Corpus::new("ans-errors");
     for (args, says, never) in [
         (
-            &["--query", "duplicate_of:*"][..],
-            "duplicate:true",
-            &["Schema", "tantivy", "fast field"][..],
-        ),
-        (
             &["--query", "rank:>=12p"][..],
             "1p to 9p",
             &["black_rank", "white_rank"][..],

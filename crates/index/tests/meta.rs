@@ -198,6 +198,7 @@ fn metadata_search() {
     assert_eq!(search(&m, "duplicate:true"), [4]);
     assert_eq!(search(&m, "duplicate:no"), [0, 1, 2, 3, 5, 6]);
     assert_eq!(search(&m, "duplicate_of:0"), [4]);
+    assert_eq!(search(&m, "duplicate_of:*"), [4]);
     assert_eq!(search(&m, "game:3"), [3]);
     assert_eq!(search(&m, "game: IN [1 5]"), [1, 5]);
     assert_eq!(search(&m, "game:[2 TO 3]"), [2, 3]);

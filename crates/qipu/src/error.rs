@@ -188,9 +188,10 @@ impl From<index::IndexError> for Error {
 
 /// A metadata query's failure said in the user's words: the index's parser speaks of the
 /// fields it searches, which are not always those the user wrote (`rank:` is asked of
-/// `black_rank` and `white_rank`), and a query it accepted can still ask tantivy what its
-/// schema cannot answer (`duplicate_of:*`: that field has no column to test for a value), which
-/// tantivy calls a "Schema error". Neither name may reach the user.
+/// `black_rank` and `white_rank`), and a query it accepted could still ask tantivy what its
+/// schema cannot answer (a `FIELD:*` of a field with no column, which the index's rewriting
+/// now answers from the terms of every field that has them), which tantivy calls a "Schema
+/// error". Neither name may reach the user.
 pub(crate) fn in_users_words(e: index::IndexError, query: &str) -> Error {
     use index::meta::MetaError;
     match e {
@@ -222,10 +223,6 @@ pub(crate) fn in_users_words(e: index::IndexError, query: &str) -> Error {
                 .and_then(|rest| rest.split_whitespace().next())
                 .filter(|f| query.contains(&format!("{f}:")));
             let message = match field {
-                Some("duplicate_of") => "duplicate_of:* (has a value) cannot be asked: ask \
-                     duplicate:true for the games that are copies, or duplicate_of:N for the \
-                     copies of game N"
-                    .to_string(),
                 Some(f) => format!("{f}:* (has a value) cannot be asked of {f}"),
                 None => "the query asks a field what it cannot answer (a FIELD:* test, \
                          say); fields and what they take: the README"

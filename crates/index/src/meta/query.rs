@@ -350,6 +350,7 @@ fn rewrite_leaf(l: UserInputLeaf) -> Result<UserInputAst, MetaError> {
                     ))
                 }
                 kind if super::ranges::BY_POSTINGS.contains(&field.as_str())
+                    || field == "duplicate_of"
                     || kind == Kind::Bool =>
                 {
                     return Ok(has_value(kind, field));
