@@ -36,8 +36,8 @@ pub const BY_POSTINGS: &[&str] = &[
 /// queries however nested) answered from the postings; `None` when it holds no such range (the
 /// query is used as it is: a copy would duplicate the term sets of the value dictionary).
 /// `plain` is [`without_columns`] of `schema`. The clauses are nested no deeper than the
-/// parser's limits allow. (A range under a boost keeps its column: the parser makes one only
-/// for a boost the user writes.)
+/// parser's limits allow. (A range under a boost keeps an older index's column, with the same
+/// answer: the parser makes one only for a boost the user writes.)
 pub fn by_postings(query: &dyn Query, schema: &Schema, plain: &Schema) -> Option<Box<dyn Query>> {
     if let Some(b) = query.downcast_ref::<BooleanQuery>() {
         let rewritten: Vec<Option<Box<dyn Query>>> = b
