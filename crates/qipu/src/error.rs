@@ -189,9 +189,9 @@ impl From<index::IndexError> for Error {
 /// A metadata query's failure said in the user's words: the index's parser speaks of the
 /// fields it searches, which are not always those the user wrote (`rank:` is asked of
 /// `black_rank` and `white_rank`), and a query it accepted could still ask tantivy what its
-/// schema cannot answer (a `FIELD:*` of a field with no column, which the index's rewriting
-/// now answers from the terms of every field that has them), which tantivy calls a "Schema
-/// error". Neither name may reach the user.
+/// schema cannot answer (tantivy's `FIELD:*` of a field with no column; the index's rewriting
+/// now asks every numeric field's as a range instead), which tantivy calls a "Schema error".
+/// Neither name may reach the user.
 pub(crate) fn in_users_words(e: index::IndexError, query: &str) -> Error {
     use index::meta::MetaError;
     match e {

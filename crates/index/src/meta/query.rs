@@ -337,28 +337,21 @@ fn rewrite_leaf(l: UserInputLeaf) -> Result<UserInputAst, MetaError> {
                 elements,
             }))
         }
-        UserInputLeaf::Exists { field } => {
-            let field = match kind_of(&field)? {
-                Kind::Date => "date_start".to_string(),
-                Kind::Text | Kind::Either(_) | Kind::Winner | Kind::How => {
-                    return Err(error(
-                        format!("{field}:*"),
-                        format!(
-                            "{field}:* (has a value) works only for numbers and dates; \
-                             try a word, e.g. {field}:lee"
-                        ),
-                    ))
-                }
-                kind if super::ranges::BY_POSTINGS.contains(&field.as_str())
-                    || field == "duplicate_of"
-                    || kind == Kind::Bool =>
-                {
-                    return Ok(has_value(kind, field));
-                }
-                _ => field,
-            };
-            Ok(leaf(UserInputLeaf::Exists { field }))
-        }
+        UserInputLeaf::Exists { field } => match kind_of(&field)? {
+            Kind::Date => Ok(leaf(UserInputLeaf::Exists {
+                field: "date_start".to_string(),
+            })),
+            Kind::Text | Kind::Either(_) | Kind::Winner | Kind::How => Err(error(
+                format!("{field}:*"),
+                format!(
+                    "{field}:* (has a value) works only for numbers and dates; \
+                     try a word, e.g. {field}:lee"
+                ),
+            )),
+            kind @ (Kind::Bool | Kind::Unsigned | Kind::Float | Kind::Rank) => {
+                Ok(has_value(kind, field))
+            }
+        },
         UserInputLeaf::Regex { field, pattern } => Err(error(
             format!("/{pattern}/"),
             match field {
@@ -370,9 +363,10 @@ fn rewrite_leaf(l: UserInputLeaf) -> Result<UserInputAst, MetaError> {
     }
 }
 
-/// `field:*` on a numeric field that has terms and no column (the schema): every value is at
-/// or above the type's least, so a range from there finds each game with one, from the terms.
-/// (tantivy's own `field:*` reads a column.)
+/// `field:*` on a numeric field: every value is at or above the type's least, so a range from
+/// there finds each game with one, read from the field's terms or its column, whichever the
+/// schema gives it (most numeric fields have only terms; tantivy's own `field:*` needs a
+/// column).
 fn has_value(kind: Kind, field: String) -> UserInputAst {
     let least = match kind {
         Kind::Bool => {
