@@ -11,7 +11,7 @@
 use sgf::info::{WinKind, Winner};
 use sgf::GameInfo;
 use tantivy::schema::{
-    Field, IndexRecordOption, NumericOptions, Schema, TextFieldIndexing, TextOptions,
+    Field, IndexRecordOption, NumericOptions, Schema, SchemaBuilder, TextFieldIndexing, TextOptions,
 };
 use tantivy::TantivyDocument;
 
@@ -52,8 +52,9 @@ pub const TEXT_FIELDS: &[&str] = &["name", "comment"];
 /// each name once instead of twice.)
 pub const DEFAULT_FIELDS: &[&str] = &["black", "white", "event", "name", "place", "comment"];
 
-/// Keyword fields: the whole value is one term.
-pub const KEYWORD_FIELDS: &[&str] = &["winner", "how", "file"];
+/// Keyword fields: the whole value is one term. Each with whether it is stored for display
+/// (how a game ended is in its stored result already).
+pub const KEYWORD_FIELDS: &[(&str, bool)] = &[("winner", true), ("how", false), ("file", true)];
 
 /// Months a game's date range touches, as `YYYY-MM` terms (or [`WIDE`] past [`MAX_MONTHS`]): a
 /// date query reads these posting lists instead of comparing two columns of every game.
@@ -116,12 +117,19 @@ pub fn build() -> Schema {
             .set_index_option(IndexRecordOption::Basic)
             .set_fieldnorms(false),
     );
+    let keyword_field = |b: &mut SchemaBuilder, name: &str, stored: bool| {
+        let options = keyword.clone();
+        b.add_text_field(
+            name,
+            if stored {
+                options.set_stored()
+            } else {
+                options
+            },
+        );
+    };
     for &(name, _, stored) in VALUE_FIELDS {
-        let mut options = keyword.clone();
-        if stored {
-            options = options.set_stored();
-        }
-        b.add_text_field(name, options);
+        keyword_field(&mut b, name, stored);
     }
     for name in TEXT_FIELDS {
         b.add_text_field(
@@ -129,17 +137,8 @@ pub fn build() -> Schema {
             TextOptions::default().set_indexing_options(text_indexing.clone()),
         );
     }
-    for name in KEYWORD_FIELDS {
-        // How a game ended is in its stored result already; nothing reads it back.
-        let stored = *name != "how";
-        b.add_text_field(
-            name,
-            if stored {
-                keyword.clone().set_stored()
-            } else {
-                keyword.clone()
-            },
-        );
+    for &(name, stored) in KEYWORD_FIELDS {
+        keyword_field(&mut b, name, stored);
     }
     b.add_text_field(DATE_MONTH, keyword.clone());
     let stored_text = TextOptions::default().set_stored();
