@@ -19,6 +19,8 @@ pub enum Problem {
     EmptyTree,
     #[error("game tree is not closed: the file ends inside it")]
     Unclosed,
+    #[error("game tree is not closed: it ends here, where the next game's root node starts")]
+    UnclosedBeforeNextGame,
     #[error("property value is not closed: the file ends inside it")]
     UnclosedValue,
     #[error("unexpected {0:?} between properties, skipped")]

@@ -62,7 +62,11 @@ pub(crate) fn parse_with<'a>(
     }
     p.run(game.implicit_open);
     if game.truncated {
-        p.diags.push(game.span.end, Problem::Unclosed);
+        let problem = match game.next_game {
+            true => Problem::UnclosedBeforeNextGame,
+            false => Problem::Unclosed,
+        };
+        p.diags.push(game.span.end, problem);
     }
     Spare::keep_last_child(std::mem::take(&mut p.last_child));
     if p.nodes.is_empty() {
@@ -452,6 +456,7 @@ mod tests {
             span: Span::new(0, 3),
             truncated: false,
             implicit_open: false,
+            next_game: false,
         };
         assert!(parse_game(s.as_bytes(), g, Dialect::Sgf).is_err());
     }

@@ -455,4 +455,23 @@ mod tests {
             .any(|d| d.problem == Problem::Unclosed));
         assert!(r.game(2).is_err());
     }
+
+    #[test]
+    fn a_game_without_its_closing_parenthesis_keeps_the_next_games_apart() {
+        let r = Records::read(b"(;GM[1]PB[a];B[aa]\n(;GM[1]PB[b];W[bb])\n(;GM[1]PB[c];B[cc])");
+        assert_eq!(r.len(), 3);
+        let a = r.game(0).unwrap();
+        assert_eq!(a.main_line().count(), 2);
+        let d = a.diagnostics();
+        assert_eq!(d.len(), 1);
+        assert_eq!(
+            (d[0].offset, &d[0].problem),
+            (19, &Problem::UnclosedBeforeNextGame)
+        );
+        for i in 1..3 {
+            let g = r.game(i).unwrap();
+            assert!(g.diagnostics().is_empty());
+            assert_eq!(g.main_line().count(), 2);
+        }
+    }
 }

@@ -106,6 +106,11 @@ pub struct GameSpan {
     pub span: Span,
     /// The tree's closing parenthesis was never found.
     pub truncated: bool,
+    /// The tree was not closed and ends where the next game starts: a tree inside it whose first
+    /// node holds a root property (`GM` or `FF`), which only a game's root may hold. This is a
+    /// collection whose game lost its closing parenthesis; without the cut, every later game of
+    /// the file would be read as a variation of this one.
+    pub next_game: bool,
     /// The tree starts with node data (`;GM[1]…`) but no `(`: a parenthesis is implied before it.
     pub implicit_open: bool,
 }
@@ -114,9 +119,14 @@ pub struct GameSpan {
 ///
 /// This is the cheap sequential pass that lets games be parsed in parallel afterwards: it only
 /// tracks parenthesis depth and skips over bracketed values. Bytes outside any tree (mail headers,
-/// junk, stray `)`) are skipped. A tree that is never closed runs to the end of the file and is
-/// marked truncated. Node data outside any tree (`;GM[1]…` with its `(` missing, a common
-/// corruption) starts a tree of its own, with the `(` implied, so that its root is not lost.
+/// junk, stray `)`) are skipped. Node data outside any tree (`;GM[1]…` with its `(` missing, a
+/// common corruption) starts a tree of its own, with the `(` implied, so that its root is not
+/// lost.
+///
+/// A tree that is never closed runs to the end of the file and is marked truncated, unless a
+/// game starts inside it (a nested tree whose first node holds `GM` or `FF`, see
+/// [`GameSpan::next_game`]): then it ends there, and each game found inside it is a tree of its
+/// own, closed or not. Trees that close are never cut, whatever their variations hold.
 pub fn split_games(bytes: &[u8]) -> Vec<GameSpan> {
     let mut games = Vec::new();
     let mut pos = 0;
@@ -140,59 +150,164 @@ pub fn split_games(bytes: &[u8]) -> Vec<GameSpan> {
             pos = start + 1;
             continue;
         }
-        let mut depth = implicit_open as usize;
-        let mut at = start;
-        let mut end = None;
-        // Between values SGF is dense (`;B[pd];W[dp]`): a plain byte loop beats a search call
-        // per token here; long runs are skipped inside `value_end`.
-        while at < bytes.len() {
-            let k = at;
-            match bytes[k] {
-                b'(' => {
-                    depth += 1;
-                    at = k + 1;
-                }
-                b')' => {
-                    depth -= 1;
-                    at = k + 1;
-                    if depth == 0 {
-                        end = Some(at);
-                        break;
-                    }
-                }
-                // A two-letter value (`[pd]`, the bulk of a record) needs no search at all.
-                b'[' if matches!(bytes.get(k + 1..k + 4), Some(&[x, y, b']'])
-                    if x != b'\\' && x != b']' && y != b'\\' && y != b']') =>
-                {
-                    at = k + 4
-                }
-                b'[' => match value_end(bytes, k + 1, Escapes::Sgf) {
-                    Some(close) => at = close + 1,
-                    None => break,
-                },
-                _ => at = k + 1,
-            }
-        }
-        match end {
+        let span = |end, truncated, next_game| GameSpan {
+            span: Span::new(start, end),
+            truncated,
+            implicit_open,
+            next_game,
+        };
+        match tree_end(bytes, start, implicit_open, |_, _| {}) {
             Some(e) => {
-                games.push(GameSpan {
-                    span: Span::new(start, e),
-                    truncated: false,
-                    implicit_open,
-                });
+                games.push(span(e, false, false));
                 pos = e;
             }
             None => {
-                games.push(GameSpan {
-                    span: Span::new(start, bytes.len()),
-                    truncated: true,
-                    implicit_open,
-                });
+                // Rare (a broken file): a second pass over the tree finds the games inside it.
+                let roots = nested_games(bytes, start, implicit_open);
+                let cut = roots.first().map_or(bytes.len(), |r| r.0);
+                games.push(span(cut, true, cut < bytes.len()));
+                split_nested(&roots, bytes.len(), &mut games);
                 pos = bytes.len();
             }
         }
     }
     games
+}
+
+/// Where the tree starting at `start` ends (just past its closing parenthesis), or `None` when
+/// the bytes end first. `paren(at, depth)` is told of every parenthesis inside it, with the depth
+/// after it.
+#[inline(always)]
+fn tree_end(
+    bytes: &[u8],
+    start: usize,
+    implicit_open: bool,
+    mut paren: impl FnMut(usize, usize),
+) -> Option<usize> {
+    let mut depth = implicit_open as usize;
+    let mut at = start;
+    // Between values SGF is dense (`;B[pd];W[dp]`): a plain byte loop beats a search call per
+    // token here; long runs are skipped inside `value_end`.
+    while at < bytes.len() {
+        let k = at;
+        match bytes[k] {
+            b'(' => {
+                depth += 1;
+                paren(k, depth);
+                at = k + 1;
+            }
+            b')' => {
+                depth -= 1;
+                at = k + 1;
+                if depth == 0 {
+                    return Some(at);
+                }
+                paren(k, depth);
+            }
+            // A two-letter value (`[pd]`, the bulk of a record) needs no search at all.
+            b'[' if matches!(bytes.get(k + 1..k + 4), Some(&[x, y, b']'])
+                if x != b'\\' && x != b']' && y != b'\\' && y != b']') =>
+            {
+                at = k + 4
+            }
+            b'[' => match value_end(bytes, k + 1, Escapes::Sgf) {
+                Some(close) => at = close + 1,
+                None => return None,
+            },
+            _ => at = k + 1,
+        }
+    }
+    None
+}
+
+/// The games inside an unclosed tree: each nested tree whose first node holds a root property,
+/// in the order they start, with the end of each that closes. One pass, however many there are.
+fn nested_games(bytes: &[u8], start: usize, implicit_open: bool) -> Vec<(usize, Option<usize>)> {
+    // (start, depth inside it, end)
+    let mut roots: Vec<(usize, usize, Option<usize>)> = Vec::new();
+    // Those not closed yet, innermost last.
+    let mut open: Vec<usize> = Vec::new();
+    tree_end(bytes, start, implicit_open, |at, depth| {
+        if bytes[at] == b'(' {
+            if depth >= 2 && starts_root_node(&bytes[at + 1..]) {
+                open.push(roots.len());
+                roots.push((at, depth, None));
+            }
+        } else if let Some(&r) = open.last() {
+            if depth < roots[r].1 {
+                roots[r].2 = Some(at + 1);
+                open.pop();
+            }
+        }
+    });
+    roots.into_iter().map(|(s, _, e)| (s, e)).collect()
+}
+
+/// The trees of the games [`nested_games`] found, as [`split_games`] gives them: a game that
+/// closes is whole (games inside it stay in it), one that does not runs to the next game found.
+fn split_nested(roots: &[(usize, Option<usize>)], len: usize, games: &mut Vec<GameSpan>) {
+    let mut covered = 0;
+    for (i, &(start, end)) in roots.iter().enumerate() {
+        if start < covered {
+            continue;
+        }
+        let (end, truncated) = match end {
+            Some(e) => (e, false),
+            // Every later game lies inside this unclosed one.
+            None => (roots.get(i + 1).map_or(len, |r| r.0), true),
+        };
+        covered = end;
+        games.push(GameSpan {
+            span: Span::new(start, end),
+            truncated,
+            implicit_open: false,
+            next_game: truncated && end < len,
+        });
+    }
+}
+
+/// Whether `bytes` starts (after white space) with a node holding a root property: `;`, then
+/// properties, one of them `GM` or `FF` (the upper-case letters of the identifier, as FF[3]'s
+/// `GaMe` is `GM`).
+fn starts_root_node(bytes: &[u8]) -> bool {
+    let skip_space = |mut i: usize| {
+        while bytes.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
+            i += 1;
+        }
+        i
+    };
+    let mut i = skip_space(0);
+    if bytes.get(i) != Some(&b';') {
+        return false;
+    }
+    i += 1;
+    loop {
+        i = skip_space(i);
+        let (mut id, mut len) = ([0u8; 2], 0);
+        while let Some(&b) = bytes.get(i).filter(|b| b.is_ascii_alphabetic()) {
+            if b.is_ascii_uppercase() {
+                if len < 2 {
+                    id[len] = b;
+                }
+                len += 1;
+            }
+            i += 1;
+        }
+        if len == 2 && matches!(&id, b"GM" | b"FF") {
+            return true;
+        }
+        i = skip_space(i);
+        if len == 0 || bytes.get(i) != Some(&b'[') {
+            return false;
+        }
+        // The property's values.
+        while bytes.get(i) == Some(&b'[') {
+            match value_end(bytes, i + 1, Escapes::Sgf) {
+                Some(close) => i = skip_space(close + 1),
+                None => return false,
+            }
+        }
+    }
 }
 
 /// Whether `bytes` starts (after white space) with a property: letters, then `[`.
@@ -282,6 +397,87 @@ mod tests {
     fn unclosed_tree_is_truncated() {
         assert_eq!(spans("(;B[aa](;W[bb]"), vec![(0, 14, true)]);
         assert_eq!(spans("(;C[never closed"), vec![(0, 16, true)]);
+    }
+
+    /// A collection of `n` games, `(;GM[1]…)` each on a line, with the closing parenthesis of
+    /// the games in `unclosed` left out.
+    fn collection(n: usize, unclosed: &[usize]) -> (String, Vec<usize>) {
+        let mut s = String::new();
+        let mut starts = Vec::new();
+        for i in 0..n {
+            starts.push(s.len());
+            s.push_str(&format!("(;GM[1]FF[4]PB[b{i}];B[pd](;W[dd])(;W[dp];B[pp])"));
+            if !unclosed.contains(&i) {
+                s.push(')');
+            }
+            s.push('\n');
+        }
+        (s, starts)
+    }
+
+    #[test]
+    fn a_game_that_lost_its_parenthesis_ends_where_the_next_starts() {
+        let (s, starts) = collection(10, &[3]);
+        let g = split_games(s.as_bytes());
+        assert_eq!(g.len(), 10);
+        for (i, g) in g.iter().enumerate() {
+            assert_eq!(g.span.start, starts[i], "game {i}");
+            assert_eq!(g.truncated, i == 3, "game {i}");
+            assert_eq!(g.next_game, i == 3, "game {i}");
+        }
+        assert_eq!(g[3].span.end, starts[4]);
+        assert_eq!(
+            &s[g[4].span.start..g[4].span.end],
+            &s[starts[4]..starts[5] - 1]
+        );
+
+        // Several, the last among them: the last runs to the end of the file.
+        let (s, starts) = collection(10, &[0, 4, 5, 9]);
+        let g = split_games(s.as_bytes());
+        let got: Vec<_> = g
+            .iter()
+            .map(|g| (g.span.start, g.truncated, g.next_game))
+            .collect();
+        let want: Vec<_> = (0..10)
+            .map(|i| (starts[i], [0, 4, 5, 9].contains(&i), [0, 4, 5].contains(&i)))
+            .collect();
+        assert_eq!(got, want);
+        assert_eq!(g[9].span.end, s.len());
+        assert_eq!(g[5].span.end, starts[6]);
+    }
+
+    #[test]
+    fn games_that_close_are_never_cut() {
+        // A closed tree keeps a variation holding GM, and so does a game found inside an
+        // unclosed one.
+        let inner = "(;GM[1];B[aa](;GM[1];W[bb]))";
+        assert_eq!(spans(inner), vec![(0, inner.len(), false)]);
+        let s = format!("(;GM[1];B[cc]{inner}");
+        assert_eq!(spans(&s), vec![(0, 13, true), (13, s.len(), false)]);
+        // Without a root property inside, an unclosed tree runs to the end, as before.
+        assert_eq!(
+            spans("(;GM[1];B[aa](;W[bb])(;B[cc];PB[x]"),
+            vec![(0, 34, true)]
+        );
+        // FF[3]'s lower-case letters in the identifier, values before it, white space.
+        assert_eq!(
+            spans("(;GM[1];B[aa]\n( ; PB[a\\]b] C[x] GaMe [1];W[bb])"),
+            vec![(0, 14, true), (14, 47, false)]
+        );
+        // A property that only looks like one, inside a value, starts nothing.
+        assert_eq!(spans("(;GM[1];C[(;GM[1]];B[aa]"), vec![(0, 24, true)]);
+    }
+
+    #[test]
+    fn games_nested_without_end_are_split_in_one_pass() {
+        let n = 200_000;
+        let s = "(;GM[1];B[aa]".repeat(n);
+        let g = split_games(s.as_bytes());
+        assert_eq!(g.len(), n);
+        assert!(g.iter().enumerate().all(|(i, g)| g.span.start == 13 * i
+            && g.span.end == 13 * (i + 1)
+            && g.truncated
+            && g.next_game == (i + 1 < n)));
     }
 
     #[test]

@@ -110,13 +110,17 @@ fn every_diverse_file_is_read_or_diagnosed() {
             // missing their `(`). The 38 GIB, NGF and UGF/UGI files and the kifu-line move file
             // (10 games) are read (`tests/foreign.rs` pins what they hold).
             files_without_game: 73,
-            games: 4942,
+            // 4,942 until a game that lost its closing parenthesis stopped taking the games after
+            // it as its variations (`scan::split_games`): 35 more in `torture/sgfc/README`, 6 in
+            // `littlego/sgf/sgfc/test.sgf`, each cut game with a diagnostic, and 101 fewer nodes
+            // (what lay between those games inside the unclosed tree is in no game now).
+            games: 4983,
             rejected: 0,
             // 104 since two broken-UTF-8 Fox games are no longer read as windows-1252 (one of them
             // had a diagnostic already).
             // 107 with the three copies of KaTrain's test.gib, whose text holds U+FFFD.
-            with_diagnostics: 107,
-            nodes: 1_238_767,
+            with_diagnostics: 109,
+            nodes: 1_238_666,
         }
     );
 }
