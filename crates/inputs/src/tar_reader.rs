@@ -1,5 +1,8 @@
 //! Tar archives, plain or compressed with gzip or zstd, read as one stream: members in archive
-//! order, stopping at the first damage (a stream cannot be resynchronised).
+//! order, stopping at the first damage (a stream cannot be resynchronised). The stream is read
+//! to its end: archives concatenated (`cat a.tar b.tar`, or gzip members each holding one) are
+//! read one after the other, and a checksum that fails at the end or bytes after the last
+//! archive are reported, since the members before them may be damaged.
 
 use std::cell::Cell;
 use std::io::{self, BufReader, Read};
@@ -11,7 +14,8 @@ use crate::names::{clean_member, display_bytes};
 use crate::source::{Record, Source};
 use crate::stream::{deliver, open, read_member, Counting, EndFlag};
 
-/// Delivers the taken members of a tar archive (plain, gzip or zstd), up to the first damage.
+/// Delivers the taken members of a tar archive (plain, gzip or zstd), or of several
+/// concatenated, up to the first damage.
 pub(crate) fn read_tar(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<(), InputError> {
     let count = Cell::new(0);
     let file = Counting {
@@ -43,43 +47,119 @@ pub(crate) fn read_tar(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<
     // Set when the tar reader asks for bytes past the end: it only does so when the archive
     // ends without its end-of-archive marker, i.e. most likely truncated between members.
     let hit_end = Cell::new(false);
-    let stream = EndFlag {
+    let mut stream = EndFlag {
         inner: BufReader::with_capacity(STREAM_BUFFER_BYTES, decoded),
         hit_end: &hit_end,
     };
-    let mut archive = tar::Archive::new(stream);
-    let entries = archive.entries().map_err(|err| damaged(None, 0, err))?;
     let mut delivered = 0;
-    for entry in entries {
-        let mut entry = entry.map_err(|err| damaged(None, delivered, err))?;
-        let entry_type = entry.header().entry_type();
-        if !matches!(
-            entry_type,
-            tar::EntryType::Regular | tar::EntryType::Continuous
-        ) {
-            continue;
-        }
-        let member = clean_member(&display_bytes(&entry.path_bytes()));
-        let Some(kind) = MemberKind::of(&member.to_ascii_lowercase()) else {
-            continue;
+    // The first block of an archive that follows the one just read (`cat a.tar b.tar`, or
+    // `cat a.tar.gz b.tar.gz`, which gzip decodes as one stream).
+    let mut next: Option<[u8; BLOCK]> = None;
+    loop {
+        let reader: Box<dyn Read + '_> = match next.take() {
+            Some(block) => Box::new(io::Cursor::new(block).chain(&mut stream)),
+            None => Box::new(&mut stream),
         };
-        let size = entry.size();
-        let (bytes, err) = read_member(&mut entry, size, kind, source.max_record_bytes);
-        let name = format!("{}/{member}", source.name);
-        delivered += deliver(sink, name, bytes, err.as_ref(), count.get());
-        if let Some(err) = err {
-            return Err(damaged(Some(member), delivered, err));
+        let mut archive = tar::Archive::new(reader);
+        let entries = archive
+            .entries()
+            .map_err(|err| damaged(None, delivered, err))?;
+        for entry in entries {
+            let mut entry = entry.map_err(|err| damaged(None, delivered, err))?;
+            let entry_type = entry.header().entry_type();
+            if !matches!(
+                entry_type,
+                tar::EntryType::Regular | tar::EntryType::Continuous
+            ) {
+                continue;
+            }
+            let member = clean_member(&display_bytes(&entry.path_bytes()));
+            let Some(kind) = MemberKind::of(&member.to_ascii_lowercase()) else {
+                continue;
+            };
+            let size = entry.size();
+            let (bytes, err) = read_member(&mut entry, size, kind, source.max_record_bytes);
+            let name = format!("{}/{member}", source.name);
+            delivered += deliver(sink, name, bytes, err.as_ref(), count.get());
+            if let Some(err) = err {
+                return Err(damaged(Some(member), delivered, err));
+            }
+        }
+        drop(archive);
+        if hit_end.get() {
+            return Err(damaged(
+                None,
+                delivered,
+                io::Error::new(
+                    io::ErrorKind::UnexpectedEof,
+                    "archive ends without its end-of-archive marker (truncated?)",
+                ),
+            ));
+        }
+        // The marker is read; the stream goes on to its end, so that its checksum (gzip's
+        // CRC, zstd's) is checked and nothing after the marker goes unread.
+        match after_marker(&mut stream) {
+            Ok(None) => return Ok(()),
+            Ok(Some(block)) => next = Some(block),
+            Err(err) => return Err(damaged(None, delivered, err)),
         }
     }
-    if hit_end.get() {
-        return Err(damaged(
-            None,
-            delivered,
-            io::Error::new(
-                io::ErrorKind::UnexpectedEof,
-                "archive ends without its end-of-archive marker (truncated?)",
-            ),
+}
+
+/// A tar block.
+const BLOCK: usize = 512;
+
+/// Reads what follows an end-of-archive marker: zero blocks (the marker's second block, the
+/// padding to a whole record) up to the end, or the first block of another archive. Anything
+/// else, and a decoder's failure (a checksum that does not match), is an error.
+fn after_marker(stream: &mut impl Read) -> io::Result<Option<[u8; BLOCK]>> {
+    let mut block = [0u8; BLOCK];
+    loop {
+        let mut n = 0;
+        while n < BLOCK {
+            match stream.read(&mut block[n..]) {
+                Ok(0) => break,
+                Ok(k) => n += k,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => {
+                    return Err(io::Error::new(
+                        e.kind(),
+                        format!(
+                            "after the end-of-archive marker: {e}; the members read before \
+                             may be damaged"
+                        ),
+                    ))
+                }
+            }
+        }
+        if block[..n].iter().all(|&b| b == 0) {
+            if n < BLOCK {
+                return Ok(None);
+            }
+            continue;
+        }
+        if n == BLOCK
+            && tar::Header::from_byte_slice(&block)
+                .cksum()
+                .is_ok_and(|sum| {
+                    sum == block
+                        .iter()
+                        .enumerate()
+                        .map(|(i, &b)| {
+                            if (148..156).contains(&i) {
+                                32
+                            } else {
+                                u32::from(b)
+                            }
+                        })
+                        .sum::<u32>()
+                })
+        {
+            return Ok(Some(block));
+        }
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "bytes that are not a tar header after the end-of-archive marker",
         ));
     }
-    Ok(())
 }

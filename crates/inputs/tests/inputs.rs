@@ -449,6 +449,74 @@ fn gzip_members_concatenated_are_read_whole() {
     assert_eq!(names(&records).len(), 2);
 }
 
+#[test]
+fn archives_concatenated_are_read_whole() {
+    let scratch = Scratch::new("inputs-catted");
+    let a = tar_of(&[("a.sgf", game(1)), ("b.sgf", game(2))]);
+    let b = tar_of(&[("c.sgf", game(3))]);
+    // `tar` pads an archive to whole records of 10,240 bytes: zeros after the marker.
+    let mut padded = a.clone();
+    padded.resize(a.len().div_ceil(10_240) * 10_240, 0);
+    for (name, bytes) in [
+        ("cat.tar", [padded.clone(), b.clone()].concat()),
+        ("cat.tar.gz", [gz(&a), gz(&b)].concat()),
+        ("cat.tar.zst", [zst(&padded), zst(&b)].concat()),
+        (
+            "padded.tar",
+            [padded.clone(), b.clone(), vec![0; 1500]].concat(),
+        ),
+    ] {
+        let path = scratch.write(name, &bytes);
+        let source = only_source(&path);
+        let (records, result) = read_all(&source);
+        result.unwrap_or_else(|e| panic!("{name}: {e}"));
+        let want: Vec<String> = ["a.sgf", "b.sgf", "c.sgf"]
+            .iter()
+            .map(|m| format!("{}/{m}", source.name))
+            .collect();
+        assert_eq!(names(&records), want, "{name}");
+        assert_eq!(records[2].1, game(3));
+    }
+}
+
+#[test]
+fn damage_after_the_end_of_archive_marker_is_reported() {
+    let scratch = Scratch::new("inputs-after-marker");
+    let tar = tar_of(&[("a.sgf", game(1)), ("b.sgf", game(2))]);
+    let all = ["a.sgf", "b.sgf"];
+    // gzip's CRC and length come last: a byte of the CRC changed, or the trailer cut, is only
+    // seen once the stream is read to its end.
+    let mut crc = gz(&tar);
+    let at = crc.len() - 6;
+    crc[at] ^= 1;
+    let cut = gz(&tar);
+    // zstd hands out a block only once it is whole: the members' block must come before the
+    // block that is cut, here one of zeros padding the archive (pseudo-random members first, so
+    // that the first block ends before the padding).
+    let mut padded = tar_of(&[("a.sgf", long_game(1, 30_000)), ("b.sgf", game(2))]);
+    padded.resize(padded.len() + 400_000, 0);
+    let zcut = zst(&padded);
+    let mut text = tar.clone();
+    text.extend(b"some text appended to the archive");
+    for (name, bytes) in [
+        ("crc.tar.gz", crc),
+        ("trailer.tar.gz", cut[..cut.len() - 3].to_vec()),
+        ("end.tar.zst", zcut[..zcut.len() - 2].to_vec()),
+        ("text.tar", text),
+    ] {
+        let path = scratch.write(name, &bytes);
+        let (records, err) = assert_damaged(&path, &all);
+        assert_eq!(records.len(), 2, "{name}");
+        assert!(records.iter().all(|r| !r.2), "{name}");
+        let text = err.to_string();
+        assert!(
+            text.contains("after the end-of-archive marker"),
+            "{name}: {text}"
+        );
+        assert!(text.contains("(after 2 records)"), "{name}: {text}");
+    }
+}
+
 /// Checks that a damaged source delivered `good` first, then reported an error.
 fn assert_damaged(path: &Path, good: &[&str]) -> (Vec<Got>, InputError) {
     let source = only_source(path);
