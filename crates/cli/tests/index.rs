@@ -675,6 +675,52 @@ fn a_folder_of_the_other_formats_is_indexed_and_searchable() {
 }
 
 #[test]
+fn a_kifu_move_file_is_read_again_when_its_index_changes() {
+    let Some(diverse) = testdata::dataset("diverse") else {
+        return;
+    };
+    let root = temp("kifu-index-changes");
+    let data = root.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let from = diverse.join("kifu_line_format");
+    let kifu = std::fs::read_dir(&from)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "kifu"))
+        .unwrap();
+    let index_file = kifu.with_extension("index");
+    std::fs::copy(&kifu, data.join(kifu.file_name().unwrap())).unwrap();
+    let idx = root.join("idx");
+    let idx = idx.to_str().unwrap();
+    // The move file alone: games without players.
+    ok(index_run(idx, &[&data], None));
+    assert_eq!(meta_hits(idx, "black:楚阳春").len(), 0);
+    // Its index comes: the move file is read again, with it.
+    let copied = data.join(index_file.file_name().unwrap());
+    std::fs::copy(&index_file, &copied).unwrap();
+    let text = ok(index_run(idx, &[&data], None));
+    assert!(text.contains("1 changed"), "{text}");
+    assert_eq!(meta_hits(idx, "black:楚阳春").len(), 2);
+    // A name in the index changes: so do the games'.
+    let renamed = std::fs::read_to_string(&copied)
+        .unwrap()
+        .replace("楚阳春", "楚阳夏");
+    std::fs::write(&copied, renamed).unwrap();
+    let text = ok(index_run(idx, &[&data], None));
+    assert!(text.contains("1 changed"), "{text}");
+    assert_eq!(meta_hits(idx, "black:楚阳春").len(), 0);
+    assert_eq!(meta_hits(idx, "black:楚阳夏").len(), 2);
+    // Nothing changes: nothing is read.
+    let text = ok(index_run(idx, &[&data], None));
+    assert!(
+        text.contains("0 changed") && text.contains("1 unchanged"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
 fn inputs_that_give_no_game_say_so_and_fail() {
     let root = temp("no-game");
     let data = root.join("data");

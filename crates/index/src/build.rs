@@ -374,12 +374,28 @@ fn plan(
         .map(|s| format!("{}: {}", s.path.display(), s.reason))
         .collect();
     summary.unreadable = unreadable.iter().map(|e| e.to_string()).collect();
+    // A plain file may be a kifu-line move file read with the index files near it: their
+    // identity is part of its own (`inputs::companion_folder`), taken once per folder.
+    let folders: std::collections::HashSet<PathBuf> = sources
+        .iter()
+        .filter_map(inputs::companion_folder)
+        .collect();
+    let companions: std::collections::HashMap<PathBuf, Option<u64>> = folders
+        .into_par_iter()
+        .map(|d| {
+            let f = inputs::companions_fingerprint(&d);
+            (d, f)
+        })
+        .collect();
     // Regular files are fingerprinted (two small reads each), in parallel.
     let fingerprints: Vec<std::io::Result<u64>> = sources
         .par_iter()
         .map(|s| match s.stream {
             true => Ok(0),
-            false => inputs::fingerprint(&s.path, s.len),
+            false => inputs::fingerprint(&s.path, s.len).map(|f| {
+                let near = inputs::companion_folder(s).and_then(|d| companions[&d]);
+                inputs::with_companions(f, near)
+            }),
         })
         .collect();
     let mut todo = Vec::new();

@@ -89,6 +89,48 @@ pub fn fingerprint(path: &Path, len: u64) -> io::Result<u64> {
     Ok(hasher.digest())
 }
 
+/// A fingerprint of the kifu-line index files a move file in `dir` may be read with
+/// ([`index_files`](crate::index_files)): their paths, sizes, modification times and contents'
+/// [`fingerprint`]s, or `None` when there are none. A source's identity is its own fingerprint
+/// and this one ([`with_companions`]): an index file changed, added or removed changes the games
+/// read from a move file beside it.
+pub fn companions_fingerprint(dir: &Path) -> Option<u64> {
+    let files = crate::index_files(dir);
+    if files.is_empty() {
+        return None;
+    }
+    let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+    for f in files {
+        hasher.update(f.as_os_str().as_encoded_bytes());
+        hasher.update(&[0]);
+        match fs::metadata(&f) {
+            Ok(meta) => {
+                hasher.update(&meta.len().to_le_bytes());
+                hasher.update(&modified_ns(&meta).unwrap_or(0).to_le_bytes());
+                let content = fingerprint(&f, meta.len()).unwrap_or(0);
+                hasher.update(&content.to_le_bytes());
+            }
+            // Unreadable now: a later run that can read it sees a change.
+            Err(_) => hasher.update(b"unreadable"),
+        }
+    }
+    Some(hasher.digest())
+}
+
+/// A source's [`fingerprint`] joined with its [`companions_fingerprint`], if it has one; without
+/// one it is the source's own, so that sources with no companions keep their identity.
+pub fn with_companions(fingerprint: u64, companions: Option<u64>) -> u64 {
+    match companions {
+        None => fingerprint,
+        Some(c) => {
+            let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+            hasher.update(&fingerprint.to_le_bytes());
+            hasher.update(&c.to_le_bytes());
+            hasher.digest()
+        }
+    }
+}
+
 /// Reads into `buf` from `offset` until it is full or the file ends; how many bytes came.
 fn fill_at(file: &File, buf: &mut [u8], offset: u64) -> io::Result<usize> {
     use std::os::unix::fs::FileExt;

@@ -3,8 +3,9 @@
 //! record, with its players, date, komi and result, without knowing about the format.
 
 use std::fs;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use crate::kind::SourceKind;
 use crate::limits::MAX_RECORD_BYTES;
 use crate::source::{RecordBytes, Source};
 
@@ -17,12 +18,45 @@ pub(crate) fn with_kifu_index(source: &Source, bytes: RecordBytes) -> RecordByte
     if !sgf::is_kifu_moves(&bytes) {
         return bytes;
     }
-    let dir = match source.path.parent() {
+    let mut index = Vec::new();
+    for f in index_files(&folder(&source.path)) {
+        // All the index files together stay within the record limit.
+        let room = source.max_record_bytes.saturating_sub(index.len() as u64);
+        if f.metadata().is_ok_and(|m| m.len() > room) {
+            continue;
+        }
+        if let Ok(b) = fs::read(&f) {
+            index.extend_from_slice(&b);
+            index.push(b'\n');
+        }
+    }
+    if index.is_empty() {
+        return bytes;
+    }
+    RecordBytes::Owned(sgf::pack_kifu_pair(&index, &bytes))
+}
+
+/// The folder whose kifu-line index files ([`index_files`]) a source's games may be read with,
+/// were it a move file ([`with_kifu_index`]): a plain file's (not a stream's). Whoever remembers
+/// what a source held must take those files into its identity: a changed index changes the
+/// players, dates and results of a move file's games, not the move file.
+pub fn companion_folder(source: &Source) -> Option<PathBuf> {
+    (source.kind == SourceKind::Plain && !source.stream).then(|| folder(&source.path))
+}
+
+/// The folder a file is in.
+fn folder(path: &Path) -> PathBuf {
+    match path.parent() {
         Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
         _ => PathBuf::from("."),
-    };
-    let mut index = Vec::new();
-    for d in std::iter::once(dir.as_path()).chain(dir.parent()) {
+    }
+}
+
+/// The `*.index` files of `dir` and of the folder above, each folder's sorted, that a move file
+/// in `dir` may take in (each within [`MAX_RECORD_BYTES`]).
+pub fn index_files(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for d in std::iter::once(dir).chain(dir.parent()) {
         let Ok(entries) = fs::read_dir(d) else {
             continue;
         };
@@ -37,20 +71,7 @@ pub(crate) fn with_kifu_index(source: &Source, bytes: RecordBytes) -> RecordByte
             })
             .collect();
         files.sort();
-        for f in files {
-            // All the index files together stay within the record limit.
-            let room = source.max_record_bytes.saturating_sub(index.len() as u64);
-            if f.metadata().is_ok_and(|m| m.len() > room) {
-                continue;
-            }
-            if let Ok(b) = fs::read(&f) {
-                index.extend_from_slice(&b);
-                index.push(b'\n');
-            }
-        }
+        out.extend(files);
     }
-    if index.is_empty() {
-        return bytes;
-    }
-    RecordBytes::Owned(sgf::pack_kifu_pair(&index, &bytes))
+    out
 }
