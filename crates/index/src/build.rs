@@ -176,13 +176,16 @@ pub fn build(
     clean_leftovers(dir, current.as_ref())?;
     let previous_meta = current.as_ref().map(|m| dir.join(m.meta_dir()));
     let mut manifest = match current {
-        Some(m) if !opts.rebuild => {
+        Some(mut m) if !opts.rebuild => {
             if opts.variations.is_some_and(|v| v != m.variations) {
                 return Err(IndexError::Variations {
                     dir: dir.to_path_buf(),
                     has: m.variations,
                 });
             }
+            // An older format this qipu reads (`OLDEST_READABLE_VERSION`) takes segments of
+            // this one: the index is this format from now on, which an older qipu refuses.
+            m.version = manifest::FORMAT_VERSION;
             m
         }
         // A rebuild writes under the names of a new generation, beside the index it replaces,

@@ -38,8 +38,15 @@
 /// from the cells too; version 22 replaces `winners.bin` by `years.bin`, each game's year and
 /// winner in two bytes, so that a date profile of millions of games reads a quarter of the
 /// bytes of their facts, and the manifest may name the board all of a segment's games share
-/// (`manifest::SegmentInfo::board`; absent, each game's record says).
-pub const FORMAT_VERSION: u32 = 22;
+/// (`manifest::SegmentInfo::board`; absent, each game's record says); version 23 keeps komi to
+/// the quarter point (the top bit of a game's month byte in `facts.bin` says the komi was a
+/// quarter, see `facts`).
+pub const FORMAT_VERSION: u32 = 23;
+
+/// The oldest format this qipu still reads: version 22 differs only in never setting the
+/// quarter bit (its quarters were rounded to half points), so it is read as it is; a run that
+/// adds to it writes version 23.
+pub const OLDEST_READABLE_VERSION: u32 = 22;
 
 /// The manifest in the index folder (replaced atomically through `MANIFEST.tmp`).
 pub const MANIFEST: &str = "qipu-index.json";

@@ -64,8 +64,9 @@ pub enum IndexError {
     #[error("no index in {0} (build one with `qipu index --index DIR INPUT...`)")]
     Missing(PathBuf),
     #[error(
-        "the index in {dir} has format version {found}; this qipu reads version {}: \
+        "the index in {dir} has format version {found}; this qipu reads versions {} to {}: \
          rebuild it with `qipu index --rebuild`",
+        manifest::OLDEST_READABLE_VERSION,
         manifest::FORMAT_VERSION
     )]
     Version { dir: PathBuf, found: u32 },

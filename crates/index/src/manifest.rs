@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::IndexError;
 
-pub use crate::layout::{FORMAT_VERSION, MANIFEST};
+pub use crate::layout::{FORMAT_VERSION, MANIFEST, OLDEST_READABLE_VERSION};
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Manifest {
@@ -286,7 +286,8 @@ impl Manifest {
 }
 
 /// The manifest in `dir` read as `T` (all of it, or the fields `T` names), with its bytes;
-/// `None` when there is none. A manifest of another format `version` is refused.
+/// `None` when there is none. A manifest of a format `version` this qipu does not read is
+/// refused.
 fn read_as<T: serde::de::DeserializeOwned>(
     dir: &Path,
     version: impl Fn(&T) -> u32,
@@ -299,7 +300,7 @@ fn read_as<T: serde::de::DeserializeOwned>(
     };
     let t: T = serde_json::from_slice(&bytes)
         .map_err(|e| IndexError::Corrupt(format!("{}: {e}", p.display())))?;
-    if version(&t) != FORMAT_VERSION {
+    if !(OLDEST_READABLE_VERSION..=FORMAT_VERSION).contains(&version(&t)) {
         return Err(IndexError::Version {
             dir: dir.to_path_buf(),
             found: version(&t),
@@ -322,6 +323,15 @@ mod tests {
         };
         m.save(&dir).unwrap();
         assert!(Manifest::load(&dir).unwrap().is_some());
+        // The older formats this qipu reads are read; one before them and one after are not.
+        m.version = OLDEST_READABLE_VERSION;
+        m.save(&dir).unwrap();
+        assert_eq!(Manifest::load(&dir).unwrap().unwrap().version, m.version);
+        for v in [OLDEST_READABLE_VERSION - 1, FORMAT_VERSION + 1] {
+            m.version = v;
+            m.save(&dir).unwrap();
+            assert!(Manifest::load(&dir).is_err(), "{v}");
+        }
         m.version = 1;
         m.save(&dir).unwrap();
         let err = Manifest::load(&dir).unwrap_err().to_string();

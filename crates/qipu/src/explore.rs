@@ -89,7 +89,7 @@ pub(crate) struct Narrow {
     /// Both players at least this rank code (see `index::facts::rank_code`).
     pub(crate) min_rank: Option<u8>,
     pub(crate) handicap: Handicap,
-    /// Komi from and to, in half points, inclusive.
+    /// Komi from and to, in quarter points, inclusive.
     pub(crate) komi: Option<(i16, i16)>,
     /// Only games of this board (columns, rows).
     pub(crate) board: Option<(u8, u8)>,
@@ -130,8 +130,8 @@ impl Narrow {
             return false;
         }
         if let Some((lo, hi)) = self.komi {
-            let k = i16::from(f.komi_halves);
-            if f.komi_halves == index::Facts::NO_KOMI || k < lo || k > hi {
+            let k = f.komi_quarters;
+            if k == index::Facts::NO_KOMI || k < lo || k > hi {
                 return false;
             }
         }

@@ -348,11 +348,12 @@ impl Query {
         self
     }
 
-    /// Only games whose komi is from `low` to `high` (inclusive; the index keeps komi to the
-    /// half point); games without komi are left out.
+    /// Only games whose komi is from `low` to `high` (inclusive); games without komi are left
+    /// out. The index keeps komi to the quarter point (3.75, Fox's komi in stones, is not 4), so
+    /// the bounds are taken inward to quarters: `6.6..7.4` holds no game of 6.5 or 7.5.
     pub fn komi(mut self, low: f64, high: f64) -> Query {
-        let halves = |k: f64| (k * 2.0).round().clamp(-200.0, 200.0) as i16;
-        self.narrow.komi = Some((halves(low), halves(high)));
+        let quarters = |k: f64| k.clamp(-1000.0, 1000.0) * 4.0;
+        self.narrow.komi = Some((quarters(low).ceil() as i16, quarters(high).floor() as i16));
         self
     }
 
@@ -481,7 +482,10 @@ impl Query {
             until: self.narrow.until,
             min_rank: self.narrow.min_rank,
             handicap: self.narrow.handicap,
-            komi_halves: self.narrow.komi,
+            komi_halves: self
+                .narrow
+                .komi
+                .map(|(lo, hi)| (lo.div_euclid(2) + lo.rem_euclid(2), hi.div_euclid(2))),
             board: self.narrow.board,
             by_game_information: self.filter.is_some() || self.within.is_some(),
         }
@@ -588,7 +592,9 @@ pub struct QueryOptions {
     pub min_rank: Option<u8>,
     /// Even games, handicap games or any.
     pub handicap: Handicap,
-    /// Komi from and to, in half points, inclusive.
+    /// Komi from and to, in half points, inclusive: [`Query::komi`]'s bounds taken inward to
+    /// half points, as the exports' `komi_halves` columns hold komi (quarters rounded away from
+    /// zero, see `index::Facts::komi_halves`).
     pub komi_halves: Option<(i16, i16)>,
     /// Only games of this board (columns, rows).
     pub board: Option<(u8, u8)>,

@@ -98,7 +98,7 @@ impl search::Store for Games<'_> {
             black_rank: f.black_rank,
             white_rank: f.white_rank,
             handicap: f.handicap,
-            komi_halves: f.komi_halves,
+            komi_quarters: f.komi_quarters,
             result: f.result,
         }
     }

@@ -110,7 +110,7 @@ impl Index {
             black_rank: f.black_rank,
             white_rank: f.white_rank,
             handicap: f.handicap,
-            komi_halves: (f.komi_halves != index::Facts::NO_KOMI).then_some(f.komi_halves),
+            komi_halves: f.komi_halves(),
         })
     }
 

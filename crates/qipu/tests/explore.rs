@@ -402,6 +402,30 @@ fn profiles_filters_and_continuations_match_the_records() {
         expected_profile(&counted(&komi, false)),
         "komi"
     );
+    // Bounds between the komi given and quarter komi (Fox writes 3.75 and 3.25): exact, not
+    // rounded to half points.
+    for (low, high) in [
+        (6.6, 7.4),
+        (6.6, 6.6),
+        (4.0, 4.0),
+        (3.5, 3.5),
+        (3.75, 3.75),
+        (3.25, 3.25),
+        (3.7, 3.8),
+        (3.3, 3.8),
+        (-10.0, 0.4),
+        (0.0, 100.0),
+    ] {
+        let want = games
+            .iter()
+            .filter(|g| g.komi.is_some_and(|k| (low..=high).contains(&k)))
+            .count();
+        let a = index
+            .search(&Query::metadata("size:19").komi(low, high))
+            .unwrap();
+        assert_eq!(a.summary.games, want, "komi {low}..{high}");
+    }
+    assert!(games.iter().any(|g| g.komi == Some(3.75)), "quarters seen");
     let handicap = games.iter().filter(|g| g.handicap >= 2).count();
     let a = index
         .search(&Query::metadata("size:19").handicap(Handicap::Handicap))

@@ -42,7 +42,7 @@ pub struct CornerHeld {
 }
 
 /// What statistics and filters know of a game besides its moves, as the store keeps it: coarse
-/// on purpose (a month, a rank step, half a point of komi), and 0 wherever unknown.
+/// on purpose (a month, a rank step, a quarter point of komi), and 0 wherever unknown.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Facts {
     /// The year its date starts in; 0 undated.
@@ -56,8 +56,8 @@ pub struct Facts {
     pub white_rank: u8,
     /// Handicap stones (0 when none is given).
     pub handicap: u8,
-    /// Komi in half points; `i8::MIN` unknown.
-    pub komi_halves: i8,
+    /// Komi in quarter points; `i16::MIN` unknown.
+    pub komi_quarters: i16,
     /// The result: 0 unknown, 1 Black won, 2 White won, 3 a draw, 4 void.
     pub result: u8,
 }

@@ -597,7 +597,7 @@ impl Segment {
         match self.facts.get(at..at + Facts::SIZE) {
             Some(b) => Facts::from_bytes(b.try_into().unwrap()),
             None => Facts {
-                komi_halves: Facts::NO_KOMI,
+                komi_quarters: Facts::NO_KOMI,
                 ..Facts::default()
             },
         }
