@@ -17,6 +17,8 @@ pub enum Problem {
     TooLarge,
     #[error("game tree holds no node")]
     EmptyTree,
+    #[error("SZ[{0}] is not a board of 1 to 52 lines: the game is read on 19×19")]
+    BadSize(String),
     #[error("game tree is not closed: the file ends inside it")]
     Unclosed,
     #[error("game tree is not closed: it ends here, where the next game's root node starts")]

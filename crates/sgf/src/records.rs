@@ -444,6 +444,25 @@ mod tests {
     }
 
     #[test]
+    fn a_board_size_that_cannot_be_read_is_said() {
+        for sz in ["53", "0", "-1", "abc", "", "53:19", "1000000000000"] {
+            let text = format!("(;GM[1]SZ[{sz}];B[aa])");
+            let r = Records::read(text.as_bytes());
+            let g = r.game(0).unwrap();
+            assert_eq!(g.board_size(), (19, 19), "{sz}");
+            let d = g.diagnostics();
+            assert_eq!(d.len(), 1, "{sz}: {d:?}");
+            assert_eq!(d[0].offset, 10, "{sz}");
+            assert_eq!(d[0].problem, Problem::BadSize(sz.to_string()), "{sz}");
+        }
+        for sz in ["19", "9", "52", "19:13", "1"] {
+            let text = format!("(;GM[1]SZ[{sz}];B[aa])");
+            let r = Records::read(text.as_bytes());
+            assert!(r.game(0).unwrap().diagnostics().is_empty(), "{sz}");
+        }
+    }
+
+    #[test]
     fn games_parse_independently() {
         let r = Records::read(b"(;B[aa])(;W[bb]");
         assert_eq!(r.len(), 2);

@@ -9,7 +9,7 @@ use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use crate::charset::{self, Charset};
-use crate::diag::Diagnostic;
+use crate::diag::{Diagnostic, Problem};
 use crate::prop::{ids, PropId, ValueType};
 use crate::scan::{Escapes, Span};
 use crate::value;
@@ -129,9 +129,26 @@ impl<'a> GameTree<'a> {
         self.dialect
     }
 
-    /// Structural problems met while parsing, then charset problems (once text was decoded).
+    /// Structural problems met while parsing, then a board size that cannot be read (the game
+    /// is then read on 19×19, see [`GameTree::board_size`]), then charset problems (once text
+    /// was decoded).
     pub fn diagnostics(&self) -> Vec<Diagnostic> {
         let mut out = self.diagnostics.clone();
+        if let Some(sz) = self.root().get(ids::SZ) {
+            if let Some((raw, offset)) = sz
+                .raw_values()
+                .next()
+                .filter(|(raw, _)| crate::value::size(raw).is_none())
+            {
+                out.push(Diagnostic {
+                    offset,
+                    // A value of any length, named by its first bytes.
+                    problem: Problem::BadSize(
+                        String::from_utf8_lossy(&raw[..raw.len().min(40)]).into_owned(),
+                    ),
+                });
+            }
+        }
         out.extend(self.charset_state().1.iter().cloned());
         out
     }
