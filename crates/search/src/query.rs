@@ -136,7 +136,9 @@ fn parse_point(tok: &str, width: u8, height: u8) -> Option<Point> {
         let label: sgf::quadrant::Label = tok.parse().ok()?;
         return sgf::quadrant::point(label);
     }
-    if b.len() == 2 && b.iter().all(u8::is_ascii_lowercase) {
+    // SGF letters: `a`–`z` are lines 1 to 26, `A`–`Z` lines 27 to 52 (FF[4]), which boards
+    // past 26 lines need. Two letters are never GTP, which gives its row in digits.
+    if b.len() == 2 && b.iter().all(u8::is_ascii_alphabetic) {
         return on_board(Point::parse_sgf(b)?);
     }
     // GTP: a column letter A–Z without I, then the row counted from the bottom, one or two
@@ -325,6 +327,13 @@ mod tests {
         assert!(parse_points("T20", 19, 19).is_err());
         assert!(parse_points("zz", 19, 19).is_err());
         assert_eq!(parse_points("J10", 19, 19).unwrap(), vec![Point::new(8, 9)]);
+        // Lines 27 to 52 in SGF's upper-case letters, on boards that have them only.
+        assert_eq!(
+            parse_points("ZZ Aa zA", 52, 52).unwrap(),
+            vec![Point::new(51, 51), Point::new(26, 0), Point::new(25, 26)]
+        );
+        assert!(parse_points("Aa", 26, 26).is_err());
+        assert!(parse_points("PD", 19, 19).is_err());
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Instant;
 
-use axum::extract::rejection::QueryRejection;
+use axum::extract::rejection::{PathRejection, QueryRejection};
 use axum::extract::{Path, Request};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::middleware::Next;
@@ -563,7 +563,17 @@ struct LineView {
 /// record file as the answers name it (slashes in it as they are, or percent-encoded); PATH is
 /// a variation line's path as a hit on it gives it (an index built with variations), whose
 /// moves are then shown instead of the main line's.
-async fn game(state: Shared, Path(name): Path<String>, pairs: Pairs) -> Result<Response, ApiError> {
+async fn game(
+    state: Shared,
+    name: Result<Path<String>, PathRejection>,
+    pairs: Pairs,
+) -> Result<Response, ApiError> {
+    let Path(name) = name.map_err(|e| {
+        ApiError::new(
+            StatusCode::BAD_REQUEST,
+            format!("the path cannot be read: {}", e.body_text()),
+        )
+    })?;
     let mut p = params(pairs)?;
     let (name, sgf) = match name.strip_suffix("/sgf") {
         Some(rest) => (rest, true),
@@ -644,7 +654,9 @@ async fn game(state: Shared, Path(name): Path<String>, pairs: Pairs) -> Result<R
         )
             .into_response());
     }
-    let link = format!("/api/game/{file}/{number}/sgf");
+    // The record file's name as it is a path here: each part percent-encoded (a `#`, `?` or `%`
+    // in a name must reach this handler, not end the link).
+    let link = format!("/api/game/{}/{number}/sgf", encode_path(file));
     let view = state
         .run(&stop, deadline, move |s| {
             let info = s.index.game(id)?;
@@ -678,9 +690,24 @@ async fn stats(state: Shared, pairs: Pairs) -> Result<Response, ApiError> {
 }
 
 /// `GET /api/health`
-async fn health(state: Shared) -> Response {
-    json_response(
+async fn health(state: Shared, pairs: Pairs) -> Result<Response, ApiError> {
+    params(pairs)?.finish("/api/health")?;
+    Ok(json_response(
         StatusCode::OK,
         &serde_json::json!({"status": "ok", "games": state.index.len()}),
-    )
+    ))
+}
+
+/// A path's parts percent-encoded, its slashes kept: every byte but the unreserved ones of
+/// RFC 3986 (letters, digits, `-._~`).
+fn encode_path(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-._~/".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }

@@ -14,6 +14,9 @@
 //! - each request has a time budget ([`Config::timeout`]), the wait in the queue included; a
 //!   search over it is stopped ([`qipu::Stop`]: it stops using the CPU within one game's replay)
 //!   and answered 503, as is a search whose client went away;
+//! - a connection that does not send a whole request head within [`Config::header_timeout`]
+//!   (a client sending a byte at a time, or an idle kept-alive connection) is closed, so that
+//!   slow or silent clients cannot hold the server's sockets;
 //! - a request target or body over [`Config::max_request_bytes`] is refused 413 before anything
 //!   reads it, a query the library refuses is 400 with its one-line message and the parameter it
 //!   came from, an unknown path 404;
@@ -54,6 +57,9 @@ pub struct Config {
     pub max_limit: usize,
     /// The longest request target (path and query) and body accepted, in bytes; longer is 413.
     pub max_request_bytes: usize,
+    /// The time a connection has to send a request's head (its line and headers), from when it
+    /// opens or its last answer went out; then it is closed.
+    pub header_timeout: Duration,
 }
 
 impl Default for Config {
@@ -67,6 +73,7 @@ impl Default for Config {
             // A whole 19×19 diagram or position percent-encoded is under 2 KiB, the longest
             // metadata query (4 KiB) encoded under 12 KiB.
             max_request_bytes: 32 * 1024,
+            header_timeout: Duration::from_secs(10),
         }
     }
 }
@@ -109,6 +116,7 @@ pub struct Server {
     runtime: tokio::runtime::Runtime,
     listener: tokio::net::TcpListener,
     app: Router,
+    header_timeout: Duration,
 }
 
 impl Server {
@@ -132,6 +140,7 @@ impl Server {
             runtime,
             listener,
             app,
+            header_timeout: config.header_timeout,
         })
     }
 
@@ -143,14 +152,44 @@ impl Server {
             .unwrap_or_else(|_| SocketAddr::from(([127, 0, 0, 1], 0)))
     }
 
-    /// Serves until the process ends (or accepting connections fails for good).
+    /// Serves until the process ends.
     pub fn run(self) -> Result<(), ServeError> {
         let Server {
             runtime,
             listener,
             app,
+            header_timeout,
         } = self;
-        runtime.block_on(async move { axum::serve(listener, app).await })?;
-        Ok(())
+        runtime.block_on(serve(listener, app, header_timeout))
+    }
+}
+
+/// Takes connections and serves each on a task of its own, over HTTP/1.1 with keep-alive, each
+/// closed when a request's head does not come whole within `header_timeout`.
+async fn serve(
+    listener: tokio::net::TcpListener,
+    app: Router,
+    header_timeout: Duration,
+) -> Result<(), ServeError> {
+    use hyper_util::rt::{TokioIo, TokioTimer};
+    loop {
+        let stream = match listener.accept().await {
+            Ok((stream, _)) => stream,
+            // A connection reset before it was taken, or no file descriptor left: the next
+            // one may do, after a pause that keeps the loop from spinning.
+            Err(_) => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                continue;
+            }
+        };
+        let service = hyper_util::service::TowerToHyperService::new(app.clone());
+        tokio::spawn(async move {
+            // A connection that fails (reset, timed out, malformed) only ends itself.
+            let _ = hyper::server::conn::http1::Builder::new()
+                .timer(TokioTimer::new())
+                .header_read_timeout(header_timeout)
+                .serve_connection(TokioIo::new(stream), service)
+                .await;
+        });
     }
 }

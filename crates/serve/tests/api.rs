@@ -825,3 +825,106 @@ fn a_search_over_its_budget_is_503_and_stops_using_the_pool() {
         started.elapsed()
     );
 }
+
+#[test]
+fn a_games_record_link_holds_any_file_name() {
+    let tmp =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("serve-names-{}", std::process::id()));
+    let data = tmp.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let names = ["a#b.sgf", "q?x.sgf", "pct%41.sgf", "sp ace.sgf", "和棋.sgf"];
+    for (i, name) in names.iter().enumerate() {
+        let record = format!("(;GM[1]FF[4]SZ[19]PB[Name{i}]PW[W];B[pd];W[dd])");
+        std::fs::write(data.join(name), record).unwrap();
+    }
+    let index = tmp.join("index");
+    build(&index, std::slice::from_ref(&data));
+    let server = start(&index, Config::default());
+    for (i, name) in names.iter().enumerate() {
+        let page = get(
+            &server.base,
+            "/api/games",
+            &[("query", &format!("black:Name{i}"))],
+            JSON,
+        )
+        .json();
+        let hit = &page["hits"][0];
+        assert_eq!(hit["file"], *name, "{page}");
+        // The game as a client asks for it (the name percent-encoded), then its record by the
+        // link the answer gives, as a browser follows it.
+        let encoded: String = name
+            .bytes()
+            .map(|b| match b.is_ascii_alphanumeric() || b == b'.' {
+                true => (b as char).to_string(),
+                false => format!("%{b:02X}"),
+            })
+            .collect();
+        let view = get_raw(&format!("{}/api/game/{encoded}/0", server.base));
+        assert_eq!(view.status, 200, "{name}: {}", view.body);
+        let link = view.json()["sgf"].as_str().unwrap().to_string();
+        assert!(!link.contains(['#', '?', ' ']), "{link}");
+        let sgf = get_raw(&format!("{}{link}", server.base));
+        assert_eq!(sgf.status, 200, "{name}: {link}: {}", sgf.body);
+        assert_eq!(sgf.bytes, std::fs::read(data.join(name)).unwrap(), "{name}");
+    }
+    std::fs::remove_dir_all(&tmp).unwrap();
+}
+
+#[test]
+fn a_path_that_is_not_utf8_and_a_parameter_health_does_not_take_are_400() {
+    let base = &samples().base;
+    let r = get_raw(&format!("{base}/api/game/%FF%FE/0"));
+    assert_eq!(r.status, 400, "{}", r.body);
+    assert!(r.json()["error"].as_str().is_some(), "{}", r.body);
+    let v = refused("/api/health", &[("x", "1")], 400);
+    assert_eq!(v["param"], "x", "{v}");
+}
+
+#[test]
+fn a_connection_that_does_not_send_its_request_in_time_is_closed() {
+    use std::io::{Read, Write};
+    let server = start(
+        samples_index(),
+        Config {
+            header_timeout: Duration::from_millis(300),
+            ..Config::default()
+        },
+    );
+    let addr = server.base.trim_start_matches("http://").to_string();
+    // Closed by the server: the read ends (0 bytes or a reset) well before the client gives up.
+    let closed_within = |s: &mut std::net::TcpStream, what: &str| {
+        s.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
+        let started = Instant::now();
+        let mut buf = [0u8; 4096];
+        loop {
+            match s.read(&mut buf) {
+                Ok(0) | Err(_) => break,
+                // An answer (a 408, or the previous request's): read on to the close.
+                Ok(_) => {}
+            }
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{what}: not closed"
+        );
+    };
+    // Silent, then a head sent a byte at a time, too slowly.
+    let mut silent = std::net::TcpStream::connect(&addr).unwrap();
+    let mut slow = std::net::TcpStream::connect(&addr).unwrap();
+    for b in b"GET /api/health HTTP/1.1\r\nHost: x\r\n".iter().take(6) {
+        // Once the server has closed it, a write fails.
+        if slow.write_all(&[*b]).is_err() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // Meanwhile the server answers others.
+    assert_eq!(get(&server.base, "/api/health", &[], JSON).status, 200);
+    closed_within(&mut silent, "silent");
+    closed_within(&mut slow, "slow");
+    // A kept-alive connection is answered, then closed once idle.
+    let mut idle = std::net::TcpStream::connect(&addr).unwrap();
+    idle.write_all(b"GET /api/health HTTP/1.1\r\nHost: x\r\n\r\n")
+        .unwrap();
+    closed_within(&mut idle, "idle");
+}
