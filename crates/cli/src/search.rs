@@ -669,10 +669,11 @@ fn human(index: &Shards, query: &Query, answer: &Answer, limit: usize, elapsed_m
     s
 }
 
-/// A mean rank on the face's scale (1k = 0, 1d = 1, 1p = 11) as a player reads it: `6.4d`,
-/// `2.0p`, `3.5k`.
+/// A mean rank on the face's scale (1k = 0, 1d = 1, 10d = 10, 1p = 11) as a player reads it:
+/// `6.4d`, `2.0p`, `3.5k`. A mean between 10d and 1p is in dan (`10.6d`), not a fraction of a
+/// professional rank below the first.
 fn rank_label(v: f64) -> String {
-    if v >= 10.5 {
+    if v >= 10.95 {
         format!("{:.1}p", v - 10.0)
     } else if v >= 0.5 {
         format!("{v:.1}d")
@@ -768,4 +769,26 @@ fn pattern_diagram(
             _ => cell,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::rank_label;
+
+    #[test]
+    fn mean_ranks_read_as_players_write_them() {
+        for (v, want) in [
+            (0.0, "1.0k"),
+            (-4.2, "5.2k"),
+            (1.0, "1.0d"),
+            (6.44, "6.4d"),
+            (10.07, "10.1d"),
+            (10.61, "10.6d"),
+            (10.96, "1.0p"),
+            (11.0, "1.0p"),
+            (19.0, "9.0p"),
+        ] {
+            assert_eq!(rank_label(v), want, "{v}");
+        }
+    }
 }
