@@ -82,11 +82,15 @@ pub fn run(dir: &Path, inputs: &[PathBuf], setting: Setting<'_>, quiet: bool) ->
     )?;
     writeln!(
         out,
-        "inputs: {} new, {} changed (read again), {} deleted, {} unchanged; {} games removed{}{}",
+        "inputs: {} new, {} changed (read again), {} deleted, {} unchanged{}; {} games removed{}{}",
         summary.sources_new,
         summary.sources_changed,
         summary.sources_removed,
         summary.sources_skipped,
+        match summary.sources_resumed {
+            0 => String::new(),
+            n => format!(", {n} resumed (begun by a run that did not finish)"),
+        },
         summary.games_removed,
         match summary.skipped_files.len() {
             0 => String::new(),

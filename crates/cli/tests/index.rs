@@ -173,6 +173,22 @@ fn a_killed_run_is_finished_by_the_next_with_nothing_lost_or_doubled() {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    // Every input is counted once: new, unchanged (done before the kill) or resumed (begun).
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let line = text.lines().find(|l| l.starts_with("inputs: ")).unwrap();
+    let count = |what: &str| -> u64 {
+        line.split([',', ';'])
+            .find_map(|part| {
+                part.trim()
+                    .trim_start_matches("inputs: ")
+                    .strip_suffix(what)
+            })
+            .map_or(0, |n| n.trim().parse().unwrap())
+    };
+    let counted = count(" new")
+        + count(" unchanged")
+        + count(" resumed (begun by a run that did not finish)");
+    assert_eq!(counted, 10_348, "{line}");
     let s = stats(&dir);
     assert_eq!(s["games"], 10_348);
     assert_eq!(identities(&dir).len(), 10_348);

@@ -113,6 +113,8 @@ pub struct Summary {
     pub sources_new: usize,
     /// Of those, changed since they were read: their old games removed, read again.
     pub sources_changed: usize,
+    /// Of those, begun by a run that did not finish (killed): read on from where it stopped.
+    pub sources_resumed: usize,
     /// Inputs in the index that are gone from a directory walked again: their games removed.
     pub sources_removed: usize,
     /// Games hidden because their input changed or was deleted.
@@ -435,6 +437,7 @@ fn plan(
                     summary.sources_skipped += 1;
                     continue;
                 }
+                summary.sources_resumed += 1;
                 (info.records_done, info.games_in_record as usize)
             }
             known => {

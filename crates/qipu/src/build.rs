@@ -91,6 +91,8 @@ pub struct BuildSummary {
     pub sources_new: usize,
     /// Of those, changed since they were read: their old games removed, read again.
     pub sources_changed: usize,
+    /// Of those, begun by a build that did not finish (killed): read on from where it stopped.
+    pub sources_resumed: usize,
     /// Inputs in the index gone from a folder walked again: their games removed.
     pub sources_removed: usize,
     /// Games hidden because their input changed or was deleted.
@@ -156,6 +158,7 @@ pub fn build(
         sources_skipped: s.sources_skipped,
         sources_new: s.sources_new,
         sources_changed: s.sources_changed,
+        sources_resumed: s.sources_resumed,
         sources_removed: s.sources_removed,
         games_removed: s.games_removed,
         unreadable: s.unreadable,
