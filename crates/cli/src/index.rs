@@ -94,7 +94,7 @@ pub fn run(dir: &Path, inputs: &[PathBuf], setting: Setting<'_>, quiet: bool) ->
         summary.games_removed,
         match summary.skipped_files.len() {
             0 => String::new(),
-            n => format!("; {n} files skipped (not regular files)"),
+            n => format!("; {n} files skipped (each said above)"),
         },
         match summary.unreadable.len() {
             0 => String::new(),

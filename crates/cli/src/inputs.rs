@@ -183,6 +183,10 @@ pub fn map_records<T: Send>(
                     }
                     found = true;
                     let path = path_of(source, &rec.name);
+                    if let Some(reason) = rec.unread {
+                        out.push(failed(&rec.name, &path, format!("not read: {reason}")));
+                        return;
+                    }
                     out.push(each(&Input {
                         name: &rec.name,
                         path: &path,

@@ -644,10 +644,15 @@ fn process_small(batch: Vec<Item>, lines: Option<Limits>) -> Vec<Processed> {
                 Processed::File {
                     source,
                     record_no,
-                    file_problem: if first == 0 {
-                        file_problem(&records, &rec.name)
-                    } else {
-                        None
+                    file_problem: match rec.unread {
+                        Some(reason) => Some(Rejection {
+                            file: rec.name.clone(),
+                            game: None,
+                            offset: 0,
+                            reason: format!("not read: {reason}"),
+                        }),
+                        None if first == 0 => file_problem(&records, &rec.name),
+                        None => None,
                     },
                     games,
                     first,

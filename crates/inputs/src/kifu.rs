@@ -37,9 +37,9 @@ pub(crate) fn with_kifu_index(source: &Source, bytes: RecordBytes) -> RecordByte
 }
 
 /// The folder whose kifu-line index files ([`index_files`]) a source's games may be read with,
-/// were it a move file ([`with_kifu_index`]): a plain file's (not a stream's). Whoever remembers
-/// what a source held must take those files into its identity: a changed index changes the
-/// players, dates and results of a move file's games, not the move file.
+/// were it a move file: a plain file's (not a stream's). Whoever remembers what a source held
+/// must take those files into its identity: a changed index changes the players, dates and
+/// results of a move file's games, not the move file.
 pub fn companion_folder(source: &Source) -> Option<PathBuf> {
     (source.kind == SourceKind::Plain && !source.stream).then(|| folder(&source.path))
 }

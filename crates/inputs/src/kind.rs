@@ -81,6 +81,41 @@ impl MemberKind {
 /// `sgf` reads (GIB, NGF, UGF/UGI, kifu-line move files). The format itself is recognised from
 /// the content; the ending only decides what a walk opens. A kifu-line index (`.index`) is not
 /// taken: it holds no game of its own.
+/// Why a file found in a directory is not read although its name says it is packed the way
+/// record collections travel: compressed or archived in a form that is not read here. `None`
+/// for anything else, which a walk passes over without a word: notes, images, and records
+/// renamed out of the way (`x.sgf.bak`, `x.sgf.v1234`), as their owner meant. `lower` is the
+/// name in lower case.
+pub(crate) fn unread_packed(lower: &str) -> Option<&'static str> {
+    const PACKED: [&str; 10] = [
+        ".gz", ".bz2", ".xz", ".lzma", ".lz4", ".7z", ".rar", ".tbz2", ".tbz", ".txz",
+    ];
+    if PACKED.iter().any(|e| lower.ends_with(e)) {
+        return Some(
+            "compressed or archived in a form that is not read (.zst, .zip, .tar, .tar.gz and \
+             .tar.zst are)",
+        );
+    }
+    lower
+        .ends_with(".zst")
+        .then_some("a .zst file whose name does not say what it holds (x.sgf.zst, x.tar.zst)")
+}
+
+/// Why an archive's member is not read although its name says it holds records ([`unread_packed`],
+/// or an archive inside the archive); `None` for a member read, or one passed over (notes, …).
+/// `lower` is the member's name in lower case.
+pub(crate) fn unread_member(lower: &str) -> Option<&'static str> {
+    if MemberKind::of(lower).is_some() {
+        return None;
+    }
+    match SourceKind::in_directory(lower) {
+        Some(kind) if kind.is_archive() => {
+            Some("an archive inside an archive: unpack the outer one to read it")
+        }
+        _ => unread_packed(lower),
+    }
+}
+
 pub(crate) const RECORD_ENDINGS: [&str; 7] =
     [".sgf", ".wtf", ".gib", ".ngf", ".ugf", ".ugi", ".kifu"];
 
@@ -114,6 +149,37 @@ mod tests {
         assert_eq!(SourceKind::given("notes.txt"), Plain);
         assert_eq!(SourceKind::given("x.zst"), Zstd);
         assert_eq!(SourceKind::given("x.tgz"), TarGz);
+    }
+
+    #[test]
+    fn packed_forms_not_read_are_named_and_the_rest_passed_over() {
+        for name in [
+            "a.sgf.gz",
+            "b.tar.bz2",
+            "c.TAR.XZ",
+            "d.7z",
+            "e.rar",
+            "f.zst",
+            "g.txz",
+        ] {
+            assert!(
+                unread_packed(&name.to_ascii_lowercase()).is_some(),
+                "{name}"
+            );
+            assert_eq!(SourceKind::in_directory(name), None, "{name}");
+        }
+        for name in [
+            "notes.txt",
+            "x.sgf.bak",
+            "x.sgf.v1234",
+            "LIST.tsv",
+            "kifu.index",
+        ] {
+            assert_eq!(unread_packed(name), None, "{name}");
+        }
+        for name in ["a.tar.gz", "a.tgz", "a.sgf.zst", "a.tar.zst", "a.tzst"] {
+            assert!(SourceKind::in_directory(name).is_some(), "{name}");
+        }
     }
 
     #[test]

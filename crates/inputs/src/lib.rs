@@ -18,7 +18,10 @@
 //! # Promises
 //!
 //! * **Nothing is skipped silently.** A file that is not taken is either not a record by its name
-//!   (see "What is taken"), or listed in [`Discovery::skipped`] with why; a folder or file that
+//!   (see "What is taken"), or listed in [`Discovery::skipped`] with why (a FIFO, a file packed in
+//!   a form not read: `x.sgf.gz`, `x.tar.xz`, `x.7z`); an archive's member that is not read
+//!   although its name says it holds records (an archive inside the archive, `x.sgf.gz`) is
+//!   delivered empty with why ([`Record::unread`]); a folder or file that
 //!   cannot be listed or examined is in [`Discovery::unreadable`]; a source that cannot be read,
 //!   whole or in part, gives an [`InputError`] after whatever could be delivered.
 //! * **Every failure names its path and its reason**: the file or folder, the archive member when
@@ -60,7 +63,7 @@
 //!   [`MAX_RECORD_BYTES`]).
 //! * Inside archives, regular-file members with those record endings (any case, plain or
 //!   `.zst`) are taken; directories, links and other members are skipped. Archives
-//!   inside archives are not opened.
+//!   inside archives are not opened: they are delivered unread, with why ([`Record::unread`]).
 //!
 //! # Names (game identity)
 //!
@@ -76,7 +79,11 @@
 //! * For a `.sgf.zst` file: the compressed file's own name (`tygem-9d/2009-01.sgf.zst`).
 //! * For an archive member: the archive's name, `/`, the member's path inside the archive, cleaned
 //!   the same way (a leading `./` or `/` removed; zip `\` separators read as `/`):
-//!   `kgs-6d.tar.zst/kgs-6d/KGS2002/2002-07-17-5.sgf`.
+//!   `kgs-6d.tar.zst/kgs-6d/KGS2002/2002-07-17-5.sgf`. A member named as an earlier member of
+//!   the same archive (tar appends new versions of a file under its name) is `NAME (2)`,
+//!   `NAME (3)`, …, so that every record of an archive has a name of its own; zip members
+//!   sharing a name are read by their local headers, since the central directory's reader keeps
+//!   one of each name.
 //!
 //! A name that is not valid UTF-8 is written with each invalid byte as `\xHH` (upper-case hex)
 //! and each `\` doubled ([`display_name`]), so two names that differ only in such bytes stay
@@ -109,7 +116,9 @@
 //! zip members are independent, so a broken one is skipped and the rest are read (the error then
 //! counts the further broken members). A zip whose central directory is missing (truncated
 //! download) is read by its local headers as far as they go. A tar that ends without its
-//! end-of-archive marker is reported as truncated, after its members were delivered. Corrupt input
+//! end-of-archive marker is reported as truncated, after its members were delivered; after the
+//! marker the stream is read to its end, so that archives concatenated are all read and a
+//! checksum failing at the end (gzip's, zstd's) or bytes that are no archive are reported. Corrupt input
 //! never panics; a panic inside the zip library (none is known) is caught and reported as damage,
 //! though the panic hook still prints it.
 //!

@@ -70,6 +70,24 @@ pub(crate) fn clean_path(path: &Path) -> String {
 }
 
 /// A member's path inside an archive, cleaned: no leading `./` or `/`, no empty or `.` parts.
+/// Names of an archive's members, each once: a member named as an earlier one (tar appends
+/// new versions under the same name; zip tools may do the same) is `NAME (2)`, `NAME (3)`, …,
+/// so that every game keeps a name of its own.
+#[derive(Default)]
+pub(crate) struct MemberNames(std::collections::HashMap<String, u32>);
+
+impl MemberNames {
+    /// The name of this member, made apart from the earlier ones.
+    pub(crate) fn apart(&mut self, member: String) -> String {
+        let n = self.0.entry(member.clone()).or_insert(0);
+        *n += 1;
+        match *n {
+            1 => member,
+            n => format!("{member} ({n})"),
+        }
+    }
+}
+
 pub(crate) fn clean_member(name: &str) -> String {
     name.split('/')
         .filter(|part| !part.is_empty() && *part != ".")

@@ -40,6 +40,7 @@ pub(crate) fn read_plain(source: &Source, sink: &mut dyn FnMut(Record)) -> Resul
         name: source.name.clone(),
         bytes,
         damaged: false,
+        unread: None,
         consumed: len.min(source.len),
     });
     Ok(())

@@ -91,6 +91,10 @@ pub struct Record {
     /// after this record); what is there was read correctly up to the damage, except for a zip
     /// member failing its CRC, whose bytes are complete but not trustworthy.
     pub damaged: bool,
+    /// An archive's member that was not read although its name says it holds records, and
+    /// why: an archive inside the archive, or a compressed form not read here (`x.sgf.gz`).
+    /// Its `bytes` are empty; it is handed over so that it can be reported, never passed over.
+    pub unread: Option<&'static str>,
     /// Bytes of the source file consumed when this record was complete, for progress reports:
     /// non-decreasing within a source and at most its length. Decoders read ahead, so this runs
     /// slightly ahead of the record; once a source is done, count it as [`Source::len`].

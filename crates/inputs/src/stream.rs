@@ -65,6 +65,25 @@ pub(crate) fn deliver(
         name,
         bytes: owned(bytes),
         damaged: err.is_some(),
+        unread: None,
+        consumed,
+    });
+    1
+}
+
+/// Hands over an archive member that is not read, with why ([`Record::unread`]); returns 1, the
+/// records delivered.
+pub(crate) fn deliver_unread(
+    sink: &mut dyn FnMut(Record),
+    name: String,
+    reason: &'static str,
+    consumed: u64,
+) -> usize {
+    sink(Record {
+        name,
+        bytes: owned(Vec::new()),
+        damaged: false,
+        unread: Some(reason),
         consumed,
     });
     1

@@ -8,11 +8,11 @@ use std::cell::Cell;
 use std::io::{self, BufReader, Read};
 
 use crate::error::InputError;
-use crate::kind::{MemberKind, SourceKind};
+use crate::kind::{unread_member, MemberKind, SourceKind};
 use crate::limits::{STREAM_BUFFER_BYTES, ZSTD_WINDOW_LOG_MAX};
-use crate::names::{clean_member, display_bytes};
+use crate::names::{clean_member, display_bytes, MemberNames};
 use crate::source::{Record, Source};
-use crate::stream::{deliver, open, read_member, Counting, EndFlag};
+use crate::stream::{deliver, deliver_unread, open, read_member, Counting, EndFlag};
 
 /// Delivers the taken members of a tar archive (plain, gzip or zstd), or of several
 /// concatenated, up to the first damage.
@@ -52,6 +52,7 @@ pub(crate) fn read_tar(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<
         hit_end: &hit_end,
     };
     let mut delivered = 0;
+    let mut names = MemberNames::default();
     // The first block of an archive that follows the one just read (`cat a.tar b.tar`, or
     // `cat a.tar.gz b.tar.gz`, which gzip decodes as one stream).
     let mut next: Option<[u8; BLOCK]> = None;
@@ -74,12 +75,17 @@ pub(crate) fn read_tar(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<
                 continue;
             }
             let member = clean_member(&display_bytes(&entry.path_bytes()));
-            let Some(kind) = MemberKind::of(&member.to_ascii_lowercase()) else {
+            let lower = member.to_ascii_lowercase();
+            let Some(kind) = MemberKind::of(&lower) else {
+                if let Some(reason) = unread_member(&lower) {
+                    let name = format!("{}/{}", source.name, names.apart(member));
+                    delivered += deliver_unread(sink, name, reason, count.get());
+                }
                 continue;
             };
             let size = entry.size();
             let (bytes, err) = read_member(&mut entry, size, kind, source.max_record_bytes);
-            let name = format!("{}/{member}", source.name);
+            let name = format!("{}/{}", source.name, names.apart(member.clone()));
             delivered += deliver(sink, name, bytes, err.as_ref(), count.get());
             if let Some(err) = err {
                 return Err(damaged(Some(member), delivered, err));

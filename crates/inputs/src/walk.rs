@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use crate::error::InputError;
 use crate::identity::modified_ns;
-use crate::kind::SourceKind;
+use crate::kind::{unread_packed, SourceKind};
 use crate::limits::MAX_RECORD_BYTES;
 use crate::names::{clean_path, display_name};
 use crate::source::Source;
@@ -21,7 +21,9 @@ pub struct Discovery {
     pub sources: Vec<Source>,
     /// Canonical paths of the INPUT directories walked, completely or not.
     pub roots: Vec<PathBuf>,
-    /// Files found while walking that were not opened (FIFOs, sockets, devices), with why.
+    /// Files found while walking that were not opened, with why: FIFOs, sockets, devices, and
+    /// files whose names say they are packed in a form that is not read (`x.sgf.gz`,
+    /// `x.tar.xz`, `x.7z`).
     pub skipped: Vec<Skipped>,
     /// Directories and files that could not be listed or examined: the walk went on without
     /// them. A caller must not take their absence for a deletion.
@@ -223,6 +225,8 @@ impl Walker {
                     stream: false,
                     max_record_bytes: MAX_RECORD_BYTES,
                 });
+            } else if let Some(reason) = unread_packed(&file_name.to_ascii_lowercase()) {
+                self.found.skipped.push(Skipped { path, reason });
             }
         }
     }

@@ -7,10 +7,10 @@ use std::io::{self, BufReader, Read};
 use std::panic::{self, AssertUnwindSafe};
 
 use crate::error::InputError;
-use crate::kind::MemberKind;
-use crate::names::clean_member;
+use crate::kind::{unread_member, MemberKind};
+use crate::names::{clean_member, MemberNames};
 use crate::source::{Record, Source};
-use crate::stream::{deliver, open, read_member, Counting};
+use crate::stream::{deliver, deliver_unread, open, read_member, Counting};
 
 /// Runs a call into the zip library, turning a panic on corrupt input into an error.
 fn guarded<T>(call: impl FnOnce() -> zip::result::ZipResult<T>) -> io::Result<T> {
@@ -23,19 +23,31 @@ fn guarded<T>(call: impl FnOnce() -> zip::result::ZipResult<T>) -> io::Result<T>
     }
 }
 
-/// What was read of one zip member: its cleaned name, and its bytes and error as by
-/// [`read_member`]; `None` if the member is not taken.
-type ZipMember = Option<(String, Vec<u8>, Option<io::Error>)>;
+/// What became of one zip member.
+enum ZipMember {
+    /// Read: its cleaned name, and its bytes and error as by [`read_member`].
+    Read(String, Vec<u8>, Option<io::Error>),
+    /// Not read although its name says it holds records: its name, and why.
+    Unread(String, &'static str),
+    /// Not a record (a folder, notes).
+    Passed,
+}
 
 fn take_zip_member<R: Read>(file: &mut zip::read::ZipFile<'_, R>, max: u64) -> ZipMember {
     if !file.is_file() {
-        return None;
+        return ZipMember::Passed;
     }
     let member = clean_member(&file.name().replace('\\', "/"));
-    let kind = MemberKind::of(&member.to_ascii_lowercase())?;
+    let lower = member.to_ascii_lowercase();
+    let Some(kind) = MemberKind::of(&lower) else {
+        return match unread_member(&lower) {
+            Some(reason) => ZipMember::Unread(member, reason),
+            None => ZipMember::Passed,
+        };
+    };
     let size = file.size();
     let (bytes, err) = read_member(file, size, kind, max);
-    Some((member, bytes, err))
+    ZipMember::Read(member, bytes, err)
 }
 
 /// Delivers the taken members of a zip archive, skipping broken ones (see the module docs).
@@ -49,6 +61,30 @@ pub(crate) fn read_zip(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<
         Ok(archive) => archive,
         Err(central) => return read_zip_stream(source, sink, central),
     };
+    // The zip library keeps one member of each name: members sharing a name with another
+    // (the central directory lists more than it holds) are read by their local headers, every
+    // one of them.
+    let listed = declared_members(source);
+    if listed.is_some_and(|n| n > archive.len() as u64) {
+        let shared = listed.unwrap_or(0) - archive.len() as u64;
+        let (delivered, stopped) = read_local_headers(source, sink);
+        return match stopped {
+            None => Ok(()),
+            Some((member, err)) => Err(InputError::Damaged {
+                path: source.path.clone(),
+                member,
+                delivered,
+                more: 0,
+                source: io::Error::new(
+                    err.kind(),
+                    format!(
+                        "{shared} members share a name with another, so the archive was read by \
+                         its local headers, until: {err}"
+                    ),
+                ),
+            }),
+        };
+    }
     let mut delivered = 0;
     let mut first_err: Option<(Option<String>, io::Error)> = None;
     let mut more = 0;
@@ -58,8 +94,13 @@ pub(crate) fn read_zip(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<
             Ok(take_zip_member(&mut file, source.max_record_bytes))
         });
         let (member, err) = match read {
-            Ok(None) => continue,
-            Ok(Some((member, bytes, err))) => {
+            Ok(ZipMember::Passed) => continue,
+            Ok(ZipMember::Unread(member, reason)) => {
+                let name = format!("{}/{member}", source.name);
+                delivered += deliver_unread(sink, name, reason, count.get().min(source.len));
+                continue;
+            }
+            Ok(ZipMember::Read(member, bytes, err)) => {
                 let name = format!("{}/{member}", source.name);
                 let consumed = count.get().min(source.len);
                 delivered += deliver(sink, name, bytes, err.as_ref(), consumed);
@@ -95,31 +136,7 @@ pub(crate) fn read_zip_stream(
     sink: &mut dyn FnMut(Record),
     central: io::Error,
 ) -> Result<(), InputError> {
-    let count = Cell::new(0);
-    let mut reader = BufReader::new(Counting {
-        inner: open(source)?,
-        count: &count,
-    });
-    let mut delivered = 0;
-    let stopped = loop {
-        let read = guarded(|| {
-            Ok(zip::read::read_zipfile_from_stream(&mut reader)?
-                .map(|mut file| take_zip_member(&mut file, source.max_record_bytes)))
-        });
-        match read {
-            Ok(None) => break None,
-            Ok(Some(None)) => continue,
-            Ok(Some(Some((member, bytes, err)))) => {
-                let name = format!("{}/{member}", source.name);
-                let consumed = count.get().min(source.len);
-                delivered += deliver(sink, name, bytes, err.as_ref(), consumed);
-                if let Some(err) = err {
-                    break Some((Some(member), err));
-                }
-            }
-            Err(err) => break Some((None, err)),
-        }
-    };
+    let (delivered, stopped) = read_local_headers(source, sink);
     let (member, err) = match stopped {
         None => (None, central),
         Some((member, err)) => (
@@ -137,4 +154,80 @@ pub(crate) fn read_zip_stream(
         more: 0,
         source: err,
     })
+}
+
+/// Delivers the taken members of a zip archive by its local headers, in the order they lie, as
+/// far as they go: how many records were delivered, and where and why it stopped, if it did
+/// before the end.
+fn read_local_headers(
+    source: &Source,
+    sink: &mut dyn FnMut(Record),
+) -> (usize, Option<(Option<String>, io::Error)>) {
+    let count = Cell::new(0);
+    let file = match open(source) {
+        Ok(f) => f,
+        Err(e) => return (0, Some((None, io::Error::other(e.to_string())))),
+    };
+    let mut reader = BufReader::new(Counting {
+        inner: file,
+        count: &count,
+    });
+    let mut delivered = 0;
+    let mut names = MemberNames::default();
+    let stopped = loop {
+        let read = guarded(|| {
+            Ok(zip::read::read_zipfile_from_stream(&mut reader)?
+                .map(|mut file| take_zip_member(&mut file, source.max_record_bytes)))
+        });
+        match read {
+            Ok(None) => break None,
+            Ok(Some(ZipMember::Passed)) => continue,
+            Ok(Some(ZipMember::Unread(member, reason))) => {
+                let name = format!("{}/{}", source.name, names.apart(member));
+                delivered += deliver_unread(sink, name, reason, count.get().min(source.len));
+            }
+            Ok(Some(ZipMember::Read(member, bytes, err))) => {
+                let name = format!("{}/{}", source.name, names.apart(member.clone()));
+                let consumed = count.get().min(source.len);
+                delivered += deliver(sink, name, bytes, err.as_ref(), consumed);
+                if let Some(err) = err {
+                    break Some((Some(member), err));
+                }
+            }
+            Err(err) => break Some((None, err)),
+        }
+    };
+    (delivered, stopped)
+}
+
+/// How many members a zip's central directory says it lists (its end record, or the ZIP64 one
+/// it points to); `None` when that cannot be read.
+fn declared_members(source: &Source) -> Option<u64> {
+    use std::io::{Seek, SeekFrom};
+    let mut file = open(source).ok()?;
+    let len = file.metadata().ok()?.len();
+    // The end record (22 bytes) and a comment of up to 65,535 bytes after it.
+    let tail_len = len.min(22 + 65_535);
+    file.seek(SeekFrom::Start(len - tail_len)).ok()?;
+    let mut tail = vec![0u8; tail_len as usize];
+    file.read_exact(&mut tail).ok()?;
+    let at = (0..tail.len().saturating_sub(21))
+        .rev()
+        .find(|&i| tail[i..].starts_with(b"PK\x05\x06"))?;
+    let entries = u16::from_le_bytes([tail[at + 10], tail[at + 11]]);
+    if entries != u16::MAX {
+        return Some(u64::from(entries));
+    }
+    // ZIP64: a locator (20 bytes) just before the end record gives the ZIP64 end record's place.
+    let locator = tail.get(at.checked_sub(20)?..at)?;
+    if !locator.starts_with(b"PK\x06\x07") {
+        return Some(u64::from(entries));
+    }
+    let offset = u64::from_le_bytes(locator[8..16].try_into().ok()?);
+    file.seek(SeekFrom::Start(offset)).ok()?;
+    let mut record = [0u8; 40];
+    file.read_exact(&mut record).ok()?;
+    record
+        .starts_with(b"PK\x06\x06")
+        .then(|| u64::from_le_bytes(record[32..40].try_into().unwrap_or([0; 8])))
 }

@@ -243,6 +243,102 @@ fn a_fifo_in_a_folder_is_skipped_with_a_reason_and_never_opened() {
     assert!(found.unreadable.is_empty());
 }
 
+#[test]
+fn packed_files_that_are_not_read_are_skipped_with_a_reason() {
+    let scratch = Scratch::new("inputs-packed-walk");
+    scratch.write("a.sgf", &game(1));
+    scratch.write("b.sgf.gz", &gz(&game(2)));
+    scratch.write("sub/c.tar.xz", b"not read");
+    // Renamed out of the way, and anything else: passed over without a word.
+    scratch.write("d.sgf.bak", &game(4));
+    scratch.write("notes.txt", b"notes");
+    let found = discover_all(std::slice::from_ref(&scratch.0)).unwrap();
+    let names: Vec<&str> = found.sources.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["a.sgf"]);
+    let skipped: Vec<_> = found
+        .skipped
+        .iter()
+        .map(|s| s.path.strip_prefix(&scratch.0).unwrap().to_path_buf())
+        .collect();
+    assert_eq!(
+        skipped,
+        [PathBuf::from("b.sgf.gz"), PathBuf::from("sub/c.tar.xz")]
+    );
+    assert!(found.skipped.iter().all(|s| s.reason.contains("not read")));
+}
+
+#[test]
+fn archives_inside_archives_are_handed_over_unread_with_a_reason() {
+    let scratch = Scratch::new("inputs-nested");
+    let inner = tar_of(&[("x.sgf", game(9))]);
+    let members = vec![
+        ("a.sgf", game(1)),
+        ("inner.tar.gz", gz(&inner)),
+        ("inner.zip", zip_of(&[("y.sgf", game(8))])),
+        ("b.sgf.gz", gz(&game(2))),
+        ("notes.txt", b"notes".to_vec()),
+        ("c.sgf.zst", zst(&game(3))),
+    ];
+    for (name, bytes) in [("n.tar", tar_of(&members)), ("n.zip", zip_of(&members))] {
+        let path = scratch.write(name, &bytes);
+        let source = only_source(&path);
+        let mut got = Vec::new();
+        read_source(&source, &mut |r| {
+            let member = r.name.rsplit('/').next().unwrap().to_string();
+            got.push((member, r.unread.is_some(), r.bytes.is_empty()));
+        })
+        .unwrap();
+        let want = [
+            ("a.sgf", false, false),
+            ("inner.tar.gz", true, true),
+            ("inner.zip", true, true),
+            ("b.sgf.gz", true, true),
+            ("c.sgf.zst", false, false),
+        ]
+        .map(|(m, u, e)| (m.to_string(), u, e));
+        assert_eq!(got, want, "{name}");
+    }
+}
+
+#[test]
+fn members_sharing_a_name_are_all_read_under_names_of_their_own() {
+    let scratch = Scratch::new("inputs-same-name");
+    let named = |archive: &str, members: &[(&str, Vec<u8>)]| -> Vec<Got> {
+        members
+            .iter()
+            .map(|(m, b)| (format!("{archive}/{m}"), b.clone(), false))
+            .collect()
+    };
+    // The zip writer refuses a name twice: `h.sgf` is renamed `g.sgf` in the bytes (local
+    // header and central directory; the checksums cover the content only).
+    let mut zip = zip_of(&[("g.sgf", game(1)), ("h.sgf", game(2)), ("k.sgf", game(3))]);
+    for i in 0..zip.len() - 5 {
+        if &zip[i..i + 5] == b"h.sgf" {
+            zip[i] = b'g';
+        }
+    }
+    let source = only_source(&scratch.write("same.zip", &zip));
+    let (records, result) = read_all(&source);
+    result.unwrap();
+    let want = [
+        ("g.sgf", game(1)),
+        ("g.sgf (2)", game(2)),
+        ("k.sgf", game(3)),
+    ];
+    assert_eq!(records, named(&source.name, &want));
+    // tar appends a new version of a file under its name.
+    let tar = tar_of(&[("g.sgf", game(1)), ("h.sgf", game(2)), ("g.sgf", game(4))]);
+    let source = only_source(&scratch.write("same.tar", &tar));
+    let (records, result) = read_all(&source);
+    result.unwrap();
+    let want = [
+        ("g.sgf", game(1)),
+        ("h.sgf", game(2)),
+        ("g.sgf (2)", game(4)),
+    ];
+    assert_eq!(records, named(&source.name, &want));
+}
+
 /// A folder whose path is longer than the system takes (PATH_MAX), made by a shell stepping
 /// down into it (bash: dash refuses a working directory that long): it cannot be listed by its
 /// path, even by root, so it stands for any folder
@@ -406,6 +502,8 @@ fn sample_expected(archive: &str) -> Vec<Got> {
         ("abs/c.wtf", game(3)),
         ("coll/2017-05.sgf.zst", game(4)),
         ("empty.sgf", Vec::new()),
+        // Handed over unread, to be reported (`Record::unread`).
+        ("nested.zip", Vec::new()),
     ]
     .into_iter()
     .map(|(name, bytes)| (format!("{archive}/{name}"), bytes, false))
