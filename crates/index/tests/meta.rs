@@ -250,6 +250,12 @@ fn metadata_search() {
     assert!(e.contains("position"), "{e}");
     let e = query_error(&m, "black:*");
     assert!(e.contains("black:*"), "{e}");
+    // A field standing for two is refused as itself.
+    for field in ["player", "team"] {
+        let e = query_error(&m, &format!("{field}:*"));
+        assert!(e.contains(&format!("at {field}:*")), "{e}");
+        assert!(!e.contains("black"), "{e}");
+    }
     let e = query_error(&m, "date:[2005 TO 2010");
     assert!(e.contains("position"), "{e}");
     let e = query_error(&m, "");

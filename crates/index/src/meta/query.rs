@@ -223,6 +223,17 @@ pub(super) fn with_field(l: &UserInputLeaf, field: &str) -> UserInputLeaf {
     }
 }
 
+/// `field:*` on a field of words, which cannot say whether a game has a value.
+fn no_exists(field: &str) -> MetaError {
+    error(
+        format!("{field}:*"),
+        format!(
+            "{field}:* (has a value) works only for numbers and dates; try a word, e.g. \
+             {field}:lee"
+        ),
+    )
+}
+
 fn rewrite_leaf(l: UserInputLeaf) -> Result<UserInputAst, MetaError> {
     // A word, phrase or set with no field: any of the default fields, named one by one, so
     // that each is read as its own kind (the value fields through their dictionary).
@@ -236,6 +247,14 @@ fn rewrite_leaf(l: UserInputLeaf) -> Result<UserInputAst, MetaError> {
     }
     if let Some(field) = field_of(&l) {
         if let Kind::Either(fields) = kind_of(field)? {
+            // `player:*` is refused as itself, not as the `black:*` it stands for first.
+            if matches!(l, UserInputLeaf::Exists { .. })
+                && fields
+                    .iter()
+                    .any(|f| kind_of(f).is_ok_and(|k| k == Kind::Text))
+            {
+                return Err(no_exists(field));
+            }
             let alternatives = fields
                 .iter()
                 .map(|f| Ok((Some(Occur::Should), rewrite_leaf(with_field(&l, f))?)))
@@ -341,13 +360,7 @@ fn rewrite_leaf(l: UserInputLeaf) -> Result<UserInputAst, MetaError> {
             Kind::Date => Ok(leaf(UserInputLeaf::Exists {
                 field: "date_start".to_string(),
             })),
-            Kind::Text | Kind::Either(_) | Kind::Winner | Kind::How => Err(error(
-                format!("{field}:*"),
-                format!(
-                    "{field}:* (has a value) works only for numbers and dates; \
-                     try a word, e.g. {field}:lee"
-                ),
-            )),
+            Kind::Text | Kind::Either(_) | Kind::Winner | Kind::How => Err(no_exists(&field)),
             kind @ (Kind::Bool | Kind::Unsigned | Kind::Float | Kind::Rank) => {
                 Ok(has_value(kind, field))
             }
