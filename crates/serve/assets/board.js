@@ -515,7 +515,10 @@ function renderGames() {
     th.classList.toggle("up", Boolean((client && clientSort.up) || (k === "date" && state.sort === "oldest")));
   }
   const games = answer ? answer.games : 0;
-  $("#page").textContent = games ? `${state.offset + 1}–${Math.min(games, state.offset + PAGE)} of ${games.toLocaleString()}` : "no games";
+  // An offset past the end (a URL typed or kept while the answer shrank) says so.
+  $("#page").textContent = !games ? "no games"
+    : state.offset >= games ? `past the last of ${games.toLocaleString()}`
+    : `${state.offset + 1}–${Math.min(games, state.offset + PAGE)} of ${games.toLocaleString()}`;
   $("#prev").disabled = state.offset === 0;
   $("#next").disabled = state.offset + PAGE >= games;
 }

@@ -339,6 +339,17 @@ fn the_board_works_in_a_real_browser() {
             "return document.querySelectorAll('#games tbody tr').length === 1 && document.querySelector('#games tbody tr').textContent.includes('孙策')",
         );
 
+        // A page past the end, as a URL may hold it, says so, and leads back.
+        s.post("/url", json!({"url": "about:blank"}));
+        s.post(
+            "/url",
+            json!({"url": format!("{}/#o=999999&b=pd", server.base)}),
+        );
+        s.wait(
+            "the page past the end",
+            "return /^past the last of /.test(document.querySelector('#page').textContent) && !document.querySelector('#prev').disabled",
+        );
+
         // A hit on a variation line opens that line: its moves, its board at the hit.
         s.post("/url", json!({"url": "about:blank"}));
         s.post(
