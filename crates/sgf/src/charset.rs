@@ -96,6 +96,7 @@ pub(crate) fn detect(
     declared: Option<(&[u8], usize)>,
     sample: &Sample,
     file_charset: Option<&'static Encoding>,
+    count_replacements: bool,
     dialect: Dialect,
     game_offset: usize,
 ) -> (Charset, Vec<Diagnostic>) {
@@ -127,7 +128,7 @@ pub(crate) fn detect(
         // The transcoding already replaced what did not decode; its replacement characters are
         // what was bad in the original.
         let bad = std::str::from_utf8(text).map_or(0, |t| t.matches('\u{fffd}').count());
-        if bad > 0 {
+        if bad > 0 && count_replacements {
             let first = text
                 .windows(3)
                 .position(|w| w == "\u{fffd}".as_bytes())
@@ -456,6 +457,7 @@ mod tests {
             declared.map(|s| (s.as_bytes(), 0)),
             &sample(text),
             None,
+            true,
             Dialect::Sgf,
             0,
         );
@@ -493,7 +495,7 @@ mod tests {
     fn broken_utf8_decodes_with_replacement_and_a_diagnostic() {
         let mut b = "野狐职业棋手精英赛".as_bytes().to_vec();
         b[4] = b'?';
-        let (c, d) = detect(None, &sample(&b), None, Dialect::Sgf, 7);
+        let (c, d) = detect(None, &sample(&b), None, true, Dialect::Sgf, 7);
         assert_eq!(c.encoding, UTF_8);
         // 0xe9 0x87 0x8e, then 0xe7 '?' 0x90: two bad sequences, the first at byte 3 + 100.
         let want = Problem::Undecodable {
@@ -519,7 +521,7 @@ mod tests {
                 broken: 0
             }
         );
-        let (c, d) = detect(None, &sample(b), None, Dialect::Sgf, 0);
+        let (c, d) = detect(None, &sample(b), None, true, Dialect::Sgf, 0);
         assert_eq!(c.encoding, UTF_8);
         assert!(matches!(
             d[..],
@@ -541,7 +543,7 @@ mod tests {
             let (l1, _, _) = encoding_rs::WINDOWS_1252.encode(text);
             assert!(!Utf8Evidence::of(&l1).mostly_utf8(), "{text}");
             // chardetng may name windows-1250 for so short a text: é is the same byte there.
-            let (c, _) = detect(None, &sample(&l1), None, Dialect::Sgf, 0);
+            let (c, _) = detect(None, &sample(&l1), None, true, Dialect::Sgf, 0);
             assert_eq!(c.decode(&l1), text);
         }
         for (enc, text) in [

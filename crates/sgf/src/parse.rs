@@ -85,6 +85,7 @@ pub(crate) fn parse_with<'a>(
         values: p.values,
         diagnostics: p.diags.items,
         file_charset: None,
+        converted: false,
         charset: OnceLock::new(),
     })
 }

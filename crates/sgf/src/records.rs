@@ -182,6 +182,10 @@ impl<'a> Records<'a> {
         };
         let mut tree = parse_game(&self.bytes, span, dialect)?;
         tree.file_charset = self.file_charset;
+        tree.converted = matches!(
+            self.format,
+            Format::Gib | Format::Ngf | Format::Ugf | Format::KifuLine
+        );
         tree.charset = OnceLock::new();
         if dialect == Dialect::Sgf
             && self.file_charset.is_none()

@@ -68,6 +68,10 @@ pub struct GameTree<'a> {
     pub(crate) diagnostics: Vec<Diagnostic>,
     /// Charset of a whole file that was transcoded before parsing (UTF-16), if any.
     pub(crate) file_charset: Option<&'static encoding_rs::Encoding>,
+    /// The text was converted from a server format's file, whose converter said what did not
+    /// decode (at the file's own offsets): U+FFFD in it is not counted again, since a file may
+    /// hold the character itself and the converted text's offsets are not the file's.
+    pub(crate) converted: bool,
     pub(crate) charset: OnceLock<(Charset, Vec<Diagnostic>)>,
 }
 
@@ -181,6 +185,7 @@ impl<'a> GameTree<'a> {
                 declared,
                 &sample,
                 self.file_charset,
+                !self.converted,
                 self.dialect,
                 self.span.start,
             )

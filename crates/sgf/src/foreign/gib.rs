@@ -115,13 +115,7 @@ pub(crate) fn convert(bytes: &[u8]) -> Converted {
         );
     }
     if text.lossy {
-        out.diagnostics.push(problem(
-            Foreign::Gib,
-            0,
-            0,
-            "some text is in no charset qipu recognised: decoded with replacement characters"
-                .into(),
-        ));
+        out.diagnostics.push(super::undecoded(Foreign::Gib));
     }
     out
 }

@@ -59,7 +59,7 @@ pub(crate) enum Foreign {
 pub(crate) fn detect(bytes: &[u8]) -> Option<Foreign> {
     let head = &bytes[..bytes.len().min(16 * 1024)];
     let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
-    let mut lines = Lines(Some(head)).map(trim_ascii).filter(|l| !l.is_empty());
+    let lines = Lines(Some(head)).map(trim_ascii).filter(|l| !l.is_empty());
     let first = lines.clone().next()?;
     if lines.clone().take(8).any(|l| l == b"\\HS" || l == b"\\GS") {
         return Some(Foreign::Gib);
@@ -76,13 +76,9 @@ pub(crate) fn detect(bytes: &[u8]) -> Option<Foreign> {
     if kifu::is_index_line(first) {
         return Some(Foreign::KifuIndex);
     }
-    if lines
-        .by_ref()
-        .filter(|l| ngf::is_move_line(l))
-        .take(3)
-        .count()
-        == 3
-    {
+    // A move line is specific enough alone (`PMABBREER`); a game of no move (unfinished, or
+    // resigned at once) is known by its header.
+    if lines.clone().any(ngf::is_move_line) || ngf::is_header(lines) {
         return Some(Foreign::Ngf);
     }
     None
@@ -310,6 +306,18 @@ pub(crate) fn handicap_points(size: u8, count: u8) -> Vec<Point> {
 }
 
 /// A problem of a line of an original file.
+/// The file's text had bytes in no charset recognised: what the converted text holds as U+FFFD
+/// came from them (the games' own charset check leaves converted text alone, since its offsets
+/// are not the file's).
+pub(crate) fn undecoded(format: Foreign) -> Diagnostic {
+    problem(
+        format,
+        0,
+        0,
+        "some text is in no charset qipu recognised: decoded with replacement characters".into(),
+    )
+}
+
 pub(crate) fn problem(format: Foreign, offset: usize, line: usize, reason: String) -> Diagnostic {
     Diagnostic {
         offset,

@@ -35,6 +35,28 @@ pub(crate) fn is_move_line(line: &[u8]) -> bool {
         && line[5..9].iter().all(u8::is_ascii_uppercase)
 }
 
+/// Whether `lines` (non-empty, trimmed) begin as the usual NGF header does: the board size
+/// (a number of 2 to 52) on the first or second line, and the date `YYYYMMDD [HH:MM]` on the
+/// ninth or the one before it (the title may be missing).
+pub(crate) fn is_header<'a>(lines: impl Iterator<Item = &'a [u8]>) -> bool {
+    let head: Vec<&[u8]> = lines.take(9).collect();
+    let size = |l: &[u8]| {
+        !l.is_empty()
+            && l.len() <= 2
+            && l.iter().all(u8::is_ascii_digit)
+            && std::str::from_utf8(l)
+                .ok()
+                .and_then(|s| s.parse::<u8>().ok())
+                .is_some_and(|n| (2..=52).contains(&n))
+    };
+    let date = |l: &[u8]| {
+        l.len() >= 8
+            && l[..8].iter().all(u8::is_ascii_digit)
+            && matches!(trim_ascii(&l[8..]), [] | [b'[', .., b']'])
+    };
+    (0..2).any(|i| head.get(i).is_some_and(|l| size(l)) && head.get(i + 7).is_some_and(|l| date(l)))
+}
+
 /// Converts an NGF file to SGF.
 pub(crate) fn convert(bytes: &[u8]) -> Converted {
     let text = Decoder::for_file(bytes, Some(encoding_rs::GB18030));
@@ -153,6 +175,9 @@ pub(crate) fn convert(bytes: &[u8]) -> Converted {
     if first_move.is_none() {
         out.diagnostics
             .push(problem(Foreign::Ngf, 0, 0, "no move line found".into()));
+    }
+    if text.lossy {
+        out.diagnostics.push(super::undecoded(Foreign::Ngf));
     }
     w.finish_into(&mut out.sgf);
     out
@@ -300,6 +325,55 @@ fn result_text(v: &str) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The header of Sabaki's `even.NGF` with `moves` of its move lines.
+    fn even(moves: usize, title: bool) -> String {
+        let mut lines = vec![
+            "Rated game",
+            "19",
+            "LQC         9DP",
+            "CYY         9DP",
+            "www.cyberoro.com",
+            "0",
+            "0",
+            "7",
+            "20170316 [09:37]",
+            "5",
+            "Black wins by 0.5!",
+        ];
+        if !title {
+            lines.remove(0);
+        }
+        let count = moves.to_string();
+        lines.push(&count);
+        let all = ["PMABBREER", "PMACWEEEE", "PMADBQPPQ"];
+        lines.extend(&all[..moves]);
+        lines.join("\r\n") + "\r\n"
+    }
+
+    #[test]
+    fn games_of_fewer_than_three_moves_are_ngf_too() {
+        for moves in 0..=3 {
+            for title in [true, false] {
+                let text = even(moves, title);
+                assert_eq!(
+                    super::super::detect(text.as_bytes()),
+                    Some(Foreign::Ngf),
+                    "{moves} moves, title {title}"
+                );
+                let c = convert(text.as_bytes());
+                assert!(c.sgf.contains("PW[LQC]"), "{moves}: {}", c.sgf);
+                assert_eq!(
+                    c.sgf.matches(";B[").count() + c.sgf.matches(";W[").count(),
+                    moves
+                );
+            }
+        }
+        // Text that only looks a little like it is not.
+        for text in ["19\nsome notes\n", "Rated game\n19\nx\n", "PM is a time\n"] {
+            assert_eq!(super::super::detect(text.as_bytes()), None, "{text:?}");
+        }
+    }
 
     #[test]
     fn ranks_dates_and_results() {

@@ -192,6 +192,9 @@ pub(crate) fn convert(bytes: &[u8]) -> Converted {
         let tree = review_tree(&review, size, from_bottom, &comments, &mut out.diagnostics);
         w.raw_moves(&tree.sgf, tree.moves);
     }
+    if text.lossy {
+        out.diagnostics.push(super::undecoded(Foreign::Ugf));
+    }
     w.finish_into(&mut out.sgf);
     out
 }
