@@ -124,7 +124,7 @@ pub fn run(dir: &Path, inputs: &[PathBuf], setting: Setting<'_>, quiet: bool) ->
     }
     writeln!(
         out,
-        "index: {} ({:.1} MB); rejected files and games are listed in {}",
+        "index: {} ({:.1} MB); rejected files and games, and problems of files read, are listed in {}",
         dir.display(),
         summary.index_bytes as f64 / 1e6,
         summary.report.display()

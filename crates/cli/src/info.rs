@@ -85,6 +85,11 @@ fn read_file(input: &Input<'_>) -> Vec<Row> {
         Ok(r) => r,
         Err(e) => return vec![file_row(input.name, input.path, &[e])],
     };
+    // What the file says of itself though it holds games (a kifu-line move file read without
+    // its index, a line of a server format skipped): a row of its own, before its games.
+    if !file_diags.is_empty() {
+        rows.push(file_note_row(input.name, input.path, &file_diags));
+    }
     for i in range {
         rows.push(match records.game(i) {
             Ok(tree) => game_row(input, i, records.format().name(), &tree),
@@ -214,6 +219,18 @@ fn rejected_row(input: &Input<'_>, index: usize, d: &Diagnostic) -> Row {
         }),
         table: vec![format!("{}#{index}", input.path).into(), "rejected".into()],
         diagnostics: vec![msg],
+    }
+}
+
+/// The problems of a file that holds games, as a row that is no game (`"game": null`,
+/// `"rejected": false`).
+fn file_note_row(name: &str, path: &str, diags: &[String]) -> Row {
+    Row {
+        json: json!({
+            "file": name, "path": path, "game": null, "rejected": false, "diagnostics": diags,
+        }),
+        table: vec![path.into(), "file".into()],
+        diagnostics: diags.to_vec(),
     }
 }
 

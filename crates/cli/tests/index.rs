@@ -709,9 +709,23 @@ fn a_kifu_move_file_is_read_again_when_its_index_changes() {
     std::fs::copy(&kifu, data.join(kifu.file_name().unwrap())).unwrap();
     let idx = root.join("idx");
     let idx = idx.to_str().unwrap();
-    // The move file alone: games without players.
+    // The move file alone: games without players, and the report says why.
     ok(index_run(idx, &[&data], None));
     assert_eq!(meta_hits(idx, "black:楚阳春").len(), 0);
+    let report = std::fs::read_to_string(Path::new(idx).join("rejected.jsonl")).unwrap();
+    assert!(report.contains("read without its index"), "{report}");
+    let info = qipu(&["info", "--json", data.to_str().unwrap()]);
+    let rows: Vec<Value> = String::from_utf8_lossy(&info.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(rows[0]["game"], Value::Null, "{rows:?}");
+    assert_eq!(rows[0]["rejected"], false);
+    assert!(rows[0]["diagnostics"][0]
+        .as_str()
+        .unwrap()
+        .contains("read without its index"));
+    assert!(rows[1..].iter().all(|r| r["game"].is_u64()));
     // Its index comes: the move file is read again, with it.
     let copied = data.join(index_file.file_name().unwrap());
     std::fs::copy(&index_file, &copied).unwrap();

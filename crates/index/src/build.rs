@@ -508,6 +508,8 @@ enum Processed {
         /// The file's last games are in this chunk.
         last: bool,
         file_problem: Option<Rejection>,
+        /// What a file that holds games says of itself, for the report ([`file_notes`]).
+        file_notes: Vec<Rejection>,
     },
     SourceDone(Key, u64, u64, Option<(String, String)>),
 }
@@ -596,6 +598,7 @@ fn process(
                 }
                 let records = Records::read(&rec.bytes);
                 let problem = file_problem(&records, &rec.name);
+                let notes = file_notes(&records, &rec.name);
                 let total = records.len();
                 let mut first = games_in.min(total);
                 loop {
@@ -612,6 +615,11 @@ fn process(
                         games,
                         last: end == total,
                         file_problem: if first == 0 { problem.clone() } else { None },
+                        file_notes: if first == 0 {
+                            notes.clone()
+                        } else {
+                            Vec::new()
+                        },
                     };
                     if !send(vec![chunk]) {
                         return false;
@@ -654,6 +662,10 @@ fn process_small(batch: Vec<Item>, lines: Option<Limits>) -> Vec<Processed> {
                         None if first == 0 => file_problem(&records, &rec.name),
                         None => None,
                     },
+                    file_notes: match first {
+                        0 => file_notes(&records, &rec.name),
+                        _ => Vec::new(),
+                    },
                     games,
                     first,
                     last: true,
@@ -676,6 +688,42 @@ fn cut_while_read(name: &str) -> Rejection {
                  past the cut are not indexed; index it again"
             .to_string(),
     }
+}
+
+/// At most this many of a file's own problems are listed in the report; a count says how many
+/// more there were.
+const FILE_NOTES_LISTED: usize = 100;
+
+/// What a record file that holds games says of itself, for the report: the problems of the file
+/// rather than of one game (a kifu-line move file read without its index, a line of a server
+/// format skipped), which would otherwise be seen only by `qipu info`.
+fn file_notes(records: &Records<'_>, name: &str) -> Vec<Rejection> {
+    if records.is_empty() {
+        return Vec::new();
+    }
+    let all = records.diagnostics();
+    let mut notes: Vec<Rejection> = all
+        .iter()
+        .take(FILE_NOTES_LISTED)
+        .map(|d| Rejection {
+            file: name.to_string(),
+            game: None,
+            offset: d.offset,
+            reason: d.problem.to_string(),
+        })
+        .collect();
+    if all.len() > FILE_NOTES_LISTED {
+        notes.push(Rejection {
+            file: name.to_string(),
+            game: None,
+            offset: 0,
+            reason: format!(
+                "{} more problems of this file are not listed (qipu info lists them all)",
+                all.len() - FILE_NOTES_LISTED
+            ),
+        });
+    }
+    notes
 }
 
 /// Why a record file has no game, if it has none.
@@ -804,6 +852,7 @@ impl Writer<'_> {
                 games,
                 last,
                 file_problem,
+                file_notes,
             } => {
                 // How far the source is, should a commit come before this chunk: a commit may
                 // fall inside a file, and the next run then goes on from the game after it.
@@ -833,6 +882,9 @@ impl Writer<'_> {
                 if let Some(r) = file_problem {
                     self.tally(&source, |t| t.files_without_games += 1);
                     self.reject(&r)?;
+                }
+                for r in &file_notes {
+                    self.reject(r)?;
                 }
                 // A file's chunks share its entry in the segment's file table; a new segment
                 // (after a commit inside the file) gets an entry of its own.
