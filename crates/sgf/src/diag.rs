@@ -23,6 +23,11 @@ pub enum Problem {
     Unclosed,
     #[error("game tree is not closed: it ends here, where the next game's root node starts")]
     UnclosedBeforeNextGame,
+    /// Bytes of an unclosed tree between the games found in it, which belong to none of them.
+    #[error(
+        "{0} bytes from here belong to no game (an unclosed tree's, between the games found in it): not read"
+    )]
+    LeftBetweenGames(usize),
     #[error("property value is not closed: the file ends inside it")]
     UnclosedValue,
     #[error("unexpected {0:?} between properties, skipped")]

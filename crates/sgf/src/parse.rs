@@ -68,6 +68,10 @@ pub(crate) fn parse_with<'a>(
         };
         p.diags.push(game.span.end, problem);
     }
+    if let Some(left) = game.left {
+        p.diags
+            .push(left.start, Problem::LeftBetweenGames(left.len()));
+    }
     Spare::keep_last_child(std::mem::take(&mut p.last_child));
     if p.nodes.is_empty() {
         return Err(Diagnostic {
@@ -458,6 +462,7 @@ mod tests {
             truncated: false,
             implicit_open: false,
             next_game: false,
+            left: None,
         };
         assert!(parse_game(s.as_bytes(), g, Dialect::Sgf).is_err());
     }

@@ -113,6 +113,10 @@ pub struct GameSpan {
     pub next_game: bool,
     /// The tree starts with node data (`;GM[1]…`) but no `(`: a parenthesis is implied before it.
     pub implicit_open: bool,
+    /// Bytes after this tree, up to the next game found, that belong to no game: what an
+    /// unclosed tree held between the games found inside it (its own variations). They are not
+    /// read; the tree before them says so.
+    pub left: Option<Span>,
 }
 
 /// Splits a collection into its top-level game trees without building them.
@@ -155,6 +159,7 @@ pub fn split_games(bytes: &[u8]) -> Vec<GameSpan> {
             truncated,
             implicit_open,
             next_game,
+            left: None,
         };
         match tree_end(bytes, start, implicit_open, |_, _| {}) {
             Some(e) => {
@@ -166,7 +171,7 @@ pub fn split_games(bytes: &[u8]) -> Vec<GameSpan> {
                 let roots = nested_games(bytes, start, implicit_open);
                 let cut = roots.first().map_or(bytes.len(), |r| r.0);
                 games.push(span(cut, true, cut < bytes.len()));
-                split_nested(&roots, bytes.len(), &mut games);
+                split_nested(&roots, bytes, &mut games);
                 pos = bytes.len();
             }
         }
@@ -245,7 +250,12 @@ fn nested_games(bytes: &[u8], start: usize, implicit_open: bool) -> Vec<(usize, 
 
 /// The trees of the games [`nested_games`] found, as [`split_games`] gives them: a game that
 /// closes is whole (games inside it stay in it), one that does not runs to the next game found.
-fn split_nested(roots: &[(usize, Option<usize>)], len: usize, games: &mut Vec<GameSpan>) {
+///
+/// What lies between a game that closes and the next game found (or the end) is the unclosed
+/// tree's own: the game before it names those bytes ([`GameSpan::left`]) when they hold more than
+/// closing parentheses and white space.
+fn split_nested(roots: &[(usize, Option<usize>)], bytes: &[u8], games: &mut Vec<GameSpan>) {
+    let len = bytes.len();
     let mut covered = 0;
     for (i, &(start, end)) in roots.iter().enumerate() {
         if start < covered {
@@ -257,11 +267,25 @@ fn split_nested(roots: &[(usize, Option<usize>)], len: usize, games: &mut Vec<Ga
             None => (roots.get(i + 1).map_or(len, |r| r.0), true),
         };
         covered = end;
+        let left = match truncated {
+            true => None,
+            false => {
+                let next = roots[i + 1..]
+                    .iter()
+                    .find(|r| r.0 >= end)
+                    .map_or(len, |r| r.0);
+                let gap = &bytes[end..next];
+                gap.iter()
+                    .any(|b| !b.is_ascii_whitespace() && *b != b')')
+                    .then(|| Span::new(end, next))
+            }
+        };
         games.push(GameSpan {
             span: Span::new(start, end),
             truncated,
             implicit_open: false,
             next_game: truncated && end < len,
+            left,
         });
     }
 }
@@ -466,6 +490,41 @@ mod tests {
         );
         // A property that only looks like one, inside a value, starts nothing.
         assert_eq!(spans("(;GM[1];C[(;GM[1]];B[aa]"), vec![(0, 24, true)]);
+    }
+
+    #[test]
+    fn what_lies_between_the_games_found_is_named_not_lost() {
+        let s = "(;GM[1];B[aa](;GM[1];W[bb])(;W[cc];B[dd];W[ee])(;GM[1];B[ff])";
+        let g = split_games(s.as_bytes());
+        let got: Vec<_> = g
+            .iter()
+            .map(|g| {
+                (
+                    g.span.start,
+                    g.span.end,
+                    g.truncated,
+                    g.left.map(|l| (l.start, l.end)),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (0, 13, true, None),
+                (13, 27, false, Some((27, 47))),
+                (47, 61, false, None)
+            ]
+        );
+        // Only closing parentheses and white space between: nothing to name.
+        let s = "(;GM[1];B[aa](;GM[1];W[bb]) ) \n(;GM[1];B[ff])";
+        assert!(split_games(s.as_bytes()).iter().all(|g| g.left.is_none()));
+        let r = crate::Records::read(b"(;GM[1];B[aa](;GM[1];W[bb])(;W[cc])(;GM[1];B[ff])");
+        let d = r.game(1).unwrap().diagnostics();
+        assert_eq!(d.len(), 1, "{d:?}");
+        assert_eq!(
+            (d[0].offset, &d[0].problem),
+            (27, &crate::Problem::LeftBetweenGames(8))
+        );
     }
 
     #[test]
