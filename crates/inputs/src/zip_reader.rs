@@ -3,6 +3,7 @@
 //! headers as far as they go. A panic of the zip library on corrupt data is caught.
 
 use std::cell::Cell;
+use std::collections::HashSet;
 use std::io::{self, BufReader, Read};
 use std::panic::{self, AssertUnwindSafe};
 
@@ -63,32 +64,67 @@ pub(crate) fn read_zip(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<
     };
     // The zip library keeps one member of each name: members sharing a name with another
     // (the central directory lists more than it holds) are read by their local headers, every
-    // one of them.
+    // one of them. Where those cannot be read (a member written with a data descriptor, which
+    // gives its size only after its data; a broken one), the central directory gives the
+    // members not read yet, one of each name.
     let listed = declared_members(source);
     if listed.is_some_and(|n| n > archive.len() as u64) {
         let shared = listed.unwrap_or(0) - archive.len() as u64;
-        let (delivered, stopped) = read_local_headers(source, sink);
-        return match stopped {
-            None => Ok(()),
-            Some((member, err)) => Err(InputError::Damaged {
-                path: source.path.clone(),
-                member,
-                delivered,
-                more: 0,
-                source: io::Error::new(
-                    err.kind(),
-                    format!(
-                        "{shared} members share a name with another, so the archive was read by \
-                         its local headers, until: {err}"
-                    ),
-                ),
-            }),
+        let (local, stopped, read) = read_local_headers(source, sink);
+        let Some((member, err)) = stopped else {
+            return Ok(());
         };
+        let (central, _, more) = read_central(&mut archive, source, sink, &count, &read);
+        return Err(InputError::Damaged {
+            path: source.path.clone(),
+            member,
+            delivered: local + central,
+            more,
+            source: io::Error::new(
+                err.kind(),
+                format!(
+                    "{shared} members share a name with another, so the archive was read by its \
+                     local headers until: {err}; then by its central directory, which gives one \
+                     member of each name"
+                ),
+            ),
+        });
     }
+    let (delivered, first_err, more) =
+        read_central(&mut archive, source, sink, &count, &HashSet::new());
+    match first_err {
+        None => Ok(()),
+        Some((member, err)) => Err(InputError::Damaged {
+            path: source.path.clone(),
+            member,
+            delivered,
+            more,
+            source: err,
+        }),
+    }
+}
+
+/// Delivers the taken members of a zip archive listed in its central directory, but those whose
+/// cleaned names are in `skip`, skipping broken ones: how many records were delivered, the
+/// first error, and how many more members were broken.
+fn read_central<R: Read + std::io::Seek>(
+    archive: &mut zip::ZipArchive<R>,
+    source: &Source,
+    sink: &mut dyn FnMut(Record),
+    count: &Cell<u64>,
+    skip: &HashSet<String>,
+) -> (usize, Option<(Option<String>, io::Error)>, usize) {
     let mut delivered = 0;
     let mut first_err: Option<(Option<String>, io::Error)> = None;
     let mut more = 0;
     for index in 0..archive.len() {
+        if !skip.is_empty()
+            && archive
+                .name_for_index(index)
+                .is_some_and(|n| skip.contains(&clean_member(&n.replace('\\', "/"))))
+        {
+            continue;
+        }
         let read = guarded(|| {
             let mut file = archive.by_index(index)?;
             Ok(take_zip_member(&mut file, source.max_record_bytes))
@@ -116,16 +152,7 @@ pub(crate) fn read_zip(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<
             Some(_) => more += 1,
         }
     }
-    match first_err {
-        None => Ok(()),
-        Some((member, err)) => Err(InputError::Damaged {
-            path: source.path.clone(),
-            member,
-            delivered,
-            more,
-            source: err,
-        }),
-    }
+    (delivered, first_err, more)
 }
 
 /// Reads a zip whose central directory is unreadable by its local headers, from the start:
@@ -136,7 +163,7 @@ pub(crate) fn read_zip_stream(
     sink: &mut dyn FnMut(Record),
     central: io::Error,
 ) -> Result<(), InputError> {
-    let (delivered, stopped) = read_local_headers(source, sink);
+    let (delivered, stopped, _) = read_local_headers(source, sink);
     let (member, err) = match stopped {
         None => (None, central),
         Some((member, err)) => (
@@ -162,11 +189,17 @@ pub(crate) fn read_zip_stream(
 fn read_local_headers(
     source: &Source,
     sink: &mut dyn FnMut(Record),
-) -> (usize, Option<(Option<String>, io::Error)>) {
+) -> (usize, Option<(Option<String>, io::Error)>, HashSet<String>) {
     let count = Cell::new(0);
     let file = match open(source) {
         Ok(f) => f,
-        Err(e) => return (0, Some((None, io::Error::other(e.to_string())))),
+        Err(e) => {
+            return (
+                0,
+                Some((None, io::Error::other(e.to_string()))),
+                HashSet::new(),
+            )
+        }
     };
     let mut reader = BufReader::new(Counting {
         inner: file,
@@ -174,6 +207,8 @@ fn read_local_headers(
     });
     let mut delivered = 0;
     let mut names = MemberNames::default();
+    // The members delivered, by their names in the archive.
+    let mut taken = HashSet::new();
     let stopped = loop {
         let read = guarded(|| {
             Ok(zip::read::read_zipfile_from_stream(&mut reader)?
@@ -183,10 +218,12 @@ fn read_local_headers(
             Ok(None) => break None,
             Ok(Some(ZipMember::Passed)) => continue,
             Ok(Some(ZipMember::Unread(member, reason))) => {
+                taken.insert(member.clone());
                 let name = format!("{}/{}", source.name, names.apart(member));
                 delivered += deliver_unread(sink, name, reason, count.get().min(source.len));
             }
             Ok(Some(ZipMember::Read(member, bytes, err))) => {
+                taken.insert(member.clone());
                 let name = format!("{}/{}", source.name, names.apart(member.clone()));
                 let consumed = count.get().min(source.len);
                 delivered += deliver(sink, name, bytes, err.as_ref(), consumed);
@@ -197,7 +234,7 @@ fn read_local_headers(
             Err(err) => break Some((None, err)),
         }
     };
-    (delivered, stopped)
+    (delivered, stopped, taken)
 }
 
 /// How many members a zip's central directory says it lists (its end record, or the ZIP64 one

@@ -339,6 +339,81 @@ fn members_sharing_a_name_are_all_read_under_names_of_their_own() {
     assert_eq!(records, named(&source.name, &want));
 }
 
+/// A zip of stored members written as a stream writes them: each local header without sizes
+/// (flag bit 3), the data, then a data descriptor; the central directory has the sizes.
+fn streamed_zip(members: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut central = Vec::new();
+    for (name, data) in members {
+        let mut crc = flate2::Crc::new();
+        crc.update(data);
+        let (crc, len) = (crc.sum(), data.len() as u32);
+        let offset = out.len() as u32;
+        out.extend(0x0403_4b50u32.to_le_bytes());
+        out.extend(20u16.to_le_bytes()); // version needed
+        out.extend(8u16.to_le_bytes()); // flags: data descriptor
+        out.extend(0u16.to_le_bytes()); // stored
+        out.extend([0u8; 4]); // time, date
+        out.extend([0u8; 12]); // crc, sizes: in the descriptor
+        out.extend((name.len() as u16).to_le_bytes());
+        out.extend(0u16.to_le_bytes());
+        out.extend(name.as_bytes());
+        out.extend(data);
+        out.extend(0x0807_4b50u32.to_le_bytes());
+        out.extend(crc.to_le_bytes());
+        out.extend(len.to_le_bytes());
+        out.extend(len.to_le_bytes());
+        central.extend(0x0201_4b50u32.to_le_bytes());
+        central.extend(20u16.to_le_bytes()); // made by
+        central.extend(20u16.to_le_bytes());
+        central.extend(8u16.to_le_bytes());
+        central.extend(0u16.to_le_bytes());
+        central.extend([0u8; 4]);
+        central.extend(crc.to_le_bytes());
+        central.extend(len.to_le_bytes());
+        central.extend(len.to_le_bytes());
+        central.extend((name.len() as u16).to_le_bytes());
+        central.extend([0u8; 12]); // extra, comment, disk, attributes
+        central.extend(offset.to_le_bytes());
+        central.extend(name.as_bytes());
+    }
+    let (start, size) = (out.len() as u32, central.len() as u32);
+    out.extend(central);
+    out.extend(0x0605_4b50u32.to_le_bytes());
+    out.extend([0u8; 4]); // disks
+    out.extend((members.len() as u16).to_le_bytes());
+    out.extend((members.len() as u16).to_le_bytes());
+    out.extend(size.to_le_bytes());
+    out.extend(start.to_le_bytes());
+    out.extend(0u16.to_le_bytes());
+    out
+}
+
+#[test]
+fn members_sharing_a_name_that_local_headers_cannot_give_come_from_the_central_directory() {
+    let scratch = Scratch::new("inputs-same-name-streamed");
+    let members = [("g.sgf", game(1)), ("k.sgf", game(2)), ("g.sgf", game(3))];
+    // Without a name twice, such a zip is read whole by its central directory.
+    let source = only_source(&scratch.write("plain.zip", &streamed_zip(&members[..2])));
+    let (records, result) = read_all(&source);
+    result.unwrap();
+    assert_eq!(records.len(), 2);
+    // With one, what the local headers cannot give comes from the central directory, one
+    // member of each name, and the archive is said to be read so.
+    let source = only_source(&scratch.write("same.zip", &streamed_zip(&members)));
+    let (records, result) = read_all(&source);
+    let err = result.unwrap_err().to_string();
+    assert!(err.contains("share a name"), "{err}");
+    let mut got: Vec<_> = records
+        .iter()
+        .map(|r| (r.0.rsplit('/').next().unwrap().to_string(), r.1.clone()))
+        .collect();
+    got.sort();
+    assert_eq!(got.len(), 2, "{got:?}");
+    assert_eq!(got[1], ("k.sgf".to_string(), game(2)));
+    assert_eq!(got[0].0, "g.sgf");
+}
+
 /// A folder whose path is longer than the system takes (PATH_MAX), made by a shell stepping
 /// down into it (bash: dash refuses a working directory that long): it cannot be listed by its
 /// path, even by root, so it stands for any folder
