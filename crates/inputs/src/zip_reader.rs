@@ -24,6 +24,9 @@ fn guarded<T>(call: impl FnOnce() -> zip::result::ZipResult<T>) -> io::Result<T>
     }
 }
 
+/// Where and why reading stopped or failed: the member, when known, and the error.
+type Stop = (Option<String>, io::Error);
+
 /// What became of one zip member.
 enum ZipMember {
     /// Read: its cleaned name, and its bytes and error as by [`read_member`].
@@ -113,7 +116,7 @@ fn read_central<R: Read + std::io::Seek>(
     sink: &mut dyn FnMut(Record),
     count: &Cell<u64>,
     skip: &HashSet<String>,
-) -> (usize, Option<(Option<String>, io::Error)>, usize) {
+) -> (usize, Option<Stop>, usize) {
     let mut delivered = 0;
     let mut first_err: Option<(Option<String>, io::Error)> = None;
     let mut more = 0;
@@ -189,7 +192,7 @@ pub(crate) fn read_zip_stream(
 fn read_local_headers(
     source: &Source,
     sink: &mut dyn FnMut(Record),
-) -> (usize, Option<(Option<String>, io::Error)>, HashSet<String>) {
+) -> (usize, Option<Stop>, HashSet<String>) {
     let count = Cell::new(0);
     let file = match open(source) {
         Ok(f) => f,
