@@ -653,6 +653,36 @@ fn archives_concatenated_are_read_whole() {
 }
 
 #[test]
+fn padding_after_an_archive_is_not_damage() {
+    let scratch = Scratch::new("inputs-padding");
+    let tar = tar_of(&[("a.sgf", game(1)), ("b.sgf", game(2))]);
+    // Zeros after the compressed stream (tape blocks), as gzip -d takes them; and after a
+    // member that another follows.
+    let mut gz_padded = gz(&tar);
+    gz_padded.resize(gz_padded.len().div_ceil(10_240) * 10_240 + 512, 0);
+    // A record's padding an older writer left unzeroed: old bytes after the marker, up to the
+    // end of the record.
+    let mut stale = tar.clone();
+    let marker_end = stale.len();
+    stale.resize(marker_end.div_ceil(10_240) * 10_240, 0);
+    for (i, b) in stale[marker_end + 700..].iter_mut().enumerate() {
+        *b = b"old text "[i % 9];
+    }
+    let (head, tail) = tar.split_at(700);
+    let two_padded = [gz(head), vec![0; 100], gz(tail), vec![0; 300]].concat();
+    for (name, bytes) in [
+        ("gz-padded.tar.gz", gz_padded),
+        ("two-padded.tar.gz", two_padded),
+        ("stale.tar", stale),
+    ] {
+        let source = only_source(&scratch.write(name, &bytes));
+        let (records, result) = read_all(&source);
+        result.unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert_eq!(records.len(), 2, "{name}");
+    }
+}
+
+#[test]
 fn damage_after_the_end_of_archive_marker_is_reported() {
     let scratch = Scratch::new("inputs-after-marker");
     let tar = tar_of(&[("a.sgf", game(1)), ("b.sgf", game(2))]);
