@@ -231,7 +231,7 @@ fn after_marker(stream: &mut impl Read, at: usize) -> io::Result<Option<[u8; BLO
         let mut rest = [0u8; BLOCK];
         while after <= RECORD {
             match stream.read(&mut rest) {
-                Ok(0) if (at + after) % RECORD == 0 => return Ok(None),
+                Ok(0) if (at + after).is_multiple_of(RECORD) => return Ok(None),
                 Ok(0) => break,
                 Ok(k) => after += k,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
