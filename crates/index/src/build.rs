@@ -381,15 +381,27 @@ fn plan(
     summary.unreadable = unreadable.iter().map(|e| e.to_string()).collect();
     // A plain file may be a kifu-line move file read with the index files near it: their
     // identity is part of its own (`inputs::companion_folder`), taken once per folder.
+    // Each folder is listed once, however many folders below it list it as their parent.
     let folders: std::collections::HashSet<PathBuf> = sources
         .iter()
         .filter_map(inputs::companion_folder)
         .collect();
-    let companions: std::collections::HashMap<PathBuf, Option<u64>> = folders
+    let listed: std::collections::HashSet<&Path> = folders
+        .iter()
+        .flat_map(|d| std::iter::once(d.as_path()).chain(d.parent()))
+        .collect();
+    let own: std::collections::HashMap<&Path, Vec<PathBuf>> = listed
         .into_par_iter()
+        .map(|d| (d, inputs::own_index_files(d)))
+        .collect();
+    let companions: std::collections::HashMap<PathBuf, Option<u64>> = folders
+        .par_iter()
         .map(|d| {
-            let f = inputs::companions_fingerprint(&d);
-            (d, f)
+            let mut files = own[d.as_path()].clone();
+            if let Some(parent) = d.parent() {
+                files.extend(own[parent].iter().cloned());
+            }
+            (d.clone(), inputs::companions_fingerprint(&files))
         })
         .collect();
     // Regular files are fingerprinted (two small reads each), in parallel.

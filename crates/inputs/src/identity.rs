@@ -89,13 +89,12 @@ pub fn fingerprint(path: &Path, len: u64) -> io::Result<u64> {
     Ok(hasher.digest())
 }
 
-/// A fingerprint of the kifu-line index files a move file in `dir` may be read with
-/// ([`index_files`](crate::index_files)): their paths, sizes, modification times and contents'
-/// [`fingerprint`]s, or `None` when there are none. A source's identity is its own fingerprint
-/// and this one ([`with_companions`]): an index file changed, added or removed changes the games
-/// read from a move file beside it.
-pub fn companions_fingerprint(dir: &Path) -> Option<u64> {
-    let files = crate::index_files(dir);
+/// A fingerprint of the kifu-line index files a move file may be read with (`files`, as
+/// [`index_files`](crate::index_files) gives them for its folder): their paths, sizes,
+/// modification times and contents' [`fingerprint`]s, or `None` when there are none. A source's
+/// identity is its own fingerprint and this one ([`with_companions`]): an index file changed,
+/// added or removed changes the games read from a move file beside it.
+pub fn companions_fingerprint(files: &[PathBuf]) -> Option<u64> {
     if files.is_empty() {
         return None;
     }

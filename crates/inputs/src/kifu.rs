@@ -55,23 +55,29 @@ fn folder(path: &Path) -> PathBuf {
 /// The `*.index` files of `dir` and of the folder above, each folder's sorted, that a move file
 /// in `dir` may take in (each within [`MAX_RECORD_BYTES`]).
 pub fn index_files(dir: &Path) -> Vec<PathBuf> {
-    let mut out = Vec::new();
-    for d in std::iter::once(dir).chain(dir.parent()) {
-        let Ok(entries) = fs::read_dir(d) else {
-            continue;
-        };
-        let mut files: Vec<PathBuf> = entries
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| {
-                p.extension()
-                    .is_some_and(|e| e.eq_ignore_ascii_case("index"))
-                    && p.metadata()
-                        .is_ok_and(|m| m.is_file() && m.len() <= MAX_RECORD_BYTES)
-            })
-            .collect();
-        files.sort();
-        out.extend(files);
+    let mut out = own_index_files(dir);
+    if let Some(parent) = dir.parent() {
+        out.extend(own_index_files(parent));
     }
     out
+}
+
+/// The `*.index` files of `dir` itself, sorted (each within [`MAX_RECORD_BYTES`]): half of what
+/// [`index_files`] gives, for a caller that lists each folder once for many.
+pub fn own_index_files(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension()
+                .is_some_and(|e| e.eq_ignore_ascii_case("index"))
+                && p.metadata()
+                    .is_ok_and(|m| m.is_file() && m.len() <= MAX_RECORD_BYTES)
+        })
+        .collect();
+    files.sort();
+    files
 }
