@@ -102,11 +102,11 @@ pub fn companions_fingerprint(files: &[PathBuf]) -> Option<u64> {
     for f in files {
         hasher.update(f.as_os_str().as_encoded_bytes());
         hasher.update(&[0]);
-        match fs::metadata(&f) {
+        match fs::metadata(f) {
             Ok(meta) => {
                 hasher.update(&meta.len().to_le_bytes());
                 hasher.update(&modified_ns(&meta).unwrap_or(0).to_le_bytes());
-                let content = fingerprint(&f, meta.len()).unwrap_or(0);
+                let content = fingerprint(f, meta.len()).unwrap_or(0);
                 hasher.update(&content.to_le_bytes());
             }
             // Unreadable now: a later run that can read it sees a change.
