@@ -13,7 +13,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use ::inputs::{discover, read_source};
+use ::inputs::{discover_all, read_source};
 use anyhow::{bail, Result};
 use rayon::prelude::*;
 
@@ -171,7 +171,20 @@ pub fn map_records<T: Send>(
             }
             continue;
         }
-        let sources = discover(std::slice::from_ref(&spec.path))?;
+        let mut found = discover_all(std::slice::from_ref(&spec.path))?;
+        if !found.unreadable.is_empty() {
+            return Err(found.unreadable.swap_remove(0).into());
+        }
+        // Files of a folder left unopened (a FIFO, `x.sgf.gz`): said, as `qipu index` says them.
+        for skipped in &found.skipped {
+            let path = skipped.path.display().to_string();
+            out.push(failed(
+                &path,
+                &path,
+                format!("not read: {}", skipped.reason),
+            ));
+        }
+        let sources = found.sources;
         let per_source: Vec<Vec<T>> = sources
             .par_iter()
             .map(|source| {

@@ -673,7 +673,9 @@ fn human(index: &Shards, query: &Query, answer: &Answer, limit: usize, elapsed_m
 /// `6.4d`, `2.0p`, `3.5k`. A mean between 10d and 1p is in dan (`10.6d`), not a fraction of a
 /// professional rank below the first.
 fn rank_label(v: f64) -> String {
-    if v >= 10.95 {
+    // Decided on the value as shown, so that no mean prints as `0.9p` or `11.0d`.
+    let v = (v * 10.0).round() / 10.0;
+    if v >= 11.0 {
         format!("{:.1}p", v - 10.0)
     } else if v >= 0.5 {
         format!("{v:.1}d")
@@ -785,6 +787,9 @@ mod tests {
             (10.07, "10.1d"),
             (10.61, "10.6d"),
             (10.96, "1.0p"),
+            (10.95, "1.0p"),
+            (219.0 / 20.0, "1.0p"),
+            (10.94, "10.9d"),
             (11.0, "1.0p"),
             (19.0, "9.0p"),
         ] {

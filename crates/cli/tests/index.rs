@@ -751,6 +751,36 @@ fn a_kifu_move_file_is_read_again_when_its_index_changes() {
 }
 
 #[test]
+fn a_packed_file_that_is_not_read_is_said_by_index_and_info() {
+    let root = temp("packed");
+    let data = root.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(data.join("a.sgf"), game_of(1, "Ana")).unwrap();
+    std::fs::write(data.join("b.sgf.gz"), b"\x1f\x8b not read").unwrap();
+    let idx = root.join("idx");
+    let out = index_run(idx.to_str().unwrap(), &[&data], None);
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        stderr.contains("b.sgf.gz") && stderr.contains("not read"),
+        "{stderr}"
+    );
+    let info = qipu(&["info", "--json", data.to_str().unwrap()]);
+    let rows: Vec<Value> = String::from_utf8_lossy(&info.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let packed = rows
+        .iter()
+        .find(|r| r["file"].as_str().unwrap().ends_with("b.sgf.gz"))
+        .unwrap_or_else(|| panic!("{rows:?}"));
+    assert!(packed["diagnostics"][0]
+        .as_str()
+        .unwrap()
+        .contains("not read"));
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
 fn inputs_that_give_no_game_say_so_and_fail() {
     let root = temp("no-game");
     let data = root.join("data");

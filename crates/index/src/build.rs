@@ -122,7 +122,8 @@ pub struct Summary {
     /// Files and directories that could not be read, each as `path: OS error`; the run went on
     /// without them (and removed nothing for them).
     pub unreadable: Vec<String>,
-    /// Files found in directories and not opened, each as `path: reason` (FIFOs, devices).
+    /// Files found in directories and not opened, each as `path: reason` (FIFOs, devices, files
+    /// packed in a form that is not read: `x.sgf.gz`, `x.tar.xz`).
     pub skipped_files: Vec<String>,
     /// What this run added: the manifest's totals after it, less those before.
     pub added: Totals,

@@ -77,10 +77,6 @@ impl MemberKind {
     }
 }
 
-/// The endings of record files taken in folders and archives: SGF, WTF, and the server formats
-/// `sgf` reads (GIB, NGF, UGF/UGI, kifu-line move files). The format itself is recognised from
-/// the content; the ending only decides what a walk opens. A kifu-line index (`.index`) is not
-/// taken: it holds no game of its own.
 /// Why a file found in a directory is not read although its name says it is packed the way
 /// record collections travel: compressed or archived in a form that is not read here. `None`
 /// for anything else, which a walk passes over without a word: notes, images, and records
@@ -116,6 +112,10 @@ pub(crate) fn unread_member(lower: &str) -> Option<&'static str> {
     }
 }
 
+/// The endings of record files taken in folders and archives: SGF, WTF, and the server formats
+/// `sgf` reads (GIB, NGF, UGF/UGI, kifu-line move files). The format itself is recognised from
+/// the content; the ending only decides what a walk opens. A kifu-line index (`.index`) is not
+/// taken: it holds no game of its own.
 pub(crate) const RECORD_ENDINGS: [&str; 7] =
     [".sgf", ".wtf", ".gib", ".ngf", ".ugf", ".ugi", ".kifu"];
 

@@ -103,7 +103,8 @@
 //!
 //! Sources come in command-line order of the INPUTs; the sources found in one directory are
 //! sorted by name (byte order of the UTF-8 string), so the order does not depend on the file
-//! system. Archive members come in archive order (central-directory order for zips).
+//! system. Archive members come in archive order (central-directory order for zips; local-header
+//! order for a zip whose members share a name, see "Names").
 //!
 //! # Damage
 //!

@@ -69,7 +69,6 @@ pub(crate) fn clean_path(path: &Path) -> String {
     }
 }
 
-/// A member's path inside an archive, cleaned: no leading `./` or `/`, no empty or `.` parts.
 /// Names of an archive's members, each once: a member named as an earlier one (tar appends
 /// new versions under the same name; zip tools may do the same) is `NAME (2)`, `NAME (3)`, …,
 /// so that every game keeps a name of its own.
@@ -88,6 +87,7 @@ impl MemberNames {
     }
 }
 
+/// A member's path inside an archive, cleaned: no leading `./` or `/`, no empty or `.` parts.
 pub(crate) fn clean_member(name: &str) -> String {
     name.split('/')
         .filter(|part| !part.is_empty() && *part != ".")

@@ -100,7 +100,8 @@ pub struct BuildSummary {
     /// Files and folders that could not be read, each as `path: OS error`; the build went on
     /// without them, so the index is not complete.
     pub unreadable: Vec<String>,
-    /// Files found in folders and not opened, each as `path: reason` (FIFOs, devices).
+    /// Files found in folders and not opened, each as `path: reason` (FIFOs, devices, files
+    /// packed in a form that is not read: `x.sgf.gz`, `x.tar.xz`).
     pub skipped_files: Vec<String>,
     /// What this build added.
     pub added: Totals,

@@ -593,8 +593,9 @@ pub struct QueryOptions {
     /// Even games, handicap games or any.
     pub handicap: Handicap,
     /// Komi from and to, in half points, inclusive: [`Query::komi`]'s bounds taken inward to
-    /// half points, as the exports' `komi_halves` columns hold komi (quarters rounded away from
-    /// zero, see `index::Facts::komi_halves`).
+    /// half points, for the exports' `komi_halves` columns. Those hold a quarter komi rounded
+    /// away from zero (`index::Facts::komi_halves`: 3.75 as 4), so an answer from them counts
+    /// it as that half point, where a search reads quarters.
     pub komi_halves: Option<(i16, i16)>,
     /// Only games of this board (columns, rows).
     pub board: Option<(u8, u8)>,
