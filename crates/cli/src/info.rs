@@ -99,6 +99,31 @@ fn read_file(input: &Input<'_>) -> Vec<Row> {
     rows
 }
 
+/// The main line's moves that cannot be played as written: a point that cannot be read (played
+/// as a pass) or one off the board (nothing placed), as a replay reads them (`qipu show` says
+/// the same of the moves up to where it stops).
+fn move_problems(tree: &sgf::GameTree<'_>, w: u8, h: u8) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut n = 0;
+    for node in tree.main_line() {
+        for (id, colour) in [(sgf::ids::B, 'B'), (sgf::ids::W, 'W')] {
+            let Some(p) = node.get(id) else { continue };
+            n += 1;
+            let raw = String::from_utf8_lossy(p.raw());
+            match sgf::Point::parse_move(p.raw(), w, h) {
+                Err(_) => out.push(format!(
+                    "move {n} {colour}[{raw}]: malformed point, played as a pass"
+                )),
+                Ok(Some(q)) if q.x >= w || q.y >= h => out.push(format!(
+                    "move {n} {colour}[{raw}]: off the board: nothing placed"
+                )),
+                Ok(_) => {}
+            }
+        }
+    }
+    out
+}
+
 fn game_row(input: &Input<'_>, index: usize, format: &str, tree: &sgf::GameTree<'_>) -> Row {
     let info = GameInfo::read(tree);
     let moves = tree
@@ -106,8 +131,9 @@ fn game_row(input: &Input<'_>, index: usize, format: &str, tree: &sgf::GameTree<
         .filter(|n| n.get(sgf::ids::B).is_some() || n.get(sgf::ids::W).is_some())
         .count();
     let charset = tree.charset().name();
-    let diagnostics: Vec<String> = tree.diagnostics().iter().map(|d| d.to_string()).collect();
+    let mut diagnostics: Vec<String> = tree.diagnostics().iter().map(|d| d.to_string()).collect();
     let (w, h) = info.size;
+    diagnostics.extend(move_problems(tree, w, h));
     let size = if w == h {
         format!("{w}")
     } else {

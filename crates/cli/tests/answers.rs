@@ -344,6 +344,32 @@ fn errors_name_what_the_user_wrote() {
 }
 
 #[test]
+fn moves_that_cannot_be_played_as_written_are_said_by_info_and_show() {
+    let record = "(;GM[1]SZ[19];B[pd];W[zz];B[dd];W[8])";
+    let info = run(&["info", "-", "--json"], record.as_bytes(), &[]);
+    let row: serde_json::Value = serde_json::from_str(text(&info).trim()).unwrap();
+    let diags: Vec<&str> = row["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d.as_str().unwrap())
+        .collect();
+    assert_eq!(
+        diags,
+        [
+            "move 2 W[zz]: off the board: nothing placed",
+            "move 4 W[8]: malformed point, played as a pass"
+        ]
+    );
+    let show = run(&["show", "-"], record.as_bytes(), &[]);
+    assert!(
+        text(&show).contains("move 2 W[zz]: off the board: nothing placed"),
+        "{}",
+        text(&show)
+    );
+}
+
+#[test]
 fn a_dash_reads_standard_input() {
     let c = Corpus::new("ans-stdin");
     let record = game(41, "Lee Sedol", "AlphaGo", "W+R");

@@ -63,6 +63,33 @@ impl std::ops::BitOrAssign for MoveFlags {
     }
 }
 
+impl fmt::Display for MoveFlags {
+    /// The flags in words, as a reader of a replay's notes reads them (`off the board: nothing
+    /// placed`), joined by `; `.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        const WORDS: [(MoveFlags, &str); 4] = [
+            (MoveFlags::SUICIDE, "suicide: its own stones taken off"),
+            (MoveFlags::KO_RETAKE, "retakes a ko at once"),
+            (
+                MoveFlags::OCCUPIED,
+                "on a point that held a stone, which it replaced",
+            ),
+            (MoveFlags::OFF_BOARD, "off the board: nothing placed"),
+        ];
+        let mut first = true;
+        for (flag, words) in WORDS {
+            if self.contains(flag) {
+                if !first {
+                    f.write_str("; ")?;
+                }
+                f.write_str(words)?;
+                first = false;
+            }
+        }
+        Ok(())
+    }
+}
+
 impl fmt::Debug for MoveFlags {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         const NAMES: [(MoveFlags, &str); 4] = [
@@ -217,6 +244,20 @@ impl MoveOutcome {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn flags_read_in_words() {
+        assert_eq!(
+            MoveFlags::OFF_BOARD.to_string(),
+            "off the board: nothing placed"
+        );
+        let mut both = MoveFlags::SUICIDE;
+        both |= MoveFlags::KO_RETAKE;
+        assert_eq!(
+            both.to_string(),
+            "suicide: its own stones taken off; retakes a ko at once"
+        );
+    }
 
     #[test]
     fn stone_list_spills_to_heap() {

@@ -40,7 +40,7 @@ impl fmt::Display for Note {
         match &self.kind {
             NoteKind::Move(c, p, flags) => {
                 let at = p.map_or("pass".to_string(), |p| p.sgf_string());
-                write!(f, "move {n} {}[{at}]: {flags:?}", c.letter())
+                write!(f, "move {n} {}[{at}]: {flags}", c.letter())
             }
             NoteKind::MalformedMove(c, v) => {
                 write!(
