@@ -126,10 +126,12 @@ fn move_problems(tree: &sgf::GameTree<'_>, w: u8, h: u8) -> Vec<String> {
 
 fn game_row(input: &Input<'_>, index: usize, format: &str, tree: &sgf::GameTree<'_>) -> Row {
     let info = GameInfo::read(tree);
-    let moves = tree
+    // Moves as a replay counts them (a node holding both B and W plays two), so that the move
+    // numbers of the diagnostics below stay within it.
+    let moves: usize = tree
         .main_line()
-        .filter(|n| n.get(sgf::ids::B).is_some() || n.get(sgf::ids::W).is_some())
-        .count();
+        .map(|n| n.get(sgf::ids::B).is_some() as usize + n.get(sgf::ids::W).is_some() as usize)
+        .sum();
     let charset = tree.charset().name();
     let mut diagnostics: Vec<String> = tree.diagnostics().iter().map(|d| d.to_string()).collect();
     let (w, h) = info.size;

@@ -714,6 +714,10 @@ fn a_kifu_move_file_is_read_again_when_its_index_changes() {
     assert_eq!(meta_hits(idx, "black:楚阳春").len(), 0);
     let report = std::fs::read_to_string(Path::new(idx).join("rejected.jsonl")).unwrap();
     assert!(report.contains("read without its index"), "{report}");
+    assert!(
+        report.contains("\"rejected\":false"),
+        "a note, not a rejection: {report}"
+    );
     let info = qipu(&["info", "--json", data.to_str().unwrap()]);
     let rows: Vec<Value> = String::from_utf8_lossy(&info.stdout)
         .lines()

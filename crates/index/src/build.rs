@@ -897,7 +897,7 @@ impl Writer<'_> {
                     self.reject(&r)?;
                 }
                 for r in &file_notes {
-                    self.reject(r)?;
+                    self.report(r, false)?;
                 }
                 // A file's chunks share its entry in the segment's file table; a new segment
                 // (after a commit inside the file) gets an entry of its own.
@@ -1094,7 +1094,19 @@ impl Writer<'_> {
 
     /// Records a rejection in the open segment, so that it is committed (or lost) with it.
     fn reject(&mut self, r: &Rejection) -> Result<(), IndexError> {
-        let line = serde_json::to_string(r).unwrap_or_default();
+        self.report(r, true)
+    }
+
+    /// Writes a line of the report: a file or game left out (`rejected`), or what a file whose
+    /// games were indexed says of itself.
+    fn report(&mut self, r: &Rejection, rejected: bool) -> Result<(), IndexError> {
+        #[derive(Serialize)]
+        struct Line<'a> {
+            #[serde(flatten)]
+            r: &'a Rejection,
+            rejected: bool,
+        }
+        let line = serde_json::to_string(&Line { r, rejected }).unwrap_or_default();
         self.segment()?.1.add_rejection(&line)
     }
 

@@ -7,7 +7,8 @@
 //!   read, totals), replaced atomically;
 //! - `seg-NNNNNN/`: immutable segments of games (see [`store`]);
 //! - `meta/`: the tantivy index of game information (see [`meta`]);
-//! - `rejected.jsonl`: files and games that could not be read, with reasons;
+//! - `rejected.jsonl`: files and games that could not be read, with reasons (`"rejected":
+//!   true`), and what files whose games were read say of themselves (`"rejected": false`);
 //! - `qipu-index.lock`: the writer's lock (see [`lock`]).
 //!
 //! A rebuild writes its segments and metadata folder under new names (`seg-G-NNNNNN/`,

@@ -124,6 +124,15 @@ pub(crate) fn read_tar(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<
 /// A tar block.
 const BLOCK: usize = 512;
 
+/// A failure of the stream after the marker: the members before it were read from a stream
+/// that turned out damaged (a checksum that does not match, a cut trailer).
+fn after_marker_error(e: io::Error) -> io::Error {
+    io::Error::new(
+        e.kind(),
+        format!("after the end-of-archive marker: {e}; the members read before may be damaged"),
+    )
+}
+
 /// A tar record: archives are written in records of 20 blocks, the last padded to its end
 /// with whatever the writer's buffer held (zeros, for most).
 const RECORD: usize = 20 * BLOCK;
@@ -190,15 +199,7 @@ fn after_marker(stream: &mut impl Read, at: usize) -> io::Result<Option<[u8; BLO
                 Ok(0) => break,
                 Ok(k) => n += k,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => {
-                    return Err(io::Error::new(
-                        e.kind(),
-                        format!(
-                            "after the end-of-archive marker: {e}; the members read before \
-                             may be damaged"
-                        ),
-                    ))
-                }
+                Err(e) => return Err(after_marker_error(e)),
             }
         }
         after += n;
@@ -235,7 +236,7 @@ fn after_marker(stream: &mut impl Read, at: usize) -> io::Result<Option<[u8; BLO
                 Ok(0) => break,
                 Ok(k) => after += k,
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
+                Err(e) => return Err(after_marker_error(e)),
             }
         }
         return Err(io::Error::new(

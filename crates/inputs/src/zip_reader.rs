@@ -73,22 +73,32 @@ pub(crate) fn read_zip(source: &Source, sink: &mut dyn FnMut(Record)) -> Result<
     let listed = declared_members(source);
     if listed.is_some_and(|n| n > archive.len() as u64) {
         let shared = listed.unwrap_or(0) - archive.len() as u64;
-        let (local, stopped, read) = read_local_headers(source, sink);
-        let Some((member, err)) = stopped else {
+        let local = read_local_headers(source, sink);
+        let Some((member, err)) = local.stopped else {
             return Ok(());
         };
-        let (central, _, more) = read_central(&mut archive, source, sink, &count, &read);
+        // Progress goes on from where the local headers left it.
+        count.set(count.get().max(local.consumed));
+        let (central, broken, more) =
+            read_central(&mut archive, source, sink, &count, &local.taken);
+        let then = match broken {
+            None => String::new(),
+            Some((m, e)) => format!(
+                "; there, {}{e}",
+                m.map_or(String::new(), |m| format!("{m}: "))
+            ),
+        };
         return Err(InputError::Damaged {
             path: source.path.clone(),
             member,
-            delivered: local + central,
+            delivered: local.delivered + central,
             more,
             source: io::Error::new(
                 err.kind(),
                 format!(
                     "{shared} members share a name with another, so the archive was read by its \
                      local headers until: {err}; then by its central directory, which gives one \
-                     member of each name"
+                     member of each name{then}"
                 ),
             ),
         });
@@ -166,7 +176,9 @@ pub(crate) fn read_zip_stream(
     sink: &mut dyn FnMut(Record),
     central: io::Error,
 ) -> Result<(), InputError> {
-    let (delivered, stopped, _) = read_local_headers(source, sink);
+    let Local {
+        delivered, stopped, ..
+    } = read_local_headers(source, sink);
     let (member, err) = match stopped {
         None => (None, central),
         Some((member, err)) => (
@@ -189,19 +201,29 @@ pub(crate) fn read_zip_stream(
 /// Delivers the taken members of a zip archive by its local headers, in the order they lie, as
 /// far as they go: how many records were delivered, and where and why it stopped, if it did
 /// before the end.
-fn read_local_headers(
-    source: &Source,
-    sink: &mut dyn FnMut(Record),
-) -> (usize, Option<Stop>, HashSet<String>) {
+/// What [`read_local_headers`] did.
+struct Local {
+    /// Records delivered.
+    delivered: usize,
+    /// Where and why it stopped before the end, if it did.
+    stopped: Option<Stop>,
+    /// The members delivered, by their cleaned names in the archive.
+    taken: HashSet<String>,
+    /// Bytes of the file read, for progress.
+    consumed: u64,
+}
+
+fn read_local_headers(source: &Source, sink: &mut dyn FnMut(Record)) -> Local {
     let count = Cell::new(0);
     let file = match open(source) {
         Ok(f) => f,
         Err(e) => {
-            return (
-                0,
-                Some((None, io::Error::other(e.to_string()))),
-                HashSet::new(),
-            )
+            return Local {
+                delivered: 0,
+                stopped: Some((None, io::Error::other(e.to_string()))),
+                taken: HashSet::new(),
+                consumed: 0,
+            }
         }
     };
     let mut reader = BufReader::new(Counting {
@@ -237,7 +259,12 @@ fn read_local_headers(
             Err(err) => break Some((None, err)),
         }
     };
-    (delivered, stopped, taken)
+    Local {
+        delivered,
+        stopped,
+        taken,
+        consumed: count.get().min(source.len),
+    }
 }
 
 /// How many members a zip's central directory says it lists (its end record, or the ZIP64 one

@@ -342,31 +342,49 @@ fn members_sharing_a_name_are_all_read_under_names_of_their_own() {
 /// A zip of stored members written as a stream writes them: each local header without sizes
 /// (flag bit 3), the data, then a data descriptor; the central directory has the sizes.
 fn streamed_zip(members: &[(&str, Vec<u8>)]) -> Vec<u8> {
+    let all: Vec<(&str, Vec<u8>, bool, bool)> = members
+        .iter()
+        .map(|(n, d)| (*n, d.clone(), true, false))
+        .collect();
+    zip_by_hand(&all)
+}
+
+/// A zip of stored members (name, data, written with a data descriptor, its CRC wrong).
+fn zip_by_hand(members: &[(&str, Vec<u8>, bool, bool)]) -> Vec<u8> {
     let mut out = Vec::new();
     let mut central = Vec::new();
-    for (name, data) in members {
+    for (name, data, descriptor, bad_crc) in members {
         let mut crc = flate2::Crc::new();
         crc.update(data);
-        let (crc, len) = (crc.sum(), data.len() as u32);
+        let (crc, len) = (crc.sum() ^ *bad_crc as u32, data.len() as u32);
+        let flags = if *descriptor { 8u16 } else { 0 };
         let offset = out.len() as u32;
         out.extend(0x0403_4b50u32.to_le_bytes());
         out.extend(20u16.to_le_bytes()); // version needed
-        out.extend(8u16.to_le_bytes()); // flags: data descriptor
+        out.extend(flags.to_le_bytes());
         out.extend(0u16.to_le_bytes()); // stored
         out.extend([0u8; 4]); // time, date
-        out.extend([0u8; 12]); // crc, sizes: in the descriptor
+        if *descriptor {
+            out.extend([0u8; 12]); // crc, sizes: in the descriptor
+        } else {
+            out.extend(crc.to_le_bytes());
+            out.extend(len.to_le_bytes());
+            out.extend(len.to_le_bytes());
+        }
         out.extend((name.len() as u16).to_le_bytes());
         out.extend(0u16.to_le_bytes());
         out.extend(name.as_bytes());
         out.extend(data);
-        out.extend(0x0807_4b50u32.to_le_bytes());
-        out.extend(crc.to_le_bytes());
-        out.extend(len.to_le_bytes());
-        out.extend(len.to_le_bytes());
+        if *descriptor {
+            out.extend(0x0807_4b50u32.to_le_bytes());
+            out.extend(crc.to_le_bytes());
+            out.extend(len.to_le_bytes());
+            out.extend(len.to_le_bytes());
+        }
         central.extend(0x0201_4b50u32.to_le_bytes());
         central.extend(20u16.to_le_bytes()); // made by
         central.extend(20u16.to_le_bytes());
-        central.extend(8u16.to_le_bytes());
+        central.extend(flags.to_le_bytes());
         central.extend(0u16.to_le_bytes());
         central.extend([0u8; 4]);
         central.extend(crc.to_le_bytes());
@@ -412,6 +430,23 @@ fn members_sharing_a_name_that_local_headers_cannot_give_come_from_the_central_d
     assert_eq!(got.len(), 2, "{got:?}");
     assert_eq!(got[1], ("k.sgf".to_string(), game(2)));
     assert_eq!(got[0].0, "g.sgf");
+    // The local headers give the first members, the central directory the rest; progress never
+    // goes back (`read_all` asserts it), and a broken member met there is named.
+    let members = [
+        ("g.sgf", game(1), false, false),
+        ("g.sgf", game(2), false, false),
+        ("k.sgf", game(3), true, true),
+    ];
+    let source = only_source(&scratch.write("mixed.zip", &zip_by_hand(&members)));
+    let (records, result) = read_all(&source);
+    let err = result.unwrap_err().to_string();
+    assert!(err.contains("there, k.sgf"), "{err}");
+    let names: Vec<&str> = records
+        .iter()
+        .map(|r| r.0.rsplit('/').next().unwrap())
+        .collect();
+    assert_eq!(names, ["g.sgf", "g.sgf (2)", "k.sgf"]);
+    assert!(records[2].2, "the broken member is flagged");
 }
 
 /// A folder whose path is longer than the system takes (PATH_MAX), made by a shell stepping

@@ -114,7 +114,9 @@ pub struct BuildSummary {
     /// Whether the alias list given replaced another one the index had (searches use the new
     /// one from now on; no rebuild is needed).
     pub aliases_replaced: bool,
-    /// The machine-readable list (JSON Lines) of rejected files and games, with reasons.
+    /// The machine-readable list (JSON Lines) of rejected files and games, with reasons
+    /// (`"rejected": true`), and of what files whose games were read say of themselves
+    /// (`"rejected": false`: a kifu-line move file read without its index, a skipped line).
     pub report: PathBuf,
 }
 
