@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use anyhow::Result;
+use goban::{Color, MoveFlags, Note, NoteKind};
 use serde_json::{json, Value};
 use sgf::{Diagnostic, GameInfo, Records};
 
@@ -100,25 +101,29 @@ fn read_file(input: &Input<'_>) -> Vec<Row> {
 }
 
 /// The main line's moves that cannot be played as written: a point that cannot be read (played
-/// as a pass) or one off the board (nothing placed), as a replay reads them (`qipu show` says
-/// the same of the moves up to where it stops).
+/// as a pass) or one off the board (nothing placed), said as a replay's notes say them (`qipu
+/// show` gives the same of the moves up to where it stops), without replaying.
 fn move_problems(tree: &sgf::GameTree<'_>, w: u8, h: u8) -> Vec<String> {
     let mut out = Vec::new();
-    let mut n = 0;
+    let mut moves = 0;
     for node in tree.main_line() {
-        for (id, colour) in [(sgf::ids::B, 'B'), (sgf::ids::W, 'W')] {
+        for (id, color) in [(sgf::ids::B, Color::Black), (sgf::ids::W, Color::White)] {
             let Some(p) = node.get(id) else { continue };
-            n += 1;
-            let raw = String::from_utf8_lossy(p.raw());
-            match sgf::Point::parse_move(p.raw(), w, h) {
-                Err(_) => out.push(format!(
-                    "move {n} {colour}[{raw}]: malformed point, played as a pass"
+            let kind = match sgf::Point::parse_move(p.raw(), w, h) {
+                Err(_) => Some(NoteKind::MalformedMove(
+                    color,
+                    String::from_utf8_lossy(p.raw()).into_owned(),
                 )),
-                Ok(Some(q)) if q.x >= w || q.y >= h => out.push(format!(
-                    "move {n} {colour}[{raw}]: off the board: nothing placed"
-                )),
-                Ok(_) => {}
+                Ok(Some(q)) if q.x >= w || q.y >= h => {
+                    Some(NoteKind::Move(color, Some(q), MoveFlags::OFF_BOARD))
+                }
+                Ok(_) => None,
+            };
+            if let Some(kind) = kind {
+                let offset = node.offset();
+                out.push(Note { moves, offset, kind }.to_string());
             }
+            moves += 1;
         }
     }
     out
