@@ -121,7 +121,14 @@ fn move_problems(tree: &sgf::GameTree<'_>, w: u8, h: u8) -> Vec<String> {
             };
             if let Some(kind) = kind {
                 let offset = node.offset();
-                out.push(Note { moves, offset, kind }.to_string());
+                out.push(
+                    Note {
+                        moves,
+                        offset,
+                        kind,
+                    }
+                    .to_string(),
+                );
             }
             moves += 1;
         }

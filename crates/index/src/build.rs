@@ -381,39 +381,14 @@ fn plan(
         .collect();
     summary.unreadable = unreadable.iter().map(|e| e.to_string()).collect();
     // A plain file may be a kifu-line move file read with the index files near it: their
-    // identity is part of its own (`inputs::companion_folder`), taken once per folder.
-    // Each folder is listed once, however many folders below it list it as their parent.
-    let folders: std::collections::HashSet<PathBuf> = sources
-        .iter()
-        .filter_map(inputs::companion_folder)
-        .collect();
-    let listed: std::collections::HashSet<&Path> = folders
-        .iter()
-        .flat_map(|d| std::iter::once(d.as_path()).chain(d.parent()))
-        .collect();
-    let own: std::collections::HashMap<&Path, Vec<PathBuf>> = listed
-        .into_par_iter()
-        .map(|d| (d, inputs::own_index_files(d)))
-        .collect();
-    let companions: std::collections::HashMap<PathBuf, Option<u64>> = folders
-        .par_iter()
-        .map(|d| {
-            let mut files = own[d.as_path()].clone();
-            if let Some(parent) = d.parent() {
-                files.extend(own[parent].iter().cloned());
-            }
-            (d.clone(), inputs::companions_fingerprint(&files))
-        })
-        .collect();
+    // identity is part of its own.
+    let companions = inputs::Companions::of(&sources);
     // Regular files are fingerprinted (two small reads each), in parallel.
     let fingerprints: Vec<std::io::Result<u64>> = sources
         .par_iter()
         .map(|s| match s.stream {
             true => Ok(0),
-            false => inputs::fingerprint(&s.path, s.len).map(|f| {
-                let near = inputs::companion_folder(s).and_then(|d| companions[&d]);
-                inputs::with_companions(f, near)
-            }),
+            false => inputs::fingerprint(&s.path, s.len).map(|f| companions.identity(s, f)),
         })
         .collect();
     let mut todo = Vec::new();

@@ -2,11 +2,14 @@
 //! changed or a new one: its canonical path as a reversible string key, its modification time
 //! and a cheap fingerprint of its content (see the crate docs, "Identity").
 
+use std::collections::{HashMap, HashSet};
 use std::fs::{self, File};
 use std::io;
 use std::path::{Path, PathBuf};
 
+use crate::kifu::{companion_folder, own_index_files};
 use crate::names::escape_bytes;
+use crate::source::Source;
 
 /// The key a path is known by in bookkeeping: its bytes, with invalid UTF-8 written `\xHH` and
 /// `\` always doubled, so that distinct paths always get distinct keys and
@@ -89,12 +92,57 @@ pub fn fingerprint(path: &Path, len: u64) -> io::Result<u64> {
     Ok(hasher.digest())
 }
 
-/// A fingerprint of the kifu-line index files a move file may be read with (`files`, as
-/// [`index_files`](crate::index_files) gives them for its folder): their paths, sizes,
-/// modification times and contents' [`fingerprint`]s, or `None` when there are none. A source's
-/// identity is its own fingerprint and this one ([`with_companions`]): an index file changed,
-/// added or removed changes the games read from a move file beside it.
-pub fn companions_fingerprint(files: &[PathBuf]) -> Option<u64> {
+/// What besides its own bytes a source's games are read from, for its identity: a plain file
+/// may be a kifu-line move file, read with the index files of its folder and of the folder above
+/// (see `kifu`). An index file changed, added or removed changes the players, dates and results
+/// of a move file's games, not the move file, so a source's identity is its own fingerprint
+/// joined with theirs ([`Companions::identity`]).
+pub struct Companions(HashMap<PathBuf, Option<u64>>);
+
+impl Companions {
+    /// The index files near each of `sources`, each folder listed once however many folders
+    /// below it list it as their parent.
+    pub fn of(sources: &[Source]) -> Companions {
+        let folders: HashSet<PathBuf> = sources.iter().filter_map(companion_folder).collect();
+        let mut own: HashMap<&Path, Vec<PathBuf>> = HashMap::new();
+        for d in &folders {
+            for f in std::iter::once(d.as_path()).chain(d.parent()) {
+                own.entry(f).or_insert_with(|| own_index_files(f));
+            }
+        }
+        let near = folders
+            .iter()
+            .map(|d| {
+                let mut files = own[d.as_path()].clone();
+                if let Some(parent) = d.parent() {
+                    files.extend(own[parent].iter().cloned());
+                }
+                (d.clone(), companions_fingerprint(&files))
+            })
+            .collect();
+        Companions(near)
+    }
+
+    /// The identity of `source` whose own [`fingerprint`] is `fingerprint`: that fingerprint
+    /// itself when no index file is near (so that those sources keep their identity), otherwise
+    /// joined with the index files' paths, sizes, modification times and fingerprints.
+    pub fn identity(&self, source: &Source, fingerprint: u64) -> u64 {
+        let near = companion_folder(source).and_then(|d| self.0.get(&d).copied().flatten());
+        match near {
+            None => fingerprint,
+            Some(c) => {
+                let mut hasher = xxhash_rust::xxh3::Xxh3::new();
+                hasher.update(&fingerprint.to_le_bytes());
+                hasher.update(&c.to_le_bytes());
+                hasher.digest()
+            }
+        }
+    }
+}
+
+/// A fingerprint of index files: their paths, sizes, modification times and contents'
+/// [`fingerprint`]s; `None` when there are none.
+fn companions_fingerprint(files: &[PathBuf]) -> Option<u64> {
     if files.is_empty() {
         return None;
     }
@@ -114,20 +162,6 @@ pub fn companions_fingerprint(files: &[PathBuf]) -> Option<u64> {
         }
     }
     Some(hasher.digest())
-}
-
-/// A source's [`fingerprint`] joined with its [`companions_fingerprint`], if it has one; without
-/// one it is the source's own, so that sources with no companions keep their identity.
-pub fn with_companions(fingerprint: u64, companions: Option<u64>) -> u64 {
-    match companions {
-        None => fingerprint,
-        Some(c) => {
-            let mut hasher = xxhash_rust::xxh3::Xxh3::new();
-            hasher.update(&fingerprint.to_le_bytes());
-            hasher.update(&c.to_le_bytes());
-            hasher.digest()
-        }
-    }
 }
 
 /// Reads into `buf` from `offset` until it is full or the file ends; how many bytes came.

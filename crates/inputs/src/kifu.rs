@@ -37,10 +37,9 @@ pub(crate) fn with_kifu_index(source: &Source, bytes: RecordBytes) -> RecordByte
 }
 
 /// The folder whose kifu-line index files ([`index_files`]) a source's games may be read with,
-/// were it a move file: a plain file's (not a stream's). Whoever remembers what a source held
-/// must take those files into its identity: a changed index changes the players, dates and
-/// results of a move file's games, not the move file.
-pub fn companion_folder(source: &Source) -> Option<PathBuf> {
+/// were it a move file: a plain file's (not a stream's); see
+/// [`Companions`](crate::Companions).
+pub(crate) fn companion_folder(source: &Source) -> Option<PathBuf> {
     (source.kind == SourceKind::Plain && !source.stream).then(|| folder(&source.path))
 }
 
@@ -54,7 +53,7 @@ fn folder(path: &Path) -> PathBuf {
 
 /// The `*.index` files of `dir` and of the folder above, each folder's sorted, that a move file
 /// in `dir` may take in (each within [`MAX_RECORD_BYTES`]).
-pub fn index_files(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn index_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = own_index_files(dir);
     if let Some(parent) = dir.parent() {
         out.extend(own_index_files(parent));
@@ -64,7 +63,7 @@ pub fn index_files(dir: &Path) -> Vec<PathBuf> {
 
 /// The `*.index` files of `dir` itself, sorted (each within [`MAX_RECORD_BYTES`]): half of what
 /// [`index_files`] gives, for a caller that lists each folder once for many.
-pub fn own_index_files(dir: &Path) -> Vec<PathBuf> {
+pub(crate) fn own_index_files(dir: &Path) -> Vec<PathBuf> {
     let Ok(entries) = fs::read_dir(dir) else {
         return Vec::new();
     };

@@ -150,8 +150,7 @@ mod zip_reader;
 mod zstd_stream;
 
 pub use error::InputError;
-pub use identity::{companions_fingerprint, fingerprint, path_key, path_of_key, with_companions};
-pub use kifu::{companion_folder, index_files, own_index_files};
+pub use identity::{fingerprint, path_key, path_of_key, Companions};
 pub use kind::SourceKind;
 pub use limits::MAX_RECORD_BYTES;
 pub use names::display_name;
