@@ -586,9 +586,13 @@ fn process(
                 }
                 let records = Records::read(&rec.bytes);
                 let problem = file_problem(&records, &rec.name);
-                let notes = file_notes(&records, &rec.name);
                 let total = records.len();
                 let mut first = games_in.min(total);
+                // Said with the file's first chunk, not again by a run that resumes it.
+                let mut notes = match first {
+                    0 => file_notes(&records, &rec.name),
+                    _ => Vec::new(),
+                };
                 loop {
                     let end = (first + chunk_games).min(total);
                     let mut games = analyse_games(&records, &rec.name, first..end, lines);
@@ -603,11 +607,8 @@ fn process(
                         games,
                         last: end == total,
                         file_problem: if first == 0 { problem.clone() } else { None },
-                        file_notes: if first == 0 {
-                            notes.clone()
-                        } else {
-                            Vec::new()
-                        },
+                        // The first chunk takes them; the others find none left.
+                        file_notes: std::mem::take(&mut notes),
                     };
                     if !send(vec![chunk]) {
                         return false;

@@ -128,7 +128,7 @@ fn read_central<R: Read + std::io::Seek>(
     skip: &HashSet<String>,
 ) -> (usize, Option<Stop>, usize) {
     let mut delivered = 0;
-    let mut first_err: Option<(Option<String>, io::Error)> = None;
+    let mut first_err: Option<Stop> = None;
     let mut more = 0;
     for index in 0..archive.len() {
         if !skip.is_empty()
@@ -198,9 +198,6 @@ pub(crate) fn read_zip_stream(
     })
 }
 
-/// Delivers the taken members of a zip archive by its local headers, in the order they lie, as
-/// far as they go: how many records were delivered, and where and why it stopped, if it did
-/// before the end.
 /// What [`read_local_headers`] did.
 struct Local {
     /// Records delivered.
@@ -213,6 +210,8 @@ struct Local {
     consumed: u64,
 }
 
+/// Delivers the taken members of a zip archive by its local headers, in the order they lie, as
+/// far as they go.
 fn read_local_headers(source: &Source, sink: &mut dyn FnMut(Record)) -> Local {
     let count = Cell::new(0);
     let file = match open(source) {
