@@ -186,20 +186,20 @@ impl Query {
         let records = Records::read(record);
         let tree = records
             .game(0)
-            .map_err(|d| bad(format!("--moves {name}: {d}")))?;
+            .map_err(|d| bad(format!("moves {name}: {d}")))?;
         let board = tree.board_size();
         let moves: Vec<(Color, Point)> = tree
             .main_line_moves()
-            .map_err(|i| bad(format!("--moves: move {} is not a point", i + 1)))?
+            .map_err(|i| bad(format!("moves: move {} is not a point", i + 1)))?
             .into_iter()
             .filter_map(|(c, p)| p.map(|p| (c, p)))
             .collect();
         if moves.is_empty() {
-            return Err(bad(format!("--moves {name}: no moves found")));
+            return Err(bad(format!("moves {name}: no moves found")));
         }
         if let Some((_, p)) = moves.iter().find(|(_, p)| p.x >= board.0 || p.y >= board.1) {
             return Err(bad(format!(
-                "--moves: {} is off a {}×{} board",
+                "moves: {} is off a {}×{} board",
                 p.sgf_string(),
                 board.0,
                 board.1
@@ -532,7 +532,7 @@ impl Query {
                 let board = (self.board.max(width), self.board.max(height));
                 if board.0 > MAX_BOARD || board.1 > MAX_BOARD {
                     return Err(pattern_error(format!(
-                        "--pattern: the diagram is {width}×{height}; a board has at most 52 lines"
+                        "pattern: the diagram is {width}×{height}; a board has at most 52 lines"
                     )));
                 }
                 let offset = self.place;

@@ -170,15 +170,15 @@ pub fn parse_moves(text: &str, width: u8, height: u8) -> Result<Vec<(Color, Poin
     if !text.contains('[') {
         if (width, height) != (19, 19) {
             return Err(SearchError::BadQuery(format!(
-                "--moves {text:?}: quadrant digits are for 19×19 boards; write B[pd] W[qf] …"
+                "moves {text:?}: quadrant digits are for 19×19 boards; write B[pd] W[qf] …"
             )));
         }
-        let record = sgf::quadrant::parse(text)
-            .map_err(|e| SearchError::BadQuery(format!("--moves: {e}")))?;
+        let record =
+            sgf::quadrant::parse(text).map_err(|e| SearchError::BadQuery(format!("moves: {e}")))?;
         if record.moves.is_empty() {
             // Found by fuzzing: empty text is a valid, empty record.
             return Err(SearchError::BadQuery(format!(
-                "--moves {text:?}: no moves found"
+                "moves {text:?}: no moves found"
             )));
         }
         return Ok(record.moves);
@@ -196,7 +196,7 @@ pub fn parse_moves(text: &str, width: u8, height: u8) -> Result<Vec<(Color, Poin
         rest = &rest[end..];
         let bad = |why: String| {
             SearchError::BadQuery(format!(
-                "--moves: move {} {tok:?} at column {column}: {why}",
+                "moves: move {} {tok:?} at column {column}: {why}",
                 moves.len() + 1
             ))
         };
@@ -217,7 +217,7 @@ pub fn parse_moves(text: &str, width: u8, height: u8) -> Result<Vec<(Color, Poin
     }
     if moves.is_empty() {
         return Err(SearchError::BadQuery(format!(
-            "--moves {text:?}: no moves found"
+            "moves {text:?}: no moves found"
         )));
     }
     Ok(moves)

@@ -241,13 +241,6 @@ impl From<qipu::Error> for ApiError {
                 _ => None,
             }
             .map(str::to_string);
-            // The library names a mistake by the command line's flag (`--moves: …`): here it
-            // is the parameter's.
-            for (flag, param) in [("--moves", "moves"), ("--pattern", "diagram")] {
-                if let Some(rest) = out.body.error.strip_prefix(flag) {
-                    out.body.error = format!("{param}{rest}");
-                }
-            }
         }
         out
     }

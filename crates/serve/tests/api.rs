@@ -80,7 +80,7 @@ fn a_mistake_in_a_query_is_400_naming_the_parameter_and_place() {
     let v = refused("/api/sequence", &[("moves", "B[pd] X[qq]")], 400);
     assert_eq!(v["param"], "moves");
     assert!(v["error"].as_str().unwrap().contains("move 2"), "{v}");
-    // Named as the parameter, not as the command line's flag.
+    // Named as what it is, not as the command line's flag.
     assert!(v["error"].as_str().unwrap().starts_with("moves"), "{v}");
 
     let v = refused("/api/games", &[("query", "date:[2016 TO")], 400);
