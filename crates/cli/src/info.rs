@@ -262,24 +262,26 @@ fn rejected_row(input: &Input<'_>, index: usize, d: &Diagnostic) -> Row {
     }
 }
 
-/// The problems of a file that holds games, as a row that is no game (`"game": null`,
-/// `"rejected": false`).
-fn file_note_row(name: &str, path: &str, diags: &[String]) -> Row {
-    Row {
-        json: json!({
-            "file": name, "path": path, "game": null, "rejected": false, "diagnostics": diags,
-        }),
-        table: vec![path.into(), "file".into()],
-        diagnostics: diags.to_vec(),
-    }
+/// A file that yielded no game, with why.
+fn file_row(name: &str, path: &str, diags: &[String]) -> Row {
+    file_level_row(name, path, diags, true)
 }
 
-fn file_row(name: &str, path: &str, diags: &[String]) -> Row {
+/// The problems of a file that holds games, as a row that is no game (`"rejected": false`).
+fn file_note_row(name: &str, path: &str, diags: &[String]) -> Row {
+    file_level_row(name, path, diags, false)
+}
+
+/// A row of a file itself, not of one of its games (`"game": null`).
+fn file_level_row(name: &str, path: &str, diags: &[String], rejected: bool) -> Row {
     Row {
         json: json!({
-            "file": name, "path": path, "game": null, "rejected": true, "diagnostics": diags,
+            "file": name, "path": path, "game": null, "rejected": rejected, "diagnostics": diags,
         }),
-        table: vec![path.into(), "no game".into()],
+        table: vec![
+            path.into(),
+            if rejected { "no game" } else { "file" }.into(),
+        ],
         diagnostics: diags.to_vec(),
     }
 }
