@@ -13,7 +13,9 @@
 //!    "Mostly" is measured (see [`Utf8Evidence`]): a character with one byte replaced by `?` (the
 //!    Fox server's damage) counts for UTF-8, any other bad sequence against it;
 //! 6. otherwise chardetng (Firefox's detector) guesses from the bytes, starting from the declared
-//!    charset when it is a single-byte one that the guess agrees with.
+//!    charset when it is a single-byte one that the guess agrees with; a guess whose reading is
+//!    full of odd symbols (`¸Â´ú`) gives way to a CJK charset that reads the same bytes cleanly
+//!    in CJK scripts alone ([`cjk_reading`]).
 //!
 //! Decoding uses encoding_rs; nothing here hand-decodes a charset.
 
@@ -223,6 +225,11 @@ pub(crate) fn detect(
             guess = enc;
         }
     }
+    // Short text fools the detector; a reading full of odd symbols gives way to a CJK one.
+    let odd = odd_chars(&guess.decode_without_bom_handling(text).0);
+    if let Some(better) = cjk_reading(text, odd) {
+        guess = better;
+    }
     mismatch(&mut diags, guess);
     undecodable(&mut diags, guess, guess.name());
     (mk(guess, source_for(declared_enc, guess)), diags)
@@ -309,8 +316,8 @@ fn lookup(label: &str) -> Option<&'static Encoding> {
 struct Utf8Evidence {
     /// Valid multi-byte sequences.
     intact: usize,
-    /// Multi-byte characters with exactly one byte replaced by `?` (lead or continuation), what a
-    /// server does with a byte it cannot pass on.
+    /// Multi-byte characters with bytes replaced by `?` (the lead, or one or more continuation
+    /// bytes), what a server does with a byte it cannot pass on.
     holes: usize,
     /// Every other invalid sequence.
     broken: usize,
@@ -369,10 +376,11 @@ impl Utf8Evidence {
     }
 }
 
-/// Whether `seq` (a lead byte and as many bytes as it needs) is a valid character but for one of
-/// its continuation bytes being `?`.
+/// Whether `seq` (a lead byte and as many bytes as it needs) is a valid character but for some
+/// of its continuation bytes being `?`: one (`E5 AD 3F`) or all (`E5 3F 3F`, seen in a Fox name
+/// whose only other character was intact, `х??хИИчЇ` when a lone `?`-hole was the rule).
 fn is_hole(seq: &[u8]) -> bool {
-    if seq[1..].iter().filter(|b| **b == b'?').count() != 1 {
+    if !seq[1..].contains(&b'?') {
         return false;
     }
     // The byte a `?` stood for is unknown; any one that makes the sequence valid will do.
@@ -382,6 +390,70 @@ fn is_hole(seq: &[u8]) -> bool {
             *d = if *b == b'?' { stand_in } else { *b };
         }
         std::str::from_utf8(&s[..seq.len()]).is_ok()
+    })
+}
+
+/// How many characters of a reading a text written in that charset would seldom hold: U+FFFD,
+/// C1 controls, and symbols that are not letters (`¸´¬‚¥€×±`) outside the CJK punctuation
+/// and full-width blocks, each counted only beside another character that is not ASCII. A
+/// legacy CJK text read in a single-byte charset is full of them, every character of it becoming
+/// two non-ASCII ones: 嘎代 in GB18030 read as windows-1252 is `¸Â´ú` (two), サム in Shift_JIS
+/// is `ƒTƒ€` (one), 小小羊4 read as windows-1251 is `Џ¬Џ¬—r4` (two: the dash is one CJK text
+/// holds too). The same bytes read in their own charset hold none, and neither do real names:
+/// the middle dot of transliterated names (`·`, U+00B7) and the Latin letters of European names
+/// are not counted, nor a lone symbol between ASCII characters (sgfmill's test `C[£]`).
+pub(crate) fn odd_chars(text: &str) -> usize {
+    let chars: Vec<char> = text.chars().collect();
+    let odd = |c: char| {
+        let u = c as u32;
+        if c.is_ascii() {
+            return false;
+        }
+        let cjk_marks = (0x3000..=0x303f).contains(&u) // CJK symbols and punctuation
+            || (0xff00..=0xffef).contains(&u) // full-width and half-width forms
+            || matches!(u, 0xb7 | 0x2014..=0x2016 | 0x2018 | 0x2019 | 0x201c | 0x201d | 0x2025 | 0x2026);
+        c == '\u{fffd}' || c.is_control() || !(c.is_alphanumeric() || cjk_marks)
+    };
+    let wide = |i: Option<usize>| i.and_then(|i| chars.get(i)).is_some_and(|c| !c.is_ascii());
+    (0..chars.len())
+        .filter(|&i| odd(chars[i]) && (wide(i.checked_sub(1)) || wide(Some(i + 1))))
+        .count()
+}
+
+/// The CJK charsets a text may be in when the detector's reading of it is odd, in the order a
+/// tie is settled: GB18030 first (most Go records are Chinese), then Big5, Shift_JIS, EUC-KR.
+const CJK: [&Encoding; 4] = [GB18030, BIG5, SHIFT_JIS, EUC_KR];
+
+/// The CJK charset whose reading of `bytes` decodes without error, holds no odd character
+/// ([`odd_chars`]) and is in CJK scripts only ([`cjk_only`]), when the reading it would replace
+/// holds `odd` > 0; ties go to the first of [`CJK`].
+///
+/// Why: on short text chardetng's guess is often a single-byte charset (the GB18030 of
+/// 酷的想自杀 as windows-1251, `¿áµÄÏë×ÔÉ±`, three odd characters; the Shift_JIS of でぇもん as
+/// windows-1252, `‚Å‚¥‚à‚ñ`, five), while real Latin-1 and Cyrillic names read in their own
+/// charset hold none, so they never give way (`tests::legacy_charsets_are_not_broken_utf8`).
+pub(crate) fn cjk_reading(bytes: &[u8], odd: usize) -> Option<&'static Encoding> {
+    if odd == 0 {
+        return None;
+    }
+    CJK.into_iter().find(|enc| {
+        enc.decode_without_bom_handling_and_without_replacement(bytes)
+            .is_some_and(|text| odd_chars(&text) == 0 && cjk_only(&text))
+    })
+}
+
+/// Whether every character of `text` that is not ASCII is of a CJK script: Han, kana (half-width
+/// included), Hangul, or the CJK punctuation and full-width forms.
+fn cjk_only(text: &str) -> bool {
+    text.chars().filter(|c| !c.is_ascii()).all(|c| {
+        matches!(c as u32,
+            0x1100..=0x11ff // Hangul jamo
+            | 0x2e80..=0x9fff // radicals, CJK punctuation, kana, compatibility jamo, Han
+            | 0xac00..=0xd7af // Hangul syllables
+            | 0xf900..=0xfaff // compatibility ideographs
+            | 0xff00..=0xffef // full-width and half-width forms
+            | 0x20000..=0x3ffff) // Han, extensions
+            || matches!(c, '·' | '—' | '‖' | '‘' | '’' | '“' | '”' | '‥' | '…')
     })
 }
 

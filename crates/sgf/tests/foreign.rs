@@ -303,7 +303,8 @@ fn ngf_files() {
             result: "B+R",
             first: "B[qd]W[dd]B[pq]W[oc]",
             moves: 211,
-            charset: "GBK",
+            // NGF names no charset; the format's own is GB18030 (GBK is its subset).
+            charset: "gb18030",
         },
         Expect {
             file: "other_formats/ngf/sabaki_app__test__nonSGF__ngf__pro_game_1.NGF",

@@ -21,16 +21,22 @@ use crate::point::{Color, Point};
 
 /// Converts a GIB file to SGF.
 pub(crate) fn convert(bytes: &[u8]) -> Converted {
-    let hint = lines(bytes)
-        .filter_map(|(_, l)| header_entry(l))
-        .find(|(k, _)| *k == b"GIBOKIND")
-        .and_then(|(_, v)| hint(&String::from_utf8_lossy(v)));
-    let text = Decoder::for_file(bytes, hint);
+    let kind = lines(bytes).enumerate().find_map(|(i, (offset, l))| {
+        let (k, v) = header_entry(l)?;
+        (k == b"GIBOKIND").then(|| (i + 1, offset, String::from_utf8_lossy(v).trim().to_string()))
+    });
+    let text = Decoder::for_file(bytes, kind.as_ref().and_then(|k| hint(&k.2)));
     let mut out = Converted {
         sgf: String::new(),
         charset: text.charset(),
         diagnostics: Vec::new(),
     };
+    if let Some((line, offset, label)) = &kind {
+        if let Some(why) = text.unfit(&format!("`GIBOKIND={label}`")) {
+            out.diagnostics
+                .push(problem(Foreign::Gib, *offset, *line, why));
+        }
+    }
     let mut game: Option<Game> = None;
     let mut section = Section::Outside;
     let mut last_offset = 0;

@@ -59,12 +59,17 @@ pub(crate) fn is_header<'a>(lines: impl Iterator<Item = &'a [u8]>) -> bool {
 
 /// Converts an NGF file to SGF.
 pub(crate) fn convert(bytes: &[u8]) -> Converted {
+    // NGF names no charset; its files are GB18030 when they are not ASCII (the format's own
+    // declaration, as the WTF dialect's is for SGF).
     let text = Decoder::for_file(bytes, Some(encoding_rs::GB18030));
     let mut out = Converted {
         sgf: String::new(),
         charset: text.charset(),
         diagnostics: Vec::new(),
     };
+    if let Some(why) = text.unfit("the NGF format") {
+        out.diagnostics.push(problem(Foreign::Ngf, 0, 0, why));
+    }
     let all: Vec<(usize, &[u8])> = lines(bytes).collect();
     let first_move = all.iter().position(|(_, l)| is_move_line(trim_ascii(l)));
     let head_end = first_move.unwrap_or(all.len());

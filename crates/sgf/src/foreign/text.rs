@@ -1,14 +1,19 @@
 //! The charset of a GIB, NGF, UGF or kifu-line file, and its text decoded line by line.
 //!
-//! These files name no charset, or name one by a hint that is often wrong: a GIB file's
-//! `GIBOKIND=Global` stands beside EUC-KR game names (`katrain__tests__data__test.gib`), and a
-//! UGF file says `Lang=SJIS` while its text is plain ASCII. Some files even mix charsets: the same
-//! KaTrain file holds EUC-KR names and UTF-8 user ids. So:
+//! A file may say how it is written: UGF's `Lang=SJIS`, GIB's `GIBOKIND=China`, and NGF, which
+//! names nothing, by the format itself (its files are GB18030 when not ASCII). Some files mix
+//! charsets: the KaTrain GIB file holds EUC-KR names and UTF-8 user ids. So:
 //! - a file that is valid UTF-8 is UTF-8;
-//! - otherwise the lines that are not valid UTF-8 decide: chardetng guesses over them; the guess
-//!   is taken if it decodes all of them without error, else the hint if it does, else the guess
-//!   with replacement characters (and the reader says so). The hint is thus only a fallback. "Decodes without error" alone cannot choose: Shift_JIS reads most GBK bytes as
-//!   half-width katakana without complaint;
+//! - otherwise the lines that are not valid UTF-8, all of them at once, decide. The declared
+//!   charset is taken when it decodes every one of them without error and its reading holds no
+//!   odd character ([`crate::charset::odd_chars`]: Latin symbols such as `¸´¬‚` among the
+//!   letters, C1 controls). Only when nothing is declared or the declaration does not fit does
+//!   chardetng guess, and a declaration that did not fit is said ([`Decoder::unfit`]). Short names
+//!   are why the declaration comes first: chardetng read the Shift_JIS of サム as windows-1252
+//!   (`ƒTƒ€`) and the GB18030 of 嘎代 as windows-1252 (`¸Â´ú`);
+//! - a guess whose reading holds odd characters gives way to a CJK charset whose reading holds
+//!   fewer ([`crate::charset::cjk_reading`]); "decodes without error" alone cannot choose, since
+//!   Shift_JIS reads most GBK bytes as half-width katakana without complaint;
 //! - each line that is valid UTF-8 is then read as UTF-8 (the mixed files), and every other line
 //!   in that charset. Text in EUC-KR, GBK or Shift_JIS that happens to be valid UTF-8 is rare past
 //!   two characters (their lead bytes are mostly UTF-8 continuation bytes), rarer than the mixed
@@ -18,6 +23,8 @@ use std::borrow::Cow;
 
 use encoding_rs::{Encoding, UTF_8};
 
+use crate::charset::{cjk_reading, odd_chars};
+
 /// How the lines of one file are decoded.
 pub(crate) struct Decoder {
     /// The file's legacy charset; `None` for a UTF-8 (or ASCII) file.
@@ -25,29 +32,47 @@ pub(crate) struct Decoder {
     /// Whether some line could not be decoded without replacement characters.
     pub lossy: bool,
     non_ascii: bool,
+    /// The declared charset, when the text did not fit it.
+    unfit: Option<&'static Encoding>,
 }
 
 impl Decoder {
-    /// Chooses the charset of `bytes`; `hint` is what the file says of itself, if anything.
-    pub(crate) fn for_file(bytes: &[u8], hint: Option<&'static Encoding>) -> Decoder {
+    /// Chooses the charset of `bytes`; `declared` is what the file (or its format) says of
+    /// itself, if anything.
+    pub(crate) fn for_file(bytes: &[u8], declared: Option<&'static Encoding>) -> Decoder {
         let non_ascii = !bytes.is_ascii();
         if std::str::from_utf8(bytes).is_ok() {
             return Decoder {
                 legacy: None,
                 lossy: false,
                 non_ascii,
+                unfit: None,
             };
         }
         let bad: Vec<&[u8]> = super::lines(bytes)
             .map(|(_, l)| l)
             .filter(|l| std::str::from_utf8(l).is_err())
             .collect();
-        let clean = |enc: &'static Encoding| {
-            bad.iter().all(|l| {
-                enc.decode_without_bom_handling_and_without_replacement(l)
-                    .is_some()
-            })
+        // The lines read in `enc`, if all decode without error.
+        let reading = |enc: &'static Encoding| -> Option<String> {
+            let mut all = String::new();
+            for l in &bad {
+                all.push_str(&enc.decode_without_bom_handling_and_without_replacement(l)?);
+                all.push('\n');
+            }
+            Some(all)
         };
+        let clean = |enc: &'static Encoding| reading(enc).is_some();
+        if let Some(d) = declared.filter(|d| *d != UTF_8) {
+            if reading(d).is_some_and(|t| odd_chars(&t) == 0) {
+                return Decoder {
+                    legacy: Some(d),
+                    lossy: false,
+                    non_ascii,
+                    unfit: None,
+                };
+            }
+        }
         let mut detector = chardetng::EncodingDetector::new(chardetng::Iso2022JpDetection::Deny);
         // Only the non-ASCII runs (a space between them): the detector's cost is per byte, and
         // the ASCII around them (keys, numbers) says nothing of a CJK charset.
@@ -64,19 +89,43 @@ impl Decoder {
             }
         }
         detector.feed(b"", true);
-        // Not biased by the hint: a wrong `Lang=SJIS` made chardetng read GBK names as EUC-JP
-        // (the test below).
+        // Not biased by the declaration: a wrong `Lang=SJIS` made chardetng read GBK names as
+        // EUC-JP (the test below).
         let guess = detector.guess(None, chardetng::Utf8Detection::Deny);
-        let legacy = match hint {
+        let mut legacy = match declared {
             _ if clean(guess) => guess,
-            Some(h) if h != UTF_8 && clean(h) => h,
+            Some(d) if d != UTF_8 && clean(d) => d,
             _ => guess,
         };
+        if let Some(text) = reading(legacy) {
+            let mut joined = Vec::new();
+            for l in &bad {
+                joined.extend_from_slice(l);
+                joined.push(b'\n');
+            }
+            if let Some(better) = cjk_reading(&joined, odd_chars(&text)) {
+                legacy = better;
+            }
+        }
         Decoder {
             legacy: Some(legacy),
             lossy: !clean(legacy),
             non_ascii,
+            unfit: declared.filter(|d| *d != legacy),
         }
+    }
+
+    /// What to say when the file declared a charset its text did not fit, `what` naming the
+    /// declaration (`Lang=SJIS`); the caller reports it where the declaration stands.
+    pub(crate) fn unfit(&self, what: &str) -> Option<String> {
+        let used = self.legacy?;
+        self.unfit.map(|d| {
+            format!(
+                "{what} declares {} but the text does not fit it: read as {}",
+                d.name(),
+                used.name()
+            )
+        })
     }
 
     /// The charset the text was found in, for the game's charset report (`None`: ASCII).

@@ -17,7 +17,7 @@
 //! - `Hdcp=handicap,komi`: the komi is kept as written, sign included, though one real file has
 //!   `0,-5.50` beside `Winner=B,7.50`: a reader cannot know which of the two is wrong.
 //! - `Winner=B,7.50` → `B+7.5`; a margin `C` (chuuban, resignation) → `B+R`; `T` → on time.
-//! - `Lang` names the charset (`SJIS`), as a hint only.
+//! - `Lang` names the charset (`SJIS`): the text is read in it when it fits (see [`super::text`]).
 
 use super::text::{hint, Decoder};
 use super::{lines, problem, trim_ascii, Converted, Foreign, GameWriter};
@@ -25,16 +25,22 @@ use crate::point::{Color, Point};
 
 /// Converts a UGF or UGI file to SGF.
 pub(crate) fn convert(bytes: &[u8]) -> Converted {
-    let lang = lines(bytes)
-        .map(|(_, l)| trim_ascii(l))
-        .find_map(|l| l.strip_prefix(b"Lang="))
-        .and_then(|v| hint(&String::from_utf8_lossy(v)));
-    let text = Decoder::for_file(bytes, lang);
+    let lang = lines(bytes).enumerate().find_map(|(i, (offset, l))| {
+        let v = trim_ascii(l).strip_prefix(b"Lang=")?;
+        Some((i + 1, offset, String::from_utf8_lossy(v).trim().to_string()))
+    });
+    let text = Decoder::for_file(bytes, lang.as_ref().and_then(|l| hint(&l.2)));
     let mut out = Converted {
         sgf: String::new(),
         charset: text.charset(),
         diagnostics: Vec::new(),
     };
+    if let Some((line, offset, label)) = &lang {
+        if let Some(why) = text.unfit(&format!("`Lang={label}`")) {
+            out.diagnostics
+                .push(problem(Foreign::Ugf, *offset, *line, why));
+        }
+    }
     let mut header: Vec<(String, String)> = Vec::new();
     let mut data: Vec<(usize, usize, String)> = Vec::new();
     let mut review: Vec<(usize, usize, String)> = Vec::new();
