@@ -5,7 +5,10 @@
 //! rules, in order:
 //! 1. a file transcoded from UTF-16 before parsing is UTF-8 now; its original charset is reported;
 //! 2. text that is pure ASCII needs no decision (ISO-2022-JP, which is 7-bit, is checked first);
-//! 3. text that is valid UTF-8 is UTF-8, whatever `CA` says (multi-byte UTF-8 by accident is rare);
+//! 3. text that is valid UTF-8 is UTF-8, whatever `CA` says, but for UTF-8 by accident: legacy
+//!    CJK bytes that happen to be two-byte UTF-8 sequences, taken in the declared CJK charset
+//!    when it fits, or when nothing is declared and the UTF-8 reading mixes scripts, in a CJK
+//!    one that fits ([`accidental_utf8`]);
 //! 4. a declared multi-byte charset (GB18030, Big5, Shift_JIS, EUC-KR, …) that decodes without an
 //!    error is believed;
 //! 5. text that is mostly valid UTF-8, or declared UTF-8, is UTF-8 decoded with replacement
@@ -193,7 +196,11 @@ pub(crate) fn detect(
             }
         }
     };
-    if std::str::from_utf8(text).is_ok() {
+    if let Ok(utf8) = std::str::from_utf8(text) {
+        if let Some(enc) = accidental_utf8(utf8, declared_or_default) {
+            mismatch(&mut diags, enc);
+            return (mk(enc, source_for(declared_enc, enc)), diags);
+        }
         mismatch(&mut diags, UTF_8);
         return (mk(UTF_8, source_for(declared_enc, UTF_8)), diags);
     }
@@ -442,8 +449,9 @@ pub(crate) fn cjk_reading(bytes: &[u8], odd: usize) -> Option<&'static Encoding>
     })
 }
 
-/// Whether every character of `text` that is not ASCII is of a CJK script: Han, kana (half-width
-/// included), Hangul, or the CJK punctuation and full-width forms.
+/// Whether every character of `text` that is not ASCII is of a CJK script: Han, kana, Hangul, or
+/// the CJK punctuation and full-width forms. Not half-width katakana: Shift_JIS reads most single
+/// bytes `A1`–`DF` as those, UTF-8's `¥` (`C2 A5`) as `ﾂ･` (sgfc's `mixed-encoding.source`).
 fn cjk_only(text: &str) -> bool {
     text.chars().filter(|c| !c.is_ascii()).all(|c| {
         matches!(c as u32,
@@ -451,10 +459,60 @@ fn cjk_only(text: &str) -> bool {
             | 0x2e80..=0x9fff // radicals, CJK punctuation, kana, compatibility jamo, Han
             | 0xac00..=0xd7af // Hangul syllables
             | 0xf900..=0xfaff // compatibility ideographs
-            | 0xff00..=0xffef // full-width and half-width forms
+            | 0xff00..=0xff60 | 0xffe0..=0xffef // full-width forms
             | 0x20000..=0x3ffff) // Han, extensions
             || matches!(c, '·' | '—' | '‖' | '‘' | '’' | '“' | '”' | '‥' | '…')
     })
+}
+
+/// Whether `enc` reads `bytes` as a text in its own script could be: without error, with no odd
+/// character ([`odd_chars`]) and, for a multi-byte charset, in CJK scripts only.
+pub(crate) fn fits(enc: &'static Encoding, bytes: &[u8]) -> bool {
+    enc.decode_without_bom_handling_and_without_replacement(bytes)
+        .is_some_and(|t| odd_chars(&t) == 0 && (!is_multibyte(enc) || cjk_only(&t)))
+}
+
+/// For `text`, valid UTF-8, the CJK charset it is more likely written in: `declared` when the
+/// text may be UTF-8 by accident and `declared` fits it, else (nothing declared) the first of
+/// [`CJK`] that fits when the UTF-8 reading mixes scripts.
+///
+/// UTF-8 by accident: legacy CJK bytes make valid UTF-8 only as two-byte sequences (a lead
+/// `C2`–`DF` then one byte `80`–`BF`) in all but rare cases, and read so they mix letters of
+/// unrelated scripts: GB18030's 喜越 is UTF-8's `ϲԽ` (Greek, Armenian), 什么1 is `ʲô1`; a
+/// three-byte sequence is what CJK text in UTF-8 is made of. So text holding one is UTF-8.
+pub(crate) fn accidental_utf8(
+    text: &str,
+    declared: Option<&'static Encoding>,
+) -> Option<&'static Encoding> {
+    if text.chars().any(|c| c as u32 >= 0x800) || text.is_ascii() {
+        return None;
+    }
+    match declared {
+        Some(d) if d != UTF_8 => Some(d).filter(|d| is_multibyte(d) && fits(d, text.as_bytes())),
+        Some(_) => None,
+        None if mixed_scripts(text) => CJK.into_iter().find(|enc| fits(enc, text.as_bytes())),
+        None => None,
+    }
+}
+
+/// Whether `text` holds odd characters or letters of more than one script outside ASCII (Latin,
+/// Greek, Cyrillic, Armenian, Hebrew, Arabic, or any other block below U+0800 as one).
+fn mixed_scripts(text: &str) -> bool {
+    let script = |c: char| match c as u32 {
+        0x80..=0x24f => 0,
+        0x370..=0x3ff => 1,
+        0x400..=0x52f => 2,
+        0x530..=0x58f => 3,
+        0x590..=0x5ff => 4,
+        0x600..=0x6ff => 5,
+        _ => 6,
+    };
+    let mut seen = text
+        .chars()
+        .filter(|c| !c.is_ascii() && c.is_alphabetic())
+        .map(script);
+    let first = seen.next();
+    odd_chars(text) > 0 || seen.any(|s| Some(s) != first)
 }
 
 /// If `bytes` is a UTF-16 file (by BOM, or by the NUL bytes that ASCII structure leaves in every

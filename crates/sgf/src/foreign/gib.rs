@@ -15,7 +15,7 @@
 //!   an even game, White first with a handicap).
 //! - A file may hold several `\HS … \GE` games; each becomes a game of the collection.
 
-use super::text::{hint, Decoder};
+use super::text::{hint, Declared, Decoder};
 use super::{lines, problem, trim_ascii, Converted, Foreign, GameWriter};
 use crate::point::{Color, Point};
 
@@ -25,7 +25,10 @@ pub(crate) fn convert(bytes: &[u8]) -> Converted {
         let (k, v) = header_entry(l)?;
         (k == b"GIBOKIND").then(|| (i + 1, offset, String::from_utf8_lossy(v).trim().to_string()))
     });
-    let text = Decoder::for_file(bytes, kind.as_ref().and_then(|k| hint(&k.2)));
+    let text = Decoder::for_file(
+        bytes,
+        kind.as_ref().and_then(|k| hint(&k.2)).map(Declared::ByFile),
+    );
     let mut out = Converted {
         sgf: String::new(),
         charset: text.charset(),

@@ -21,7 +21,7 @@
 //! - Results: `Black wins by resignation!` → `B+R`, `White wins by 18.5 points!` → `W+18.5`,
 //!   `White loses on time` → `B+T`, `Progressing!` (unfinished) → `Void`.
 
-use super::text::Decoder;
+use super::text::{Declared, Decoder};
 use super::{lines, problem, trim_ascii, Converted, Foreign, GameWriter};
 use crate::info::parse_result;
 use crate::point::{Color, Point};
@@ -61,7 +61,7 @@ pub(crate) fn is_header<'a>(lines: impl Iterator<Item = &'a [u8]>) -> bool {
 pub(crate) fn convert(bytes: &[u8]) -> Converted {
     // NGF names no charset; its files are GB18030 when they are not ASCII (the format's own
     // declaration, as the WTF dialect's is for SGF).
-    let text = Decoder::for_file(bytes, Some(encoding_rs::GB18030));
+    let text = Decoder::for_file(bytes, Some(Declared::ByFormat(encoding_rs::GB18030)));
     let mut out = Converted {
         sgf: String::new(),
         charset: text.charset(),

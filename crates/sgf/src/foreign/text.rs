@@ -23,7 +23,7 @@ use std::borrow::Cow;
 
 use encoding_rs::{Encoding, UTF_8};
 
-use crate::charset::{cjk_reading, odd_chars};
+use crate::charset::{accidental_utf8, cjk_reading, fits, odd_chars};
 
 /// How the lines of one file are decoded.
 pub(crate) struct Decoder {
@@ -34,19 +34,65 @@ pub(crate) struct Decoder {
     non_ascii: bool,
     /// The declared charset, when the text did not fit it.
     unfit: Option<&'static Encoding>,
+    /// Whether every line is read in `legacy`, those that are valid UTF-8 too.
+    every_line: bool,
+}
+
+/// What says a file's charset: the file itself (`Lang=SJIS`), or its format (NGF's GB18030),
+/// which is believed over text that is valid UTF-8 only when that is UTF-8 by accident.
+#[derive(Clone, Copy)]
+pub(crate) enum Declared {
+    ByFile(&'static Encoding),
+    ByFormat(&'static Encoding),
+}
+
+impl Declared {
+    fn encoding(self) -> &'static Encoding {
+        match self {
+            Declared::ByFile(e) | Declared::ByFormat(e) => e,
+        }
+    }
 }
 
 impl Decoder {
     /// Chooses the charset of `bytes`; `declared` is what the file (or its format) says of
     /// itself, if anything.
-    pub(crate) fn for_file(bytes: &[u8], declared: Option<&'static Encoding>) -> Decoder {
+    pub(crate) fn for_file(bytes: &[u8], declared: Option<Declared>) -> Decoder {
         let non_ascii = !bytes.is_ascii();
-        if std::str::from_utf8(bytes).is_ok() {
+        let wide: Vec<u8> = super::lines(bytes)
+            .map(|(_, l)| l)
+            .filter(|l| !l.is_ascii())
+            .flat_map(|l| l.iter().copied().chain([b'\n']))
+            .collect();
+        let utf8 = std::str::from_utf8(bytes).is_ok();
+        let said = declared.map(|d| d.encoding()).filter(|d| *d != UTF_8);
+        // Text that is valid UTF-8 is read in the declaration when it fits, only when the file
+        // itself said so or the UTF-8 is of the accidental kind ([`accidental_utf8`]); then
+        // every line is read in it.
+        if let Some(d) = said.filter(|d| utf8 && non_ascii && fits(d, &wide)) {
+            let by_file = matches!(declared, Some(Declared::ByFile(_)));
+            if by_file
+                || std::str::from_utf8(&wide).is_ok_and(|t| accidental_utf8(t, Some(d)).is_some())
+            {
+                return Decoder {
+                    legacy: Some(d),
+                    every_line: true,
+                    lossy: false,
+                    non_ascii,
+                    unfit: None,
+                };
+            }
+        }
+        if utf8 {
+            let accidental = std::str::from_utf8(&wide)
+                .ok()
+                .and_then(|t| accidental_utf8(t, None));
             return Decoder {
-                legacy: None,
+                legacy: accidental,
+                every_line: accidental.is_some(),
                 lossy: false,
                 non_ascii,
-                unfit: None,
+                unfit: said.filter(|_| accidental.is_some()),
             };
         }
         let bad: Vec<&[u8]> = super::lines(bytes)
@@ -63,10 +109,11 @@ impl Decoder {
             Some(all)
         };
         let clean = |enc: &'static Encoding| reading(enc).is_some();
-        if let Some(d) = declared.filter(|d| *d != UTF_8) {
+        if let Some(d) = said {
             if reading(d).is_some_and(|t| odd_chars(&t) == 0) {
                 return Decoder {
                     legacy: Some(d),
+                    every_line: false,
                     lossy: false,
                     non_ascii,
                     unfit: None,
@@ -92,9 +139,9 @@ impl Decoder {
         // Not biased by the declaration: a wrong `Lang=SJIS` made chardetng read GBK names as
         // EUC-JP (the test below).
         let guess = detector.guess(None, chardetng::Utf8Detection::Deny);
-        let mut legacy = match declared {
+        let mut legacy = match said {
             _ if clean(guess) => guess,
-            Some(d) if d != UTF_8 && clean(d) => d,
+            Some(d) if clean(d) => d,
             _ => guess,
         };
         if let Some(text) = reading(legacy) {
@@ -109,9 +156,10 @@ impl Decoder {
         }
         Decoder {
             legacy: Some(legacy),
+            every_line: false,
             lossy: !clean(legacy),
             non_ascii,
-            unfit: declared.filter(|d| *d != legacy),
+            unfit: said.filter(|d| *d != legacy),
         }
     }
 
@@ -141,9 +189,10 @@ impl Decoder {
     pub(crate) fn decode<'a>(&self, line: &'a [u8]) -> Cow<'a, str> {
         match self.legacy {
             None => String::from_utf8_lossy(line),
+            Some(enc) if self.every_line => enc.decode_without_bom_handling(line).0,
             Some(enc) => match std::str::from_utf8(line) {
-                Ok(text) => Cow::Borrowed(text),
-                Err(_) => enc.decode_without_bom_handling(line).0,
+                Ok(text) if accidental_utf8(text, Some(enc)).is_none() => Cow::Borrowed(text),
+                _ => enc.decode_without_bom_handling(line).0,
             },
         }
     }
@@ -167,7 +216,10 @@ mod tests {
 
     #[test]
     fn utf8_files_stay_utf8() {
-        let d = Decoder::for_file("이세돌\n".as_bytes(), Some(encoding_rs::EUC_KR));
+        let d = Decoder::for_file(
+            "이세돌\n".as_bytes(),
+            Some(Declared::ByFile(encoding_rs::EUC_KR)),
+        );
         assert_eq!(d.charset(), Some(UTF_8));
         assert_eq!(d.decode("이세돌".as_bytes()), "이세돌");
         assert_eq!(Decoder::for_file(b"abc", None).charset(), None);
@@ -179,7 +231,7 @@ mod tests {
             "\\[GAMEBLACKNAME=石下之臣 (9段)\\]\n\\[GAMERESULT=黑方中盘胜\\]\n\\[GAMEPLACE=弈城围棋网\\]\n",
         );
         // Shift_JIS cannot decode these bytes without error; GBK can.
-        let d = Decoder::for_file(&gbk, Some(encoding_rs::SHIFT_JIS));
+        let d = Decoder::for_file(&gbk, Some(Declared::ByFile(encoding_rs::SHIFT_JIS)));
         assert!(!d.lossy);
         assert!(d.decode(&gbk).contains("石下之臣"), "{}", d.decode(&gbk));
     }
@@ -189,7 +241,7 @@ mod tests {
         let (kr, _, _) = encoding_rs::EUC_KR.encode("승강급 대국");
         let mut file = kr.to_vec();
         file.extend_from_slice("\n楷摬楳ㅭ\n".as_bytes());
-        let d = Decoder::for_file(&file, Some(encoding_rs::EUC_KR));
+        let d = Decoder::for_file(&file, Some(Declared::ByFile(encoding_rs::EUC_KR)));
         assert_eq!(d.charset(), Some(encoding_rs::EUC_KR));
         assert_eq!(d.decode(&kr), "승강급 대국");
         assert_eq!(d.decode("楷摬楳ㅭ".as_bytes()), "楷摬楳ㅭ");

@@ -19,7 +19,7 @@
 //! - `Winner=B,7.50` → `B+7.5`; a margin `C` (chuuban, resignation) → `B+R`; `T` → on time.
 //! - `Lang` names the charset (`SJIS`): the text is read in it when it fits (see [`super::text`]).
 
-use super::text::{hint, Decoder};
+use super::text::{hint, Declared, Decoder};
 use super::{lines, problem, trim_ascii, Converted, Foreign, GameWriter};
 use crate::point::{Color, Point};
 
@@ -29,7 +29,10 @@ pub(crate) fn convert(bytes: &[u8]) -> Converted {
         let v = trim_ascii(l).strip_prefix(b"Lang=")?;
         Some((i + 1, offset, String::from_utf8_lossy(v).trim().to_string()))
     });
-    let text = Decoder::for_file(bytes, lang.as_ref().and_then(|l| hint(&l.2)));
+    let text = Decoder::for_file(
+        bytes,
+        lang.as_ref().and_then(|l| hint(&l.2)).map(Declared::ByFile),
+    );
     let mut out = Converted {
         sgf: String::new(),
         charset: text.charset(),
