@@ -665,6 +665,32 @@ mod tests {
         assert_eq!(pick(None, b"?\xb0\x8f\xe7\x8e\x8b\xe7\x8e\x8b").0, "UTF-8");
     }
 
+    /// The Fox name: a character with both continuation bytes replaced by `?`, one intact,
+    /// one with its last byte replaced, and nothing else that is not ASCII (read as ISO-8859-5,
+    /// `х??хИИчЇ?`, when only one `?` made a hole).
+    #[test]
+    fn a_character_with_all_its_continuation_bytes_replaced_is_a_hole() {
+        let b = b"\xe5??\xe5\xb8\xb8\xe7\xa7?\n";
+        let e = Utf8Evidence::of(b);
+        assert_eq!((e.intact, e.holes, e.broken), (1, 2, 0));
+        assert_eq!(pick(None, b).0, "UTF-8");
+    }
+
+    /// Short CJK names that chardetng reads in a single-byte charset, and legacy bytes that are
+    /// UTF-8 by accident, read in the CJK charset whose reading holds no odd symbol.
+    #[test]
+    fn odd_readings_give_way_to_cjk_ones() {
+        let (b, _, _) = GB18030.encode("酷的想自杀");
+        assert_eq!(pick(None, &b).0, "gb18030");
+        let (b, _, _) = GB18030.encode("什么1");
+        assert!(std::str::from_utf8(&b).is_ok());
+        assert_eq!(pick(None, &b).0, "gb18030");
+        assert_eq!(pick(Some("GB2312"), &b).0, "GBK");
+        // Real European and Cyrillic names keep their charset.
+        assert_eq!(odd_chars("José Müller · Иванов"), 0);
+        assert_eq!(pick(None, "Müller".as_bytes()).0, "UTF-8");
+    }
+
     /// Real single-byte and double-byte text is not mistaken for broken UTF-8, short names
     /// included, nor when it holds a `?`.
     #[test]
