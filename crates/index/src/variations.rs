@@ -104,49 +104,80 @@ pub struct LinePlan<'t, 'a> {
 /// The variation lines of `tree` within `limits`, in document order of their leaves, and how
 /// many lines were left out.
 pub fn plan<'t, 'a>(tree: &'t GameTree<'a>, limits: Limits) -> (Vec<LinePlan<'t, 'a>>, u64) {
+    plan_counted(tree, limits, &mut 0)
+}
+
+/// One node of the path from the root to the node being visited, in [`plan_counted`]'s walk.
+struct Step<'t, 'a> {
+    node: Node<'t, 'a>,
+    /// Children of this node visited so far: the index the next one has among its siblings.
+    children: u32,
+    /// Moves of the nodes from the root down to this one, this one included.
+    moves: u32,
+}
+
+/// [`plan`], adding to `steps` one for each node visited and each node of a line copied out: the
+/// work done, which tests bound by the tree's size plus the lines' (no node is visited once per
+/// sibling, as finding a child's index by scanning its siblings would).
+///
+/// The nodes are in document (pre-)order, so the walk keeps the path from the root to the node
+/// it is at, as a stack: a node's parent is on it, each node's index among its siblings is how
+/// many of them came before it, and at a leaf the stack is the leaf's whole line. Each node is
+/// pushed and popped once, whatever the tree's width or depth.
+pub(crate) fn plan_counted<'t, 'a>(
+    tree: &'t GameTree<'a>,
+    limits: Limits,
+    steps: &mut u64,
+) -> (Vec<LinePlan<'t, 'a>>, u64) {
     let mut lines = Vec::new();
     let mut nodes_used = 0usize;
     let mut left = 0u64;
-    let mut line: Vec<Node<'t, 'a>> = Vec::new();
-    // The main line is the leaf reached by first children: skip it.
-    let main_leaf = tree.main_line().last().map(|n| n.id());
-    for leaf in tree.nodes().filter(|n| n.first_child().is_none()) {
-        if Some(leaf.id()) == main_leaf {
-            continue;
-        }
-        if lines.len() >= limits.lines {
-            left += 1;
-            continue;
-        }
-        line.clear();
-        let mut at = Some(leaf);
-        while let Some(n) = at {
-            line.push(n);
-            at = n.parent();
-        }
-        if nodes_used + line.len() > limits.nodes {
-            left += 1;
-            continue;
-        }
-        nodes_used += line.len();
-        line.reverse();
-        let mut path = Vec::new();
-        for (depth, pair) in line.windows(2).enumerate() {
-            let child = pair[0]
-                .children()
-                .position(|c| c.id() == pair[1].id())
-                .unwrap_or(0);
-            if child > 0 {
-                path.push((depth as u32, child as u32));
+    let mut stack: Vec<Step<'t, 'a>> = Vec::new();
+    // The choices that are not a first child along the stack, as (depth of the parent, index).
+    let mut path: Vec<(u32, u32)> = Vec::new();
+    for node in tree.nodes() {
+        *steps += 1;
+        let parent = node.parent().map(|p| p.id());
+        while stack.last().is_some_and(|s| Some(s.node.id()) != parent) {
+            stack.pop();
+            let depth = stack.len() as u32;
+            // A choice made at the node just left's parent goes with it.
+            if path.last().is_some_and(|&(d, _)| d + 1 == depth) {
+                path.pop();
             }
         }
+        let moves = stack
+            .last()
+            .map_or(0, |s| s.moves)
+            .saturating_add(moves_in(&node));
+        if let Some(top) = stack.last_mut() {
+            let child = top.children;
+            top.children += 1;
+            if child > 0 {
+                path.push((stack.len() as u32 - 1, child));
+            }
+        }
+        stack.push(Step {
+            node,
+            children: 0,
+            moves,
+        });
+        // A leaf ends a line; the one reached by first children only is the main line.
+        if node.first_child().is_some() || path.is_empty() {
+            continue;
+        }
+        if lines.len() >= limits.lines || nodes_used + stack.len() > limits.nodes {
+            left += 1;
+            continue;
+        }
+        nodes_used += stack.len();
+        *steps += stack.len() as u64;
         // The moves of the nodes down to the deepest choice (its node included).
         let branch_depth = path.last().map_or(0, |&(d, _)| d as usize);
-        let from = line[..=branch_depth].iter().map(|n| moves_in(n)).sum();
         lines.push(LinePlan {
-            nodes: line.clone(),
-            path,
-            from,
+            nodes: stack.iter().map(|s| s.node).collect(),
+            path: path.clone(),
+            from: stack[branch_depth].moves,
         });
     }
     (lines, left)
@@ -239,6 +270,94 @@ mod tests {
         assert_eq!((lines.len(), left), (2, 1));
         assert_eq!(parse_path("1:1, 2:1"), Some(vec![(1, 1), (2, 1)]));
         assert_eq!(parse_path("1-1"), None);
+    }
+
+    /// The lines as the parent links give them, one leaf at a time: what [`plan`] must agree
+    /// with, however it finds them.
+    fn by_parent_links(tree: &GameTree<'_>) -> Vec<(Vec<sgf::NodeId>, Vec<(u32, u32)>, u32)> {
+        let main_leaf = tree.main_line().last().map(|n| n.id());
+        let mut out = Vec::new();
+        for leaf in tree.nodes().filter(|n| n.first_child().is_none()) {
+            if Some(leaf.id()) == main_leaf {
+                continue;
+            }
+            let mut line = vec![leaf];
+            while let Some(p) = line.last().unwrap().parent() {
+                line.push(p);
+            }
+            line.reverse();
+            let mut path = Vec::new();
+            for (depth, pair) in line.windows(2).enumerate() {
+                let child = pair[0].children().position(|c| c.id() == pair[1].id());
+                if let Some(c @ 1..) = child {
+                    path.push((depth as u32, c as u32));
+                }
+            }
+            let branch = path.last().map_or(0, |&(d, _)| d as usize);
+            let from = line[..=branch].iter().map(moves_in).sum();
+            out.push((line.iter().map(|n| n.id()).collect(), path, from));
+        }
+        out
+    }
+
+    fn planned(
+        tree: &GameTree<'_>,
+        steps: &mut u64,
+    ) -> Vec<(Vec<sgf::NodeId>, Vec<(u32, u32)>, u32)> {
+        let (lines, left) = plan_counted(tree, Limits::default(), steps);
+        assert_eq!(left, 0);
+        lines
+            .into_iter()
+            .map(|l| (l.nodes.iter().map(|n| n.id()).collect(), l.path, l.from))
+            .collect()
+    }
+
+    #[test]
+    fn lines_are_those_the_parent_links_give() {
+        let texts: [&[u8]; 4] = [
+            b"(;SZ[19];B[aa](;W[bb](;B[cc])(;B[ee]))(;W[dd](;B[ff])(;B[gg];W[hh])))",
+            b"(;SZ[19]AB[dd](;B[aa];W[bb])(;B[cc]W[ee](;B[ff])(;;W[gg](;B[hh])(;B[ii]))(;W[jj]))(;C[x]))",
+            b"(;SZ[9](;B[aa](;W[ab](;B[ac](;W[ad])(;W[ae]))(;B[af]))(;W[ag]))(;B[ah]))",
+            b"(;SZ[19];B[aa];W[bb];B[cc])",
+        ];
+        for text in texts {
+            let records = sgf::Records::read(text);
+            let tree = records.game(0).unwrap();
+            assert_eq!(planned(&tree, &mut 0), by_parent_links(&tree));
+        }
+    }
+
+    /// One root with many sibling variations (and a few of them with siblings again): each node
+    /// is visited once and each line's nodes copied once, however many siblings a node has.
+    /// Finding a child's index by scanning its siblings made this quadratic in their number.
+    #[test]
+    fn each_node_is_visited_a_bounded_number_of_times() {
+        let n = 3_000;
+        let mut text = String::from("(;GM[1]SZ[19]");
+        for i in 0..n {
+            let (x, y) = (
+                (b'a' + (i % 19) as u8) as char,
+                (b'a' + (i / 19 % 19) as u8) as char,
+            );
+            if i % 100 == 0 {
+                text.push_str(&format!("(;B[{x}{y}](;W[aa])(;W[bb])(;W[cc]))"));
+            } else {
+                text.push_str(&format!("(;B[{x}{y}])"));
+            }
+        }
+        text.push(')');
+        let records = sgf::Records::read(text.as_bytes());
+        let tree = records.game(0).unwrap();
+        let mut steps = 0;
+        let lines = planned(&tree, &mut steps);
+        assert_eq!(lines, by_parent_links(&tree));
+        let line_nodes: usize = lines.iter().map(|l| l.0.len()).sum();
+        assert_eq!(lines.len(), n - 1 + 2 * (n / 100));
+        assert!(
+            steps <= (tree.node_count() + line_nodes) as u64,
+            "{steps} steps for {} nodes and {line_nodes} nodes of lines",
+            tree.node_count()
+        );
     }
 
     #[test]
