@@ -310,26 +310,21 @@ impl Rules {
     ) -> impl Iterator<Item = u32> {
         // A sequence played as a joseki is also played with any moves between, and that one
         // pass over the game rules out most candidates before any start is tried.
-        let loose = anywhere_later(game, seq, self.in_order);
+        let mut set = (!self.in_order).then(|| MoveSet::of(seq));
+        let loose = anywhere_later(game, seq, set.as_mut());
         let ks: Vec<u32> = match loose {
             None => Vec::new(),
             Some(k) if self.any_gap => vec![k],
             Some(_) => {
                 let area = Area::of(seq, self.board);
-                let starts = |m: &(Color, Option<Point>)| {
-                    let is = |s: &(Color, Point)| m.0 == s.0 && m.1 == Some(s.1);
-                    if self.in_order {
-                        is(&seq[0])
-                    } else {
-                        seq.iter().any(is)
+                let mut ks = match set.as_mut() {
+                    // Every move of the sequence in its area: the windows decide (below).
+                    _ if seq.iter().any(|m| !area.holds(Some(m.1))) => {
+                        walked(game, seq, set.as_mut(), area)
                     }
+                    None => in_order_windows(game, seq, area),
+                    Some(set) => set_windows(game, set, area),
                 };
-                let mut ks: Vec<u32> = game
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, m)| starts(m))
-                    .filter_map(|(i, _)| local_from(game, seq, i, self.in_order, area))
-                    .collect();
                 ks.sort_unstable();
                 ks.dedup();
                 ks
@@ -339,98 +334,323 @@ impl Rules {
     }
 }
 
-/// Where `seq` is complete when played from the game's `start`-th move (0-based) as a player
-/// means it: `start` plays one of its moves (its first, in order), the rest follow with no
-/// other move in `area` between, and from the second to the last within [`span`] moves.
-fn local_from(
+/// The moves of a sequence as a set with repeats (a point played twice is two moves), looked up
+/// by binary search: matching a game's move against it costs the logarithm of the sequence's
+/// length, not a scan of it. Scanning made a long sequence with repeated moves (a pair played
+/// over and over) cost its length for every move of every game, times every start tried.
+struct MoveSet {
+    /// The distinct moves, sorted.
+    keys: Vec<(Color, Point)>,
+    /// How many times each is in the sequence.
+    counts: Vec<u32>,
+    /// How many times each is still to be played, in a walk over a game.
+    left: Vec<u32>,
+    /// Which of `left` a walk lowered, to restore them before the next (so that a walk costs
+    /// what it matched, not the set's size).
+    touched: Vec<usize>,
+    /// The number of moves (the sequence's length).
+    len: usize,
+}
+
+impl MoveSet {
+    fn of(seq: &[(Color, Point)]) -> MoveSet {
+        let mut sorted = seq.to_vec();
+        sorted.sort_unstable();
+        let mut keys: Vec<(Color, Point)> = Vec::with_capacity(sorted.len());
+        let mut counts: Vec<u32> = Vec::with_capacity(sorted.len());
+        for m in sorted {
+            if keys.last() == Some(&m) {
+                *counts.last_mut().unwrap_or(&mut 0) += 1;
+            } else {
+                keys.push(m);
+                counts.push(1);
+            }
+        }
+        let left = counts.clone();
+        MoveSet {
+            keys,
+            counts,
+            left,
+            touched: Vec::new(),
+            len: seq.len(),
+        }
+    }
+
+    /// Which distinct move of the set a game's move is, if any.
+    fn find(&self, (c, p): (Color, Option<Point>)) -> Option<usize> {
+        let p = p?;
+        count_steps(1 + self.keys.len().max(1).ilog2() as u64);
+        self.keys.binary_search(&(c, p)).ok()
+    }
+
+    /// Takes one of the moves still to play equal to `m`; false when there is none.
+    fn take(&mut self, m: (Color, Option<Point>)) -> bool {
+        match self.find(m) {
+            Some(i) if self.left[i] > 0 => {
+                self.left[i] -= 1;
+                self.touched.push(i);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Every move to play again, for the next walk.
+    fn reset(&mut self) {
+        for i in self.touched.drain(..) {
+            self.left[i] = self.counts[i];
+        }
+    }
+}
+
+#[cfg(test)]
+thread_local! {
+    // Work done matching game moves against a sequence, counted in tests only: the tests bound
+    // it by the game's and the sequence's lengths, so that a quadratic step cannot come back
+    // unseen.
+    static STEPS: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+#[inline]
+fn count_steps(_n: u64) {
+    #[cfg(test)]
+    STEPS.with(|s| s.set(s.get() + _n));
+}
+
+/// Where `seq` is complete when played in order from the game's `start`-th move (0-based) as a
+/// player means it: `start` plays its first move, the rest follow in order with no other move
+/// in `area` between, and from the second to the last within [`span`] moves.
+fn local_in_order(
     game: &[(Color, Option<Point>)],
     seq: &[(Color, Point)],
     start: usize,
-    in_order: bool,
     area: Area,
 ) -> Option<u32> {
     let n = seq.len();
     let is = |j: usize, m: (Color, Option<Point>)| m.0 == seq[j].0 && m.1 == Some(seq[j].1);
-    let first = game[start];
-    // Most moves start nothing: that is known before anything is allocated.
-    let j = if in_order {
-        is(0, first).then_some(0)?
-    } else {
-        (0..n).find(|&j| is(j, first))?
-    };
+    if !is(0, game[start]) {
+        return None;
+    }
     if n == 1 {
         return Some(start as u32 + 1);
     }
-    // In order, the moves done are the first `next`; as a set, each is marked.
-    let mut done = if in_order { Vec::new() } else { vec![false; n] };
-    if let Some(d) = done.get_mut(j) {
-        *d = true;
-    }
-    let mut left = n - 1;
     let mut next = 1;
     let mut second: Option<usize> = None;
     for (t, &m) in game.iter().enumerate().skip(start + 1) {
+        count_steps(1);
         if second.is_some_and(|s| t - s >= span(n)) {
             return None;
         }
-        let matched = if in_order {
-            is(next, m).then_some(next)
-        } else {
-            (0..n).find(|&j| !done[j] && is(j, m))
-        };
-        match matched {
-            Some(j) => {
-                if let Some(d) = done.get_mut(j) {
-                    *d = true;
-                }
-                next += 1;
-                left -= 1;
-                second.get_or_insert(t);
-                if left == 0 {
-                    return Some(t as u32 + 1);
-                }
+        if is(next, m) {
+            next += 1;
+            second.get_or_insert(t);
+            if next == n {
+                return Some(t as u32 + 1);
             }
-            None if area.holds(m.1) => return None,
-            None => {}
+        } else if area.holds(m.1) {
+            return None;
         }
     }
     None
 }
 
+/// [`local_in_order`] for the moves taken as a set (`set` holds the sequence; it is left as it
+/// was given): `start` plays one of them, the others follow in any order, with the same area
+/// and span.
+fn local_as_set(
+    game: &[(Color, Option<Point>)],
+    set: &mut MoveSet,
+    start: usize,
+    area: Area,
+) -> Option<u32> {
+    // Most moves start nothing: that is known before the walk.
+    if !set.take(game[start]) {
+        return None;
+    }
+    let n = set.len;
+    let found = (|| {
+        if n == 1 {
+            return Some(start as u32 + 1);
+        }
+        let mut left = n - 1;
+        let mut second: Option<usize> = None;
+        for (t, &m) in game.iter().enumerate().skip(start + 1) {
+            count_steps(1);
+            if second.is_some_and(|s| t - s >= span(n)) {
+                return None;
+            }
+            if set.take(m) {
+                left -= 1;
+                second.get_or_insert(t);
+                if left == 0 {
+                    return Some(t as u32 + 1);
+                }
+            } else if area.holds(m.1) {
+                return None;
+            }
+        }
+        None
+    })();
+    set.reset();
+    found
+}
+
 /// The move number (1-based) at which `seq` is first complete in `game` with any moves between
-/// and no bound (in order, or as a set).
+/// and no bound: in order, or as a set when `set` (the sequence's) is given.
 fn anywhere_later(
     game: &[(Color, Option<Point>)],
     seq: &[(Color, Point)],
-    in_order: bool,
+    set: Option<&mut MoveSet>,
 ) -> Option<u32> {
-    if in_order {
-        let mut j = 0;
-        for (i, &(c, p)) in game.iter().enumerate() {
-            if p == Some(seq[j].1) && c == seq[j].0 {
-                j += 1;
-                if j == seq.len() {
-                    return Some(i as u32 + 1);
+    match set {
+        None => {
+            let mut j = 0;
+            for (i, &(c, p)) in game.iter().enumerate() {
+                count_steps(1);
+                if p == Some(seq[j].1) && c == seq[j].0 {
+                    j += 1;
+                    if j == seq.len() {
+                        return Some(i as u32 + 1);
+                    }
                 }
             }
+            None
         }
-        None
-    } else {
-        let mut done = vec![false; seq.len()];
-        let mut left = seq.len();
-        for (i, &(c, p)) in game.iter().enumerate() {
-            if let Some(j) =
-                (0..seq.len()).find(|&j| !done[j] && p == Some(seq[j].1) && c == seq[j].0)
-            {
-                done[j] = true;
-                left -= 1;
-                if left == 0 {
-                    return Some(i as u32 + 1);
+        Some(set) => {
+            let mut left = set.len;
+            let found = game.iter().enumerate().find_map(|(i, &m)| {
+                count_steps(1);
+                if set.take(m) {
+                    left -= 1;
                 }
-            }
+                (left == 0).then_some(i as u32 + 1)
+            });
+            set.reset();
+            found
         }
-        None
     }
+}
+
+/// The local completions found by walking from each move the sequence can start from
+/// ([`local_in_order`], [`local_as_set`]): what the windows below compute in one pass, kept
+/// for a sequence with a move outside its own area (a point off the board), where a move of
+/// the sequence may be passed over as a tenuki and the windows' reasoning does not hold.
+fn walked(
+    game: &[(Color, Option<Point>)],
+    seq: &[(Color, Point)],
+    set: Option<&mut MoveSet>,
+    area: Area,
+) -> Vec<u32> {
+    match set {
+        None => (0..game.len())
+            .filter_map(|i| local_in_order(game, seq, i, area))
+            .collect(),
+        Some(set) => (0..game.len())
+            .filter_map(|i| local_as_set(game, set, i, area))
+            .collect(),
+    }
+}
+
+/// The game's moves in the sequence's area, as indices into the game: the only moves a local
+/// completion looks at. Every move of the sequence lies in its area, so a walk from a start
+/// takes each move of the area in turn or stops there (a move in the area that is not the one
+/// due breaks the shape), and passes over every other move. A completion is therefore a run of
+/// `n` consecutive moves of this list that is the sequence (in order, or as a set), from the
+/// second of them to the last within [`span`] moves of the game.
+fn area_moves(game: &[(Color, Option<Point>)], area: Area) -> Vec<usize> {
+    count_steps(game.len() as u64);
+    (0..game.len()).filter(|&i| area.holds(game[i].1)).collect()
+}
+
+/// Whether a run of the area's moves, at these game indices, is played within the span.
+fn within_span(run: &[usize]) -> bool {
+    run.len() < 2 || run[run.len() - 1] - run[1] < span(run.len())
+}
+
+/// The local completions of `seq` in order: the runs of the area's moves equal to it (found by
+/// Knuth–Morris–Pratt, so a sequence that repeats itself, a pair played over and over, is
+/// not matched again from each start) that are within the span.
+fn in_order_windows(
+    game: &[(Color, Option<Point>)],
+    seq: &[(Color, Point)],
+    area: Area,
+) -> Vec<u32> {
+    let n = seq.len();
+    let at = area_moves(game, area);
+    let is = |j: usize, i: usize| game[at[i]] == (seq[j].0, Some(seq[j].1));
+    // fail[j]: the longest proper prefix of seq[..=j] that is also its suffix.
+    let mut fail = vec![0usize; n];
+    let mut k = 0;
+    for j in 1..n {
+        while k > 0 && seq[j] != seq[k] {
+            count_steps(1);
+            k = fail[k - 1];
+        }
+        if seq[j] == seq[k] {
+            k += 1;
+        }
+        fail[j] = k;
+    }
+    let mut ks = Vec::new();
+    let mut matched = 0;
+    for i in 0..at.len() {
+        count_steps(1);
+        while matched > 0 && !is(matched, i) {
+            count_steps(1);
+            matched = fail[matched - 1];
+        }
+        if is(matched, i) {
+            matched += 1;
+        }
+        if matched == n {
+            if within_span(&at[i + 1 - n..=i]) {
+                ks.push(at[i] as u32 + 1);
+            }
+            matched = fail[n - 1];
+        }
+    }
+    ks
+}
+
+/// The local completions of the sequence taken as a set: the runs of `n` of the area's moves
+/// holding exactly its moves, found by sliding one window over the list and keeping how many
+/// of the set's moves its counts differ on.
+fn set_windows(game: &[(Color, Option<Point>)], set: &mut MoveSet, area: Area) -> Vec<u32> {
+    let n = set.len;
+    let at = area_moves(game, area);
+    // In the window: `left` is each move's count still wanting (negative: too many), `off`
+    // how many distinct moves want a count other than none, `foreign` its moves not in the set.
+    let mut left: Vec<i64> = set.counts.iter().map(|&c| i64::from(c)).collect();
+    let mut off = left.len();
+    let mut foreign = 0usize;
+    let change =
+        |i: usize, by: i64, left: &mut Vec<i64>, off: &mut usize, foreign: &mut usize| match set
+            .find(game[at[i]])
+        {
+            Some(d) => {
+                let was = left[d] == 0;
+                left[d] += by;
+                match (was, left[d] == 0) {
+                    (true, false) => *off += 1,
+                    (false, true) => *off -= 1,
+                    _ => {}
+                }
+            }
+            None if by < 0 => *foreign += 1,
+            None => *foreign -= 1,
+        };
+    let mut ks = Vec::new();
+    for i in 0..at.len() {
+        count_steps(1);
+        change(i, -1, &mut left, &mut off, &mut foreign);
+        if i >= n {
+            change(i - n, 1, &mut left, &mut off, &mut foreign);
+        }
+        if i + 1 >= n && off == 0 && foreign == 0 && within_span(&at[i + 1 - n..=i]) {
+            ks.push(at[i] as u32 + 1);
+        }
+    }
+    ks
 }
 
 /// The continuation table of a sequence's hits: each hit (of an original game, and of each of
@@ -576,5 +796,116 @@ mod tests {
         let g = game(&[(B, "dc"), (W, "ce"), (W, "cc"), (B, "dd")]);
         assert_eq!(local(false).completions(&g, &s).count(), 0);
         assert_eq!(loose(false).completions(&g, &s).collect::<Vec<_>>(), [4]);
+    }
+
+    /// A small generator (no dependency): games and sequences over a few points of one corner,
+    /// so that repeats, breaks in the area and tenuki all happen often.
+    struct Lcg(u64);
+    impl Lcg {
+        fn next(&mut self, below: u64) -> u64 {
+            self.0 = self
+                .0
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (self.0 >> 33) % below
+        }
+        fn a_move(&mut self) -> (Color, Point) {
+            let c = if self.next(2) == 0 { B } else { W };
+            (
+                c,
+                Point::new(2 + self.next(3) as u8, 2 + self.next(3) as u8),
+            )
+        }
+    }
+
+    #[test]
+    fn windows_find_what_walks_from_each_start_find() {
+        let mut r = Lcg(7);
+        for round in 0..3000 {
+            let n = 1 + r.next(6) as usize;
+            let seq: Vec<(Color, Point)> = (0..n).map(|_| r.a_move()).collect();
+            let len = r.next(60) as usize;
+            let game: Vec<(Color, Option<Point>)> = (0..len)
+                .map(|_| match r.next(10) {
+                    0 => (B, None),
+                    1..=3 => (W, Some(Point::new(15, 15))),
+                    4 => (B, Some(Point::new(6, 3))),
+                    _ => {
+                        // Often a move of the sequence, so that it completes.
+                        if r.next(2) == 0 {
+                            let (c, p) = seq[r.next(n as u64) as usize];
+                            (c, Some(p))
+                        } else {
+                            let (c, p) = r.a_move();
+                            (c, Some(p))
+                        }
+                    }
+                })
+                .collect();
+            let area = Area::of(&seq, (19, 19));
+            let mut set = MoveSet::of(&seq);
+            let sorted = |mut v: Vec<u32>| {
+                v.sort_unstable();
+                v.dedup();
+                v
+            };
+            assert_eq!(
+                sorted(walked(&game, &seq, None, area)),
+                in_order_windows(&game, &seq, area),
+                "round {round}: in order"
+            );
+            assert_eq!(
+                sorted(walked(&game, &seq, Some(&mut set), area)),
+                set_windows(&game, &mut set, area),
+                "round {round}: as a set"
+            );
+        }
+    }
+
+    /// The work of matching a long sequence that repeats a pair, in a game that repeats it
+    /// too, is bounded by the lengths of the two (times the logarithm of the distinct moves to
+    /// look one up): each move of the game is looked at a bounded number of times, not once
+    /// for each move of the sequence or each start.
+    #[test]
+    fn a_repeated_pair_costs_its_length_not_its_square() {
+        let n = 2_000;
+        let seq: Vec<(Color, Point)> = (0..n)
+            .map(|i| {
+                if i % 2 == 0 {
+                    (B, pt("dd"))
+                } else {
+                    (W, pt("cc"))
+                }
+            })
+            .collect();
+        let mut game: Vec<(Color, Option<Point>)> = Vec::new();
+        for i in 0..2 * n {
+            game.push(if i % 2 == 0 {
+                (B, Some(pt("dd")))
+            } else {
+                (W, Some(pt("cc")))
+            });
+            if i % 7 == 0 {
+                game.push((W, Some(pt("pp"))));
+            }
+        }
+        for in_order in [true, false] {
+            for any_gap in [true, false] {
+                let rules = Rules {
+                    in_order,
+                    any_gap,
+                    board: (19, 19),
+                };
+                STEPS.with(|s| s.set(0));
+                let ks: Vec<u32> = rules.completions(&game, &seq).collect();
+                let steps = STEPS.with(|s| s.get());
+                assert!(!ks.is_empty());
+                let bound = 8 * (game.len() + n) as u64;
+                assert!(
+                    steps <= bound,
+                    "in order {in_order}, any gap {any_gap}: {steps} steps, bound {bound}"
+                );
+            }
+        }
     }
 }
