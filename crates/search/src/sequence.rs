@@ -101,6 +101,14 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
     // orientations).
     let (games, covers) = covering_each(index, q.board, filter, &needs);
     let every = u64::MAX >> (64 - variants.len().clamp(1, 64));
+    // Each variant made ready once (a translated one, per placement, below).
+    let prepared: Vec<Prepared> = match q.anywhere {
+        true => Vec::new(),
+        false => variants
+            .iter()
+            .map(|v| Prepared::of(&v.moves, q.in_order))
+            .collect(),
+    };
     let mut found: Vec<(Hit, Vec<Next>)> = games
         .par_iter()
         .enumerate()
@@ -124,10 +132,13 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
                     let bit = 1u32 << i;
                     if q.anywhere {
                         for placed in translations(moves, &v.moves, q.board) {
-                            ks.extend(rules.completions(moves, &placed).map(|k| (k, bit)));
+                            let prepared = Prepared::of(&placed, q.in_order);
+                            let found = rules.completions_with(moves, &placed, &prepared);
+                            ks.extend(found.into_iter().map(|k| (k, bit)));
                         }
                     } else {
-                        ks.extend(rules.completions(moves, &v.moves).map(|k| (k, bit)));
+                        let found = rules.completions_with(moves, &v.moves, &prepared[i]);
+                        ks.extend(found.into_iter().map(|k| (k, bit)));
                     }
                 }
                 if ks.is_empty() {
@@ -303,14 +314,27 @@ impl Rules {
     /// The move numbers (1-based) at which `seq` is complete in `game`, ascending. With
     /// `any_gap`, the first only (the sequence taken from the game's first moves on); otherwise
     /// one for each move of the game the sequence can start from.
+    #[cfg(test)]
     fn completions(
         &self,
         game: &[(Color, Option<Point>)],
         seq: &[(Color, Point)],
     ) -> impl Iterator<Item = u32> {
+        self.completions_with(game, seq, &Prepared::of(seq, self.in_order))
+            .into_iter()
+    }
+
+    /// [`Rules::completions`] with the sequence prepared ([`Prepared::of`] with these rules'
+    /// order), once for all the games it is matched against.
+    fn completions_with(
+        &self,
+        game: &[(Color, Option<Point>)],
+        seq: &[(Color, Point)],
+        prepared: &Prepared,
+    ) -> Vec<u32> {
         // A sequence played as a joseki is also played with any moves between, and that one
         // pass over the game rules out most candidates before any start is tried.
-        let mut set = (!self.in_order).then(|| MoveSet::of(seq));
+        let mut set = prepared.set.as_ref().map(MoveSet::walker);
         let loose = anywhere_later(game, seq, set.as_mut());
         let ks: Vec<u32> = match loose {
             None => Vec::new(),
@@ -322,15 +346,51 @@ impl Rules {
                     _ if seq.iter().any(|m| !area.holds(Some(m.1))) => {
                         walked(game, seq, set.as_mut(), area)
                     }
-                    None => in_order_windows(game, seq, area),
-                    Some(set) => set_windows(game, set, area),
+                    None => in_order_windows(game, seq, &prepared.fail, area),
+                    Some(set) => set_windows(game, set.set, area),
                 };
                 ks.sort_unstable();
                 ks.dedup();
                 ks
             }
         };
-        ks.into_iter()
+        ks
+    }
+}
+
+/// What matching a sequence needs that depends on the sequence only, made once for all the
+/// games (made per game, it cost the sequence's length, times its logarithm, for every
+/// candidate game): taken as a set, its moves sorted and counted; in order, the
+/// Knuth–Morris–Pratt table of its prefixes.
+struct Prepared {
+    set: Option<MoveSet>,
+    /// For each prefix `seq[..=j]`, the length of its longest proper prefix that is also its
+    /// suffix.
+    fail: Vec<usize>,
+}
+
+impl Prepared {
+    fn of(seq: &[(Color, Point)], in_order: bool) -> Prepared {
+        if !in_order {
+            return Prepared {
+                set: Some(MoveSet::of(seq)),
+                fail: Vec::new(),
+            };
+        }
+        let n = seq.len();
+        let mut fail = vec![0usize; n];
+        let mut k = 0;
+        for j in 1..n {
+            while k > 0 && seq[j] != seq[k] {
+                count_steps(1);
+                k = fail[k - 1];
+            }
+            if seq[j] == seq[k] {
+                k += 1;
+            }
+            fail[j] = k;
+        }
+        Prepared { set: None, fail }
     }
 }
 
@@ -343,13 +403,18 @@ struct MoveSet {
     keys: Vec<(Color, Point)>,
     /// How many times each is in the sequence.
     counts: Vec<u32>,
-    /// How many times each is still to be played, in a walk over a game.
+    /// The number of moves (the sequence's length).
+    len: usize,
+}
+
+/// A walk over a game taking moves from a [`MoveSet`].
+struct Walker<'s> {
+    set: &'s MoveSet,
+    /// How many times each is still to be played.
     left: Vec<u32>,
     /// Which of `left` a walk lowered, to restore them before the next (so that a walk costs
     /// what it matched, not the set's size).
     touched: Vec<usize>,
-    /// The number of moves (the sequence's length).
-    len: usize,
 }
 
 impl MoveSet {
@@ -366,13 +431,20 @@ impl MoveSet {
                 counts.push(1);
             }
         }
-        let left = counts.clone();
         MoveSet {
             keys,
             counts,
-            left,
-            touched: Vec::new(),
             len: seq.len(),
+        }
+    }
+
+    /// A walk with every move still to play: the distinct moves' size, at most two colours
+    /// times the board's points, whatever the sequence's length.
+    fn walker(&self) -> Walker<'_> {
+        Walker {
+            set: self,
+            left: self.counts.clone(),
+            touched: Vec::new(),
         }
     }
 
@@ -382,10 +454,12 @@ impl MoveSet {
         count_steps(1 + self.keys.len().max(1).ilog2() as u64);
         self.keys.binary_search(&(c, p)).ok()
     }
+}
 
+impl Walker<'_> {
     /// Takes one of the moves still to play equal to `m`; false when there is none.
     fn take(&mut self, m: (Color, Option<Point>)) -> bool {
-        match self.find(m) {
+        match self.set.find(m) {
             Some(i) if self.left[i] > 0 => {
                 self.left[i] -= 1;
                 self.touched.push(i);
@@ -398,7 +472,7 @@ impl MoveSet {
     /// Every move to play again, for the next walk.
     fn reset(&mut self) {
         for i in self.touched.drain(..) {
-            self.left[i] = self.counts[i];
+            self.left[i] = self.set.counts[i];
         }
     }
 }
@@ -459,7 +533,7 @@ fn local_in_order(
 /// and span.
 fn local_as_set(
     game: &[(Color, Option<Point>)],
-    set: &mut MoveSet,
+    set: &mut Walker<'_>,
     start: usize,
     area: Area,
 ) -> Option<u32> {
@@ -467,7 +541,7 @@ fn local_as_set(
     if !set.take(game[start]) {
         return None;
     }
-    let n = set.len;
+    let n = set.set.len;
     let found = (|| {
         if n == 1 {
             return Some(start as u32 + 1);
@@ -500,7 +574,7 @@ fn local_as_set(
 fn anywhere_later(
     game: &[(Color, Option<Point>)],
     seq: &[(Color, Point)],
-    set: Option<&mut MoveSet>,
+    set: Option<&mut Walker<'_>>,
 ) -> Option<u32> {
     match set {
         None => {
@@ -517,7 +591,7 @@ fn anywhere_later(
             None
         }
         Some(set) => {
-            let mut left = set.len;
+            let mut left = set.set.len;
             let found = game.iter().enumerate().find_map(|(i, &m)| {
                 count_steps(1);
                 if set.take(m) {
@@ -538,7 +612,7 @@ fn anywhere_later(
 fn walked(
     game: &[(Color, Option<Point>)],
     seq: &[(Color, Point)],
-    set: Option<&mut MoveSet>,
+    set: Option<&mut Walker<'_>>,
     area: Area,
 ) -> Vec<u32> {
     match set {
@@ -573,24 +647,12 @@ fn within_span(run: &[usize]) -> bool {
 fn in_order_windows(
     game: &[(Color, Option<Point>)],
     seq: &[(Color, Point)],
+    fail: &[usize],
     area: Area,
 ) -> Vec<u32> {
     let n = seq.len();
     let at = area_moves(game, area);
     let is = |j: usize, i: usize| game[at[i]] == (seq[j].0, Some(seq[j].1));
-    // fail[j]: the longest proper prefix of seq[..=j] that is also its suffix.
-    let mut fail = vec![0usize; n];
-    let mut k = 0;
-    for j in 1..n {
-        while k > 0 && seq[j] != seq[k] {
-            count_steps(1);
-            k = fail[k - 1];
-        }
-        if seq[j] == seq[k] {
-            k += 1;
-        }
-        fail[j] = k;
-    }
     let mut ks = Vec::new();
     let mut matched = 0;
     for i in 0..at.len() {
@@ -615,7 +677,7 @@ fn in_order_windows(
 /// The local completions of the sequence taken as a set: the runs of `n` of the area's moves
 /// holding exactly its moves, found by sliding one window over the list and keeping how many
 /// of the set's moves its counts differ on.
-fn set_windows(game: &[(Color, Option<Point>)], set: &mut MoveSet, area: Area) -> Vec<u32> {
+fn set_windows(game: &[(Color, Option<Point>)], set: &MoveSet, area: Area) -> Vec<u32> {
     let n = set.len;
     let at = area_moves(game, area);
     // In the window: `left` is each move's count still wanting (negative: too many), `off`
@@ -843,7 +905,8 @@ mod tests {
                 })
                 .collect();
             let area = Area::of(&seq, (19, 19));
-            let mut set = MoveSet::of(&seq);
+            let set = MoveSet::of(&seq);
+            let fail = Prepared::of(&seq, true).fail;
             let sorted = |mut v: Vec<u32>| {
                 v.sort_unstable();
                 v.dedup();
@@ -851,12 +914,12 @@ mod tests {
             };
             assert_eq!(
                 sorted(walked(&game, &seq, None, area)),
-                in_order_windows(&game, &seq, area),
+                in_order_windows(&game, &seq, &fail, area),
                 "round {round}: in order"
             );
             assert_eq!(
-                sorted(walked(&game, &seq, Some(&mut set), area)),
-                set_windows(&game, &mut set, area),
+                sorted(walked(&game, &seq, Some(&mut set.walker()), area)),
+                set_windows(&game, &set, area),
                 "round {round}: as a set"
             );
         }
