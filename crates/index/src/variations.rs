@@ -272,9 +272,12 @@ mod tests {
         assert_eq!(parse_path("1-1"), None);
     }
 
+    /// A line as the tests compare them: its nodes, path and branch point.
+    type Line = (Vec<sgf::NodeId>, Vec<(u32, u32)>, u32);
+
     /// The lines as the parent links give them, one leaf at a time: what [`plan`] must agree
     /// with, however it finds them.
-    fn by_parent_links(tree: &GameTree<'_>) -> Vec<(Vec<sgf::NodeId>, Vec<(u32, u32)>, u32)> {
+    fn by_parent_links(tree: &GameTree<'_>) -> Vec<Line> {
         let main_leaf = tree.main_line().last().map(|n| n.id());
         let mut out = Vec::new();
         for leaf in tree.nodes().filter(|n| n.first_child().is_none()) {
@@ -300,10 +303,7 @@ mod tests {
         out
     }
 
-    fn planned(
-        tree: &GameTree<'_>,
-        steps: &mut u64,
-    ) -> Vec<(Vec<sgf::NodeId>, Vec<(u32, u32)>, u32)> {
+    fn planned(tree: &GameTree<'_>, steps: &mut u64) -> Vec<Line> {
         let (lines, left) = plan_counted(tree, Limits::default(), steps);
         assert_eq!(left, 0);
         lines

@@ -334,7 +334,10 @@ impl Rules {
     ) -> Vec<u32> {
         // A sequence played as a joseki is also played with any moves between, and that one
         // pass over the game rules out most candidates before any start is tried.
-        let mut set = prepared.set.as_ref().map(MoveSet::walker);
+        let mut set = match self.in_order {
+            true => None,
+            false => prepared.set.as_ref().map(MoveSet::walker),
+        };
         let loose = anywhere_later(game, seq, set.as_mut());
         let ks: Vec<u32> = match loose {
             None => Vec::new(),
