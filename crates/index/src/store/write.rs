@@ -63,6 +63,10 @@ struct Summed {
 /// folios a file system can cache such writes in.
 const CHUNK: usize = 2 << 20;
 
+/// The records block's buffer is kept from one block to the next up to this size (a block of
+/// 64 ordinary records is a few hundred kilobytes); one grown by a huge record is let go.
+const BLOCK_KEPT_BYTES: usize = 16 << 20;
+
 impl Summed {
     /// Writes `bytes` (whole chunks, or the last piece) to the file, summing them.
     fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
@@ -373,7 +377,13 @@ impl SegmentWriter {
         );
         self.block_entries
             .push((self.block.len() as u32, g.record.len() as u32));
-        self.block.extend_from_slice(&g.record);
+        if self.block.is_empty() && g.record.len() > self.block.capacity() {
+            // A record larger than the block's buffer becomes the buffer: a record near the
+            // size limit (1 GiB) is not copied a second time (BENCHMARKS.md, issue 50's memory).
+            self.block = std::mem::take(&mut g.record);
+        } else {
+            self.block.extend_from_slice(&g.record);
+        }
         self.count += 1;
         if self.block_entries.len() == RECORDS_PER_BLOCK {
             self.flush_block()?;
@@ -401,7 +411,12 @@ impl SegmentWriter {
                 compressed.len() as u32,
             ));
         self.records_len += compressed.len() as u64;
-        self.block.clear();
+        if self.block.capacity() > BLOCK_KEPT_BYTES {
+            // One huge record's buffer is not held for the rest of the run.
+            self.block = Vec::new();
+        } else {
+            self.block.clear();
+        }
         self.block_entries.clear();
         Ok(())
     }
@@ -756,6 +771,25 @@ mod tests {
             .iter()
             .any(|f| f.name == super::file::POSITIONS && f.len > 0));
         assert_eq!(fresh, reused);
+    }
+
+    /// A huge record is not copied into the records block (its buffer becomes the block), and
+    /// the block does not keep its size once written.
+    #[test]
+    fn a_huge_record_is_not_copied_nor_its_buffer_kept() {
+        let scratch = testdata::Scratch::new("huge-record");
+        let mut w = SegmentWriter::create(&scratch.0.join("s"), 0, 2).unwrap();
+        let mut games = random_games(super::RECORDS_PER_BLOCK, 3);
+        games[0].record = vec![b'('; super::BLOCK_KEPT_BYTES + 1];
+        let huge = games[0].record.as_ptr();
+        let mut games = games.into_iter();
+        w.add_game(games.next().unwrap()).unwrap();
+        assert_eq!(w.block.as_ptr(), huge);
+        for g in games {
+            w.add_game(g).unwrap();
+        }
+        assert!(w.block.is_empty() && w.block.capacity() <= super::BLOCK_KEPT_BYTES);
+        w.finish().unwrap();
     }
 
     /// Whatever the sizes written, the file holds the bytes in order with their length and
