@@ -21,8 +21,9 @@
 //! index (0 the first, which is the main line's). Written `12:1,15:2`; a line whose only choice
 //! is the second child of the root's child is `1:1`.
 //!
-//! **Bounds.** A tree's lines are found without recursion (the nodes are in document order and
-//! each leaf's line is read up its parent links) and at most [`Limits::lines`] lines and
+//! **Bounds.** A tree's lines are found without recursion, in one walk over the nodes in
+//! document order that keeps the path from the root ([`plan`]: each node visited once, however
+//! wide or deep the tree), and at most [`Limits::lines`] lines and
 //! [`Limits::nodes`] nodes over all lines are indexed per record; what is left is counted and
 //! reported, never dropped silently.
 
