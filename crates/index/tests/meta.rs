@@ -627,3 +627,60 @@ fn numeric_ranges_over_segments_match_the_values() {
         assert_eq!(search(&m, q), want, "{q}");
     }
 }
+
+/// A range open at either end, or at both (`[* TO *]`, `{* TO *}`), is a range like any other:
+/// on every numeric field it finds the games `field:*` finds, counted here from the games
+/// themselves.
+#[test]
+fn open_ranges_find_what_has_a_value() {
+    let dir = TempDir::new("open");
+    let m = build(&dir);
+    let all: Vec<u32> = (0..GAMES.len() as u32).collect();
+    let with_komi = vec![0, 1, 2, 3, 4];
+    let ranked = vec![0, 3];
+    let cases: Vec<(&str, Vec<u32>)> = vec![
+        ("moves", all.clone()),
+        ("size", all.clone()),
+        ("handicap", all.clone()),
+        ("game", all.clone()),
+        ("duplicate", all.clone()),
+        ("komi", with_komi),
+        ("margin", vec![2]),
+        ("duplicate_of", vec![4]),
+        ("rank", ranked.clone()),
+        ("black_rank", ranked.clone()),
+        ("white_rank", ranked),
+        ("date", vec![0, 1, 2, 3, 4, 5]),
+    ];
+    for (field, want) in &cases {
+        assert_eq!(&search(&m, &format!("{field}:*")), want, "{field}:*");
+        for range in ["[* TO *]", "{* TO *}", "[* TO *}", "{* TO *]"] {
+            let q = format!("{field}:{range}");
+            assert_eq!(&search(&m, &q), want, "{q}");
+        }
+    }
+
+    // Open at one end, on moves (counted from MOVES), komi and rank.
+    let moves = |keep: &dyn Fn(u32) -> bool| -> Vec<u32> {
+        (0..MOVES.len() as u32)
+            .filter(|&g| keep(MOVES[g as usize]))
+            .collect()
+    };
+    for (q, want) in [
+        ("moves:[* TO 100]", moves(&|n| n <= 100)),
+        ("moves:{* TO 95}", moves(&|n| n < 95)),
+        ("moves:[* TO 95]", moves(&|n| n <= 95)),
+        ("moves:[150 TO *]", moves(&|n| n >= 150)),
+        ("moves:{150 TO *]", moves(&|n| n > 150)),
+        ("moves:{150 TO *}", moves(&|n| n > 150)),
+    ] {
+        assert!(!want.is_empty(), "{q} should hit some games");
+        assert_eq!(search(&m, q), want, "{q}");
+    }
+    assert_eq!(search(&m, "komi:[* TO 6]"), [2, 3]);
+    assert_eq!(search(&m, "komi:[7 TO *]"), [1]);
+    assert_eq!(search(&m, "rank:[* TO 1k]"), [3]);
+    assert_eq!(search(&m, "black_rank:[1d TO *]"), [0, 3]);
+    assert_eq!(search(&m, "margin:[* TO 10]"), [2]);
+    assert_eq!(search(&m, "NOT komi:[* TO *]"), [5, 6]);
+}

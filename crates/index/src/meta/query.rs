@@ -308,6 +308,15 @@ fn rewrite_leaf(l: UserInputLeaf) -> Result<UserInputAst, MetaError> {
                 };
                 return Ok(date_overlap(lo, hi));
             }
+            // Open at both ends is "has a value". Tantivy's parser drops a range of two open
+            // bounds as useless, and a query left empty finds nothing, so `[* TO *]` is
+            // written as `field:*` is.
+            if matches!(
+                (&lower, &upper),
+                (UserInputBound::Unbounded, UserInputBound::Unbounded)
+            ) {
+                return Ok(has_value(kind, field));
+            }
             let bound = |b: UserInputBound| -> Result<UserInputBound, MetaError> {
                 Ok(match b {
                     UserInputBound::Inclusive(s) => {
