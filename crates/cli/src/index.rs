@@ -9,6 +9,8 @@ use anyhow::Result;
 use indicatif::{ProgressBar, ProgressStyle};
 use qipu::{build, BuildOptions, Index};
 
+use crate::table;
+
 /// What `qipu index` was asked to build.
 pub struct Setting<'a> {
     pub rebuild: bool,
@@ -151,6 +153,11 @@ pub fn run(dir: &Path, inputs: &[PathBuf], setting: Setting<'_>, quiet: bool) ->
     })
 }
 
+/// Text from the records or a file name, as the human output shows it (see [`table::visible`]).
+fn shown(text: &str) -> String {
+    table::visible(text.to_string())
+}
+
 pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
     let index = Index::open(dir)?;
     let st = index.stats(10)?;
@@ -162,7 +169,7 @@ pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
         writeln!(out, "{v}")?;
         return Ok(ExitCode::SUCCESS);
     }
-    writeln!(out, "index {}", dir.display())?;
+    writeln!(out, "index {}", shown(&dir.display().to_string()))?;
     writeln!(
         out,
         "  games {} ({} distinct, {} exact duplicates, {} up to symmetry), {} rejected, from {} files",
@@ -194,20 +201,22 @@ pub fn stats(dir: &Path, as_json: bool) -> Result<ExitCode> {
         out,
         "  aliases {} players (see {})",
         st.alias_players,
-        st.aliases_file.display()
+        shown(&st.aliases_file.display().to_string())
     )?;
     writeln!(out, "  top {} players", st.top_players.len())?;
     // A player with several names counts once, under its main name, the others beside it.
     for (name, n, also) in &st.top_players {
+        let name = shown(name);
         if also.is_empty() {
             writeln!(out, "    {n:>7}  {name}")?;
         } else {
+            let also: Vec<String> = also.iter().map(|a| shown(a)).collect();
             writeln!(out, "    {n:>7}  {name} (also {})", also.join(", "))?;
         }
     }
     writeln!(out, "  top {} events", st.top_events.len())?;
     for (name, n) in &st.top_events {
-        writeln!(out, "    {n:>7}  {name}")?;
+        writeln!(out, "    {n:>7}  {}", shown(name))?;
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -43,9 +43,11 @@ impl From<&str> for Cell {
     }
 }
 
-/// A name from a record may hold a tab or a line break, which would break the table's lines:
-/// such characters are shown as escapes (`\t`), which have a width.
-fn visible(text: String) -> String {
+/// A name from a record may hold a tab or a line break, which would break the table's lines,
+/// or a terminal's escape sequence (`ESC[2J` clears the screen): such characters are shown as
+/// escapes (`\t`, `\u{1b}`), which have a width. Every text from a record or a file name that
+/// the human output prints goes through here; JSON keeps it exact.
+pub fn visible(text: String) -> String {
     if !text.chars().any(char::is_control) {
         return text;
     }

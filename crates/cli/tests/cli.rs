@@ -170,3 +170,43 @@ fn missing_input_is_an_error_with_exit_code_2() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("/no/such/file.sgf"));
 }
+
+#[test]
+fn stats_shows_control_characters_from_records_as_escapes() {
+    // A name holding a terminal's "clear the screen" must not reach the terminal as itself.
+    let dir = std::env::temp_dir().join(format!("qipu-stats-escapes-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let games = dir.join("games");
+    std::fs::create_dir_all(&games).unwrap();
+    std::fs::write(
+        games.join("a.sgf"),
+        "(;GM[1]SZ[19]PB[Eve\u{1b}[2Jx]PW[Bob\u{7}]EV[Cup\u{1b}[1m];B[pd])",
+    )
+    .unwrap();
+    let index = dir.join("index");
+    let (idx, inp) = (index.to_str().unwrap(), games.to_str().unwrap());
+    assert!(qipu(&["index", "--index", idx, "-q", inp]).status.success());
+
+    let human = qipu(&["stats", "--index", idx]);
+    let json = qipu(&["stats", "--index", idx, "--json"]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(human.status.success());
+    let human = String::from_utf8(human.stdout).unwrap();
+    assert!(
+        !human.chars().any(|c| c.is_control() && c != '\n'),
+        "{human:?}"
+    );
+    assert!(human.contains(r"Eve\u{1b}[2Jx"), "{human}");
+    assert!(human.contains(r"Bob\u{7}"), "{human}");
+    assert!(human.contains(r"Cup\u{1b}[1m"), "{human}");
+    // JSON keeps the names exactly (its own escapes are undone by any reader).
+    let v: Value = serde_json::from_slice(&json.stdout).unwrap();
+    let names: Vec<&str> = v["top_players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p[0].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"Eve\u{1b}[2Jx"), "{names:?}");
+    assert_eq!(v["top_events"][0][0], "Cup\u{1b}[1m");
+}
