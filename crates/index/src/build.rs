@@ -23,6 +23,7 @@
 //! once, as exact copies.
 
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::sync_channel;
 use std::time::Instant;
 
@@ -113,7 +114,10 @@ pub struct Summary {
     pub sources_new: usize,
     /// Of those, changed since they were read: their old games removed, read again.
     pub sources_changed: usize,
-    /// Of those, begun by a run that did not finish (killed): read on from where it stopped.
+    /// Of those, begun by a run that did not finish (killed), part of their games in the
+    /// index: read on from where it stopped. Each input counts once: one that run listed but
+    /// had not begun counts as new, one it had read whole (its end not yet recorded) as
+    /// unchanged.
     pub sources_resumed: usize,
     /// Inputs in the index that are gone from a directory walked again: their games removed.
     pub sources_removed: usize,
@@ -249,6 +253,11 @@ pub fn build(
     let in_flight = InFlight::new(IN_FLIGHT_BYTES.max(opts.batch_bytes.saturating_mul(2)));
     let in_flight = &in_flight;
     let mut read_error = None;
+    // Inputs counted as resumed that had nothing left to read: the run that died had read each
+    // whole, and died before it recorded its end. Only reading finds that out (the number of
+    // records of an archive is not kept), so the summary counts them as unchanged afterwards.
+    let read_before = AtomicUsize::new(0);
+    let read_before = &read_before;
     std::thread::scope(|scope| -> Result<(), IndexError> {
         let reader = scope.spawn(move || {
             for (source, key, (skip, skip_games)) in &todo {
@@ -261,6 +270,9 @@ pub fn build(
                         let _ = tx.send(Item::Record(key.clone(), n, rec, games_in));
                     }
                 });
+                if *skip > 0 && *skip_games == 0 && n == *skip && res.is_ok() {
+                    read_before.fetch_add(1, Ordering::Relaxed);
+                }
                 let _ = tx.send(Item::SourceDone(
                     key.clone(),
                     source.len,
@@ -339,6 +351,9 @@ pub fn build(
         let _ = reader.join();
         Ok(())
     })?;
+    let read_before = read_before.load(Ordering::Relaxed);
+    summary.sources_resumed -= read_before;
+    summary.sources_skipped += read_before;
     state.publish = true;
     state.commit()?;
     drop(state);
@@ -425,7 +440,13 @@ fn plan(
                     summary.sources_skipped += 1;
                     continue;
                 }
-                summary.sources_resumed += 1;
+                // A run lists every input in the manifest before it reads one, and a commit
+                // saves them all: an input it never began holds nothing yet.
+                if info.records_done == 0 && info.games_in_record == 0 {
+                    summary.sources_new += 1;
+                } else {
+                    summary.sources_resumed += 1;
+                }
                 (info.records_done, info.games_in_record as usize)
             }
             known => {

@@ -122,3 +122,68 @@ fn the_largest_record_is_set_by_configuration() {
         "{report}"
     );
 }
+
+/// After a run stopped at any point, the next one counts each input once, as the index it
+/// found holds it: whole (unchanged), in part (resumed) or not at all (new), counted here from
+/// the games of each file the stopped run left searchable.
+#[test]
+fn after_a_stopped_run_each_input_is_counted_once_as_the_index_holds_it() {
+    let scratch = Scratch::new("build-inputs-resumed");
+    // Files of 4, 5, 3, 4, 2 games; chunks of two games and segments of four put commits at the
+    // end of a file and inside one.
+    let sizes = [4usize, 5, 3, 4, 2];
+    let mut n = 0;
+    for (f, &size) in sizes.iter().enumerate() {
+        let text: Vec<u8> = (0..size)
+            .flat_map(|_| {
+                n += 1;
+                game(n)
+            })
+            .collect();
+        scratch.write(&format!("d/{f}.sgf"), &text);
+    }
+    let total: u64 = sizes.iter().sum::<usize>() as u64;
+    let opts = index::BuildOptions {
+        batch_bytes: 1,
+        chunk_games: 2,
+        segment_games: 4,
+        ..index::BuildOptions::default()
+    };
+    let (mut saw_whole, mut saw_part, mut saw_none) = (false, false, false);
+    for stop_at in 1..total {
+        let dir = scratch.0.join(format!("index-{stop_at}"));
+        let died = std::panic::catch_unwind(|| {
+            index::build(&dir, &[scratch.0.join("d")], &opts, |p| {
+                assert!(p.games < stop_at, "stopped");
+            })
+        });
+        assert!(died.is_err(), "stopped at {stop_at}");
+        // Games of each file the stopped run left.
+        let mut held = [0usize; 5];
+        if let Ok(idx) = index::Index::open(&dir) {
+            for g in idx.search_meta("size:19").unwrap() {
+                let (file, _) = idx.identity(g);
+                let stem = std::path::Path::new(file).file_stem().unwrap();
+                let f: usize = stem.to_str().unwrap().parse().unwrap();
+                held[f] += 1;
+            }
+        }
+        let whole = (0..5).filter(|&f| held[f] == sizes[f]).count();
+        let none = (0..5).filter(|&f| held[f] == 0).count();
+        let part = 5 - whole - none;
+        saw_whole |= whole > 0;
+        saw_part |= part > 0;
+        saw_none |= none > 0 && none < 5;
+
+        let s = index::build(&dir, &[scratch.0.join("d")], &opts, |_| {}).unwrap();
+        let counted = (s.sources_skipped, s.sources_resumed, s.sources_new);
+        assert_eq!(counted, (whole, part, none), "stopped at {stop_at}: {held:?}");
+        assert_eq!(s.sources, 5);
+        assert_eq!(
+            index::Index::open(&dir).unwrap().len() as u64,
+            total,
+            "stopped at {stop_at}: nothing lost or doubled"
+        );
+    }
+    assert!(saw_whole && saw_part && saw_none, "every case met");
+}
