@@ -1,4 +1,4 @@
-//! The web board: one HTML page, its script and its style sheet, embedded in the binary when it
+//! The web board: one HTML page, its script, its style sheet and its icon (a black stone), embedded in the binary when it
 //! is built (no build step, nothing fetched from elsewhere, so the board works offline).
 
 use std::sync::Arc;
@@ -13,6 +13,7 @@ use crate::api::State;
 const PAGE: &str = include_str!("../assets/index.html");
 const SCRIPT: &str = include_str!("../assets/board.js");
 const STYLE: &str = include_str!("../assets/board.css");
+const ICON: &str = include_str!("../assets/favicon.svg");
 
 fn file(kind: &'static str, body: &'static str) -> impl IntoResponse {
     (
@@ -38,5 +39,15 @@ pub(crate) fn routes() -> Router<Arc<State>> {
         .route(
             "/board.css",
             get(|| async { file("text/css; charset=utf-8", STYLE) }),
+        )
+        // Browsers ask for `/favicon.ico` of every site whatever its pages name; the same SVG
+        // answers there (they read an image by its content type, not its name).
+        .route(
+            "/favicon.svg",
+            get(|| async { file("image/svg+xml", ICON) }),
+        )
+        .route(
+            "/favicon.ico",
+            get(|| async { file("image/svg+xml", ICON) }),
         )
 }

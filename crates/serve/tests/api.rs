@@ -567,6 +567,24 @@ fn stats_health_and_the_board_page() {
     }
 }
 
+#[test]
+fn the_icon_is_an_image_the_board_page_names() {
+    let base = &samples().base;
+    // Browsers ask for /favicon.ico whatever a page says: an image, not the API's JSON 404.
+    for path in ["/favicon.ico", "/favicon.svg"] {
+        let r = get(base, path, &[], "image/*");
+        assert_eq!(r.status, 200, "{path}");
+        assert!(r.content_type.starts_with("image/svg+xml"), "{path}: {}", r.content_type);
+        assert!(r.body.starts_with("<svg") && r.body.contains("</svg>"), "{path}");
+        assert!(!r.body.contains("https://"), "{path} fetches nothing from elsewhere");
+    }
+    let page = get(base, "/", &[], "text/html");
+    assert!(
+        page.body.contains(r#"<link rel="icon" href="/favicon.svg" type="image/svg+xml">"#),
+        "the page names its icon"
+    );
+}
+
 /// The fox-pro dataset without the games the oracle left out, indexed once per test process:
 /// every game of it is one the oracle replayed, so answers compare whole, continuation tables
 /// included.
