@@ -27,11 +27,41 @@ pub struct Input<'a> {
     pub game: Option<usize>,
 }
 
+/// A path as the commands print it, in a form they take back whole. A path that is text is
+/// itself. One that is not (a byte that is not UTF-8 in a Linux file name) is written as the
+/// index keeps it (`::inputs::path_key`: each such byte `\xHH`, each `\` doubled), which
+/// [`unescaped`] undoes; printed lossily (U+FFFD) it would name a file that does not exist.
+pub fn shown_path(path: &Path) -> String {
+    match path.to_str() {
+        Some(text) => text.to_string(),
+        None => ::inputs::path_key(path),
+    }
+}
+
+/// The path [`shown_path`] printed as `text`, when `text` holds its escapes; `None` when it
+/// holds none, or they do not make a name that is not text (which would have been printed as
+/// itself).
+fn unescaped(text: &str) -> Option<PathBuf> {
+    if !text.contains(r"\x") {
+        return None;
+    }
+    ::inputs::path_of_key(text).filter(|p| p.to_str().is_none())
+}
+
+/// Whether `path`, or a file it would be a member of (an archive), is on disk.
+fn on_disk(path: &Path) -> bool {
+    path.symlink_metadata().is_ok()
+        || path
+            .ancestors()
+            .skip(1)
+            .any(|a| !a.as_os_str().is_empty() && a.is_file())
+}
+
 /// Where record `name` of `source` is, as a path a person can give back: the source's path as
 /// reached from the argument (a file found in a folder is the folder's path joined with its
 /// name, which its name alone is not), and for an archive member that path, `/`, the member.
 pub fn path_of(source: &::inputs::Source, name: &str) -> String {
-    let base = source.path.display().to_string();
+    let base = shown_path(&source.path);
     match name
         .strip_prefix(source.name.as_str())
         .and_then(|rest| rest.strip_prefix('/'))
@@ -80,7 +110,12 @@ impl Spec {
             }
             _ => (text, None),
         };
-        let head_path = Path::new(head);
+        // A path printed with escapes (see `shown_path`) is taken back as the path it shows.
+        let head_path = match unescaped(head) {
+            Some(p) if Path::new(head).symlink_metadata().is_err() && on_disk(&p) => p,
+            _ => PathBuf::from(head),
+        };
+        let head_path = head_path.as_path();
         if head_path.symlink_metadata().is_ok() {
             return Spec {
                 path: head_path.to_path_buf(),
@@ -177,7 +212,7 @@ pub fn map_records<T: Send>(
         }
         // Files of a folder left unopened (a FIFO, `x.sgf.gz`): said, as `qipu index` says them.
         for skipped in &found.skipped {
-            let path = skipped.path.display().to_string();
+            let path = shown_path(&skipped.path);
             out.push(failed(
                 &path,
                 &path,
@@ -217,7 +252,7 @@ pub fn map_records<T: Send>(
                         ));
                     }
                 });
-                let path = source.path.display().to_string();
+                let path = shown_path(&source.path);
                 if let Err(e) = res {
                     out.push(failed(&source.name, &path, e.to_string()));
                 } else if !found {

@@ -13,6 +13,7 @@ use qipu::{Answer, Handicap, Hit, Query, QueryPart, Shards, Sort};
 use serde_json::json;
 
 use crate::color;
+use crate::inputs::shown_path;
 use crate::table::{Cell, Table};
 
 /// The options of `qipu search`.
@@ -298,8 +299,8 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
             let mut v = serde_json::to_value(&line)?;
             if matches!(line, qipu::lines::Line::Hit(_)) {
                 if let Some(hit) = hits.next() {
-                    // A path that is not UTF-8 is shown with U+FFFD where its bytes are not text.
-                    v["path"] = json!(index.path(hit.game).map(|p| p.display().to_string()));
+                    // A path that is not UTF-8 is shown with escapes `show` takes back.
+                    v["path"] = json!(index.path(hit.game).map(|p| shown_path(&p)));
                 }
             }
             writeln!(out, "{v}")?;
@@ -466,7 +467,7 @@ fn member_bytes(archive: &Path, member: &str) -> Result<Vec<u8>, String> {
 fn identity(index: &Shards, hit: &Hit) -> String {
     let file = index
         .path(hit.game)
-        .map_or_else(|| hit.info.file.clone(), |p| p.display().to_string());
+        .map_or_else(|| hit.info.file.clone(), |p| shown_path(&p));
     format!("{file}#{}", hit.info.game_in_file)
 }
 

@@ -210,3 +210,40 @@ fn stats_shows_control_characters_from_records_as_escapes() {
     assert!(names.contains(&"Eve\u{1b}[2Jx"), "{names:?}");
     assert_eq!(v["top_events"][0][0], "Cup\u{1b}[1m");
 }
+
+#[test]
+fn a_path_that_is_not_utf8_is_printed_in_a_form_given_back_to_show() {
+    use std::os::unix::ffi::OsStrExt;
+    let dir = std::env::temp_dir().join(format!("qipu-bytes-path-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // "café.sgf" in Latin-1: 0xE9 alone is not UTF-8.
+    let name = std::ffi::OsStr::from_bytes(b"caf\xe9 \\ 1.sgf");
+    std::fs::write(
+        dir.join(name),
+        "(;GM[1]SZ[19]PB[First];B[pd])(;GM[1]SZ[19]PB[Second];B[dd];W[pp];B[dp])",
+    )
+    .unwrap();
+    let info = qipu(&["info", "--json", dir.to_str().unwrap()]);
+    let games = json_lines(&info);
+    assert_eq!(games.len(), 2, "{}", String::from_utf8_lossy(&info.stderr));
+    let path = games[1]["path"].as_str().unwrap().to_string();
+    assert!(!path.contains('\u{fffd}'), "{path}");
+    assert!(path.ends_with(r"caf\xE9 \\ 1.sgf"), "{path}");
+    for arg in [format!("{path}#1"), path.clone()] {
+        let out = qipu(&["show", "--json", &arg]);
+        assert!(
+            out.status.success(),
+            "{arg}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let shown = json_lines(&out);
+        let want = if arg.ends_with("#1") { 1 } else { 2 };
+        assert_eq!(shown.len(), want, "{arg}");
+        let last = &shown[want - 1];
+        assert_eq!(last["game"], 1, "{arg}");
+        assert_eq!(last["moves"], 3, "{arg}");
+        assert_eq!(last["path"], path.as_str(), "{arg}: the same form again");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
