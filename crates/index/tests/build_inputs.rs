@@ -177,7 +177,11 @@ fn after_a_stopped_run_each_input_is_counted_once_as_the_index_holds_it() {
 
         let s = index::build(&dir, &[scratch.0.join("d")], &opts, |_| {}).unwrap();
         let counted = (s.sources_skipped, s.sources_resumed, s.sources_new);
-        assert_eq!(counted, (whole, part, none), "stopped at {stop_at}: {held:?}");
+        assert_eq!(
+            counted,
+            (whole, part, none),
+            "stopped at {stop_at}: {held:?}"
+        );
         assert_eq!(s.sources, 5);
         assert_eq!(
             index::Index::open(&dir).unwrap().len() as u64,

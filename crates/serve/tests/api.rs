@@ -574,13 +574,24 @@ fn the_icon_is_an_image_the_board_page_names() {
     for path in ["/favicon.ico", "/favicon.svg"] {
         let r = get(base, path, &[], "image/*");
         assert_eq!(r.status, 200, "{path}");
-        assert!(r.content_type.starts_with("image/svg+xml"), "{path}: {}", r.content_type);
-        assert!(r.body.starts_with("<svg") && r.body.contains("</svg>"), "{path}");
-        assert!(!r.body.contains("https://"), "{path} fetches nothing from elsewhere");
+        assert!(
+            r.content_type.starts_with("image/svg+xml"),
+            "{path}: {}",
+            r.content_type
+        );
+        assert!(
+            r.body.starts_with("<svg") && r.body.contains("</svg>"),
+            "{path}"
+        );
+        assert!(
+            !r.body.contains("https://"),
+            "{path} fetches nothing from elsewhere"
+        );
     }
     let page = get(base, "/", &[], "text/html");
     assert!(
-        page.body.contains(r#"<link rel="icon" href="/favicon.svg" type="image/svg+xml">"#),
+        page.body
+            .contains(r#"<link rel="icon" href="/favicon.svg" type="image/svg+xml">"#),
         "the page names its icon"
     );
 }
