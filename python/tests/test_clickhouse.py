@@ -161,14 +161,18 @@ def qipu_rows(qipu_bin, index, probe, symmetry, *options):
         [],
         ["--since", "2016-03", "--until", "2019", "--min-rank", "9p", "--even"],
         ["--komi", "6.5..7.5", "--to-move", "W", "--with-copies"],
+        # Fox's Chinese-rules 3.75 (and not 4, nor 3.25): the tables keep the quarter.
+        ["--komi", "3.6..3.9", "--with-copies"],
         ["--swap-colors"],
     ],
-    ids=["copies", "once", "dates-ranks-even", "komi-to-move", "swap-colors"],
+    ids=["copies", "once", "dates-ranks-even", "komi-to-move", "quarter-komi", "swap-colors"],
 )
 def test_the_sql_gives_every_column_qipu_search_gives(db, qipu_bin, universe_index, options):
     failures = []
+    answered = 0
     for p, path in covered_probes():
         want = qipu_rows(qipu_bin, universe_index, path, p["symmetry"], *options)
+        answered += bool(want)
         got = query(db, sql_for(qipu_bin, path, p["symmetry"], *options))
         key = lambda r: (-r["count"], r["color"], r["point"])
         got, want = sorted(got, key=key), sorted(want, key=key)
@@ -176,6 +180,14 @@ def test_the_sql_gives_every_column_qipu_search_gives(db, qipu_bin, universe_ind
             diff = [(g, w) for g, w in zip(got, want) if not same_row(g, w)]
             failures.append(f"{p['id']}: {len(got)} rows, qipu {len(want)}; first difference {diff[:1]}")
     assert not failures, failures
+    # Each case answers something (fox-pro has 3.75 games), so that it can fail.
+    assert answered > 0, options
+
+
+def test_the_games_table_keeps_a_quarter_komi(db):
+    db.execute("SELECT countIf(komi_quarters = 15), countIf(komi_quarters = 16) FROM qipu.games")
+    quarters, fours = db.fetchall()[0]
+    assert quarters > 0 and fours == 0, (quarters, fours)
 
 
 def same_row(got, want):

@@ -43,7 +43,7 @@ const STATS_SCHEMA: &str = "message stats {
     REQUIRED INT32 black_rank (INTEGER(8,false));
     REQUIRED INT32 white_rank (INTEGER(8,false));
     REQUIRED INT32 handicap (INTEGER(8,false));
-    REQUIRED INT32 komi_halves (INTEGER(8,true));
+    REQUIRED INT32 komi_quarters (INTEGER(16,true));
     REQUIRED INT32 games (INTEGER(32,false));
     REQUIRED INT32 black_wins (INTEGER(32,false));
     REQUIRED INT32 white_wins (INTEGER(32,false));
@@ -62,9 +62,9 @@ const SYMMETRIES_SCHEMA: &str = "message symmetries {
     REQUIRED BYTE_ARRAY image (STRING);
 }";
 
-/// The komi of a game that gives none, in `stats.parquet` and the tables (`komi_halves` is a
+/// The komi of a game that gives none, in `stats.parquet` and the tables (`komi_quarters` is a
 /// key column, and ClickHouse keys are best not nullable).
-pub const NO_KOMI: i8 = i8::MIN;
+pub const NO_KOMI: i16 = i16::MIN;
 
 /// `example_once` of a row whose `games_once` is 0 (`min` leaves it behind any game).
 pub const NO_EXAMPLE: u32 = u32::MAX;
@@ -124,14 +124,14 @@ pub fn export(
                 v.push(t);
             }
         }
-        let komi = r.komi_halves.unwrap_or(NO_KOMI);
+        let komi = r.komi_quarters.unwrap_or(NO_KOMI);
         let values = [
             u32::from(r.year),
             u32::from(r.month),
             u32::from(r.black_rank),
             u32::from(r.white_rank),
             u32::from(r.handicap),
-            // A signed 8-bit value in INT32, sign extended.
+            // A signed 16-bit value in INT32, sign extended.
             i32::from(komi) as u32,
             r.games,
             r.black_wins,

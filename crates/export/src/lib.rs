@@ -129,7 +129,7 @@ const GAMES_SCHEMA: &str = "message games {
     REQUIRED INT32 black_rank (INTEGER(8,false));
     REQUIRED INT32 white_rank (INTEGER(8,false));
     REQUIRED INT32 handicap (INTEGER(8,false));
-    OPTIONAL INT32 komi_halves (INTEGER(8,true));
+    OPTIONAL INT32 komi_quarters (INTEGER(16,true));
 }";
 
 const POSITIONS_SCHEMA: &str = "message positions {
@@ -529,7 +529,8 @@ pub(crate) fn write_games(
         push_int(&mut c[17], u32::from(facts.black_rank));
         push_int(&mut c[18], u32::from(facts.white_rank));
         push_int(&mut c[19], u32::from(facts.handicap));
-        c[20].opt_int(facts.komi_halves.map(|k| k as u32));
+        // A signed 16-bit value in INT32, sign extended.
+        c[20].opt_int(facts.komi_quarters.map(|k| i32::from(k) as u32));
         games.row_done()?;
         if games.rows == 0 {
             progress(Progress {

@@ -24,7 +24,7 @@ CREATE TABLE IF NOT EXISTS qipu.stats_local
     black_rank      UInt8,                   -- 50k = 1 ... 1k = 50, 1d = 51 ... 1p = 61 ... 9p = 69; 0 unknown
     white_rank      UInt8,
     handicap        UInt8,                   -- HA; 0 when not given
-    komi_halves     Int8,                    -- komi in half points; -128 when not given
+    komi_quarters   Int16,                   -- komi in quarter points (3.75 is 15); -32768 when not given
     games           SimpleAggregateFunction(sum, UInt64),  -- each exact copy counted (the oracle's count)
     black_wins      SimpleAggregateFunction(sum, UInt64),
     white_wins      SimpleAggregateFunction(sum, UInt64),
@@ -38,7 +38,7 @@ ENGINE = AggregatingMergeTree
 -- The primary index holds the hash only: a lookup is by hash, and a key of nine columns would
 -- make the in-memory index nine times larger for nothing.
 PRIMARY KEY hash
-ORDER BY (hash, next_color, next_point, year, month, black_rank, white_rank, handicap, komi_halves);
+ORDER BY (hash, next_color, next_point, year, month, black_rank, white_rank, handicap, komi_quarters);
 
 -- Sharded by the position hash. Zobrist hashes are uniform, so shards get equal shares with no
 -- hot spot (the empty board's rows are one hash among millions); all rows of one hash live on
@@ -72,7 +72,7 @@ CREATE TABLE IF NOT EXISTS qipu.games_local
     black_rank   UInt8,
     white_rank   UInt8,
     handicap     UInt8,
-    komi_halves  Nullable(Int8)
+    komi_quarters Nullable(Int16)  -- komi in quarter points (3.75 is 15)
 )
 ENGINE = MergeTree
 ORDER BY game;

@@ -146,10 +146,10 @@ pub fn position_sql(query: &Query) -> Result<String, SqlError> {
         Handicap::Handicap => filters.push_str("\n          AND handicap >= 2"),
         _ => {}
     }
-    if let Some((lo, hi)) = o.komi_halves {
+    if let Some((lo, hi)) = o.komi_quarters {
         let _ = write!(
             filters,
-            "\n          AND komi_halves != {} AND komi_halves BETWEEN {lo} AND {hi}",
+            "\n          AND komi_quarters != {} AND komi_quarters BETWEEN {lo} AND {hi}",
             crate::clickhouse::NO_KOMI
         );
     }

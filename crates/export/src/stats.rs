@@ -39,8 +39,9 @@ pub struct StatsRow {
     pub white_rank: u8,
     /// Handicap stones (`HA`; 0 when not given).
     pub handicap: u8,
-    /// Komi in half points; `None` when not given.
-    pub komi_halves: Option<i8>,
+    /// Komi in quarter points (3.75 is 15, not 16), as the index keeps it; `None` when not
+    /// given.
+    pub komi_quarters: Option<i16>,
     /// Occurrences, each exact copy of a game counted.
     pub games: u32,
     /// Of those, in games Black won (as the oracle reads `RE`).
@@ -61,7 +62,7 @@ pub struct StatsRow {
 }
 
 /// The part of a row's key beside the hash.
-type Key = (Option<Move>, u16, u8, u8, u8, u8, Option<i8>);
+type Key = (Option<Move>, u16, u8, u8, u8, u8, Option<i16>);
 
 /// The statistics rows of `index`, by hash, then by key in the order the exported table is
 /// sorted (next colour `""` < `B` < `W`, then the next point's SGF string, then the facts).
@@ -122,7 +123,7 @@ impl<I: Iterator<Item = TableEntry>> StatsRows<'_, I> {
                 r.black_rank,
                 r.white_rank,
                 r.handicap,
-                r.komi_halves,
+                r.komi_quarters,
             ))
         });
         self.ready = rows;
@@ -145,7 +146,7 @@ impl<I: Iterator<Item = TableEntry>> StatsRows<'_, I> {
                 f.black_rank,
                 f.white_rank,
                 f.handicap,
-                f.komi_halves,
+                f.komi_quarters,
             );
             let row = rows.entry(key).or_insert(StatsRow {
                 hash: e.hash,
@@ -155,7 +156,7 @@ impl<I: Iterator<Item = TableEntry>> StatsRows<'_, I> {
                 black_rank: f.black_rank,
                 white_rank: f.white_rank,
                 handicap: f.handicap,
-                komi_halves: f.komi_halves,
+                komi_quarters: f.komi_quarters,
                 games: 0,
                 black_wins: 0,
                 white_wins: 0,

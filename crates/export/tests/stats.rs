@@ -60,7 +60,7 @@ fn the_statistics_of_a_tiny_index_are_the_hand_counted_ones() {
     let after_cc = after_ee ^ key(Color::White, 2, 2);
     let after_gg = after_cc ^ key(Color::Black, 6, 6);
     let after_gc = after_ee ^ key(Color::White, 6, 2);
-    // The facts of a and c (2016-03, 9p = 69 against 3k = 48, komi 6.5 = 13 halves), and b's.
+    // The facts of a and c (2016-03, 9p = 69 against 3k = 48, komi 6.5 = 26 quarters), and b's.
     let ac = |hash, next, games, example| StatsRow {
         hash,
         next,
@@ -69,7 +69,7 @@ fn the_statistics_of_a_tiny_index_are_the_hand_counted_ones() {
         black_rank: 69,
         white_rank: 48,
         handicap: 0,
-        komi_halves: Some(13),
+        komi_quarters: Some(26),
         games,
         black_wins: games,
         white_wins: 0,
@@ -88,7 +88,7 @@ fn the_statistics_of_a_tiny_index_are_the_hand_counted_ones() {
         black_rank: 0,
         white_rank: 0,
         handicap: 0,
-        komi_halves: None,
+        komi_quarters: None,
         games: 1,
         black_wins: 0,
         white_wins: 1,
@@ -143,7 +143,7 @@ fn the_clickhouse_export_writes_its_files_and_the_sql_refuses_what_it_cannot_ans
     let stats =
         SerializedFileReader::new(std::fs::File::open(out.0.join("stats.parquet")).unwrap())
             .unwrap();
-    // No komi is -128, a missing example u32::MAX.
+    // No komi is i16::MIN, a missing example u32::MAX.
     let rows: Vec<_> = stats
         .get_row_iter(None)
         .unwrap()
@@ -151,7 +151,7 @@ fn the_clickhouse_export_writes_its_files_and_the_sql_refuses_what_it_cannot_ans
         .collect();
     assert!(rows
         .iter()
-        .any(|r| r.get_byte(8).unwrap() == -128 && r.get_uint(16).unwrap() == u32::MAX));
+        .any(|r| r.get_short(8).unwrap() == i16::MIN && r.get_uint(16).unwrap() == u32::MAX));
     // A 9×9 board's 8 symmetries, 81 points and a pass each.
     let syms =
         SerializedFileReader::new(std::fs::File::open(out.0.join("symmetries.parquet")).unwrap())
@@ -187,4 +187,64 @@ fn after(empty: u64, points: &[(u8, u8)]) -> u64 {
     points.iter().fold(empty, |h, &(x, y)| {
         h ^ Position::stone_key(Color::Black, Point::new(x, y))
     })
+}
+
+/// Fox's Chinese-rules komi, 3.75, is not 4 in the ClickHouse tables: both columns keep the
+/// quarter (as the index does), and `--sql --komi 3.6..3.9` keeps the 3.75 games only, as
+/// `qipu search --komi` does.
+#[test]
+fn the_clickhouse_tables_keep_a_quarter_komi() {
+    let own = testdata::Scratch::new("quarter-komi-records");
+    own.write("fox.sgf", b"(;SZ[9]KM[3.75]RE[B+R];B[ee];W[cc])");
+    own.write("four.sgf", b"(;SZ[9]KM[4]RE[W+R];B[ee];W[gc])");
+    own.write("minus.sgf", b"(;SZ[9]KM[-3.25]RE[W+R];B[ee];W[gg])");
+    let dir = testdata::Scratch::new("quarter-komi-index");
+    let opts = BuildOptions {
+        rebuild: true,
+        ..BuildOptions::default()
+    };
+    build(&dir.0, std::slice::from_ref(&own.0), &opts, |_| {}).unwrap();
+    let index = Index::open(&dir.0).unwrap();
+    let out = testdata::Scratch::new("quarter-komi-out");
+    qipu_export::clickhouse::export(&index, &out.0, |_| {}).unwrap();
+
+    let read = |name: &str| {
+        SerializedFileReader::new(std::fs::File::open(out.0.join(name)).unwrap()).unwrap()
+    };
+    let komi_of = |name: &str| -> Vec<i64> {
+        let file = read(name);
+        let column = file
+            .metadata()
+            .file_metadata()
+            .schema_descr()
+            .columns()
+            .iter()
+            .position(|c| c.name().starts_with("komi"))
+            .unwrap();
+        let mut komi: Vec<i64> = file
+            .get_row_iter(None)
+            .unwrap()
+            .map(|r| {
+                let r = r.unwrap();
+                r.get_short(column)
+                    .map(i64::from)
+                    .or_else(|_| r.get_byte(column).map(i64::from))
+                    .unwrap()
+            })
+            .collect();
+        komi.sort_unstable();
+        komi.dedup();
+        komi
+    };
+    // In quarter points: −3.25, 3.75 and 4 apart.
+    assert_eq!(komi_of("games.parquet"), [-13, 15, 16]);
+    assert_eq!(komi_of("stats.parquet"), [-13, 15, 16]);
+
+    let sql = |low, high| {
+        qipu_export::sql::position_sql(&Query::points(9, "ee", "").unwrap().komi(low, high))
+            .unwrap()
+    };
+    assert!(sql(3.6, 3.9).contains("komi_quarters BETWEEN 15 AND 15"));
+    assert!(sql(3.8, 4.0).contains("komi_quarters BETWEEN 16 AND 16"));
+    assert!(sql(-3.3, -3.2).contains("komi_quarters BETWEEN -13 AND -13"));
 }

@@ -482,10 +482,7 @@ impl Query {
             until: self.narrow.until,
             min_rank: self.narrow.min_rank,
             handicap: self.narrow.handicap,
-            komi_halves: self
-                .narrow
-                .komi
-                .map(|(lo, hi)| (lo.div_euclid(2) + lo.rem_euclid(2), hi.div_euclid(2))),
+            komi_quarters: self.narrow.komi,
             board: self.narrow.board,
             by_game_information: self.filter.is_some() || self.within.is_some(),
         }
@@ -592,11 +589,9 @@ pub struct QueryOptions {
     pub min_rank: Option<u8>,
     /// Even games, handicap games or any.
     pub handicap: Handicap,
-    /// Komi from and to, in half points, inclusive: [`Query::komi`]'s bounds taken inward to
-    /// half points, for the exports' `komi_halves` columns. Those hold a quarter komi rounded
-    /// away from zero (`index::Facts::komi_halves`: 3.75 as 4), so an answer from them counts
-    /// it as that half point, where a search reads quarters.
-    pub komi_halves: Option<(i16, i16)>,
+    /// Komi from and to, in quarter points, inclusive: [`Query::komi`]'s bounds taken inward to
+    /// quarters, as the index and the exports' `komi_quarters` columns keep komi.
+    pub komi_quarters: Option<(i16, i16)>,
     /// Only games of this board (columns, rows).
     pub board: Option<(u8, u8)>,
     /// Games are also chosen by their information: a metadata filter or a list of games.

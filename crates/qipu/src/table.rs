@@ -64,8 +64,8 @@ pub struct GameFacts {
     pub white_rank: u8,
     /// Handicap stones as `HA` says (0 when not given).
     pub handicap: u8,
-    /// Komi in half points; `None` when not given or unreadable.
-    pub komi_halves: Option<i8>,
+    /// Komi in quarter points (Fox's 3.75 is 15, not 16); `None` when not given or unreadable.
+    pub komi_quarters: Option<i16>,
 }
 
 fn winner_letter<S: serde::Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok, S::Error> {
@@ -110,7 +110,7 @@ impl Index {
             black_rank: f.black_rank,
             white_rank: f.white_rank,
             handicap: f.handicap,
-            komi_halves: f.komi_halves(),
+            komi_quarters: (f.komi_quarters != index::Facts::NO_KOMI).then_some(f.komi_quarters),
         })
     }
 
