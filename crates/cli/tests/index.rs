@@ -799,3 +799,70 @@ fn inputs_that_give_no_game_say_so_and_fail() {
     assert!(stderr.contains("no game found"), "{stderr}");
     std::fs::remove_dir_all(&root).unwrap();
 }
+
+/// What of a kept game's moves cannot be played as written — a move off the board, a point
+/// that cannot be read, a move onto a stone — is listed in the report, as `qipu show` says it:
+/// a line naming the file, the game and the move, not a rejection.
+#[test]
+fn the_report_lists_the_moves_that_cannot_be_played_as_written() {
+    let root = temp("replay-notes");
+    let data = root.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    std::fs::write(
+        data.join("odd.sgf"),
+        "(;SZ[9];B[cc];W[dd])(;SZ[9];B[ee];W[zz];B[c!];W[ee];B[ff])",
+    )
+    .unwrap();
+    let idx = root.join("idx");
+    let idx = idx.to_str().unwrap();
+    ok(index_run(idx, &[&data], None));
+    let report = std::fs::read_to_string(Path::new(idx).join("rejected.jsonl")).unwrap();
+    let lines: Vec<Value> = report
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let said: Vec<(&str, u64, &str, bool)> = lines
+        .iter()
+        .map(|l| {
+            (
+                l["file"].as_str().unwrap(),
+                l["game"].as_u64().unwrap(),
+                l["reason"].as_str().unwrap(),
+                l["rejected"].as_bool().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        said,
+        [
+            (
+                "odd.sgf",
+                1,
+                "move 2 W[zz]: off the board: nothing placed",
+                false
+            ),
+            (
+                "odd.sgf",
+                1,
+                "move 3 B[c!]: malformed point, played as a pass",
+                false
+            ),
+            (
+                "odd.sgf",
+                1,
+                "move 4 W[ee]: on a point that held a stone, which it replaced",
+                false
+            ),
+        ],
+        "{report}"
+    );
+    // Each names where its move is in the file.
+    let text = std::fs::read(data.join("odd.sgf")).unwrap();
+    for (l, at) in lines.iter().zip(["zz]", ";B[c!]", "ee];B[ff]"]) {
+        let offset = l["offset"].as_u64().unwrap() as usize;
+        assert!(text[offset..].starts_with(at.as_bytes()), "{l} at {at}");
+    }
+    // Both games are kept.
+    assert_eq!(stats(Path::new(idx))["games"], 2);
+    std::fs::remove_dir_all(&root).unwrap();
+}

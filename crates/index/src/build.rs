@@ -923,7 +923,7 @@ impl Writer<'_> {
                             reason: format!("more than {MAX_SEGMENT_GAMES} games in one file"),
                         }),
                     });
-                    let a = match g {
+                    let mut a = match g {
                         Ok(a) => a,
                         Err(r) => {
                             self.tally(&source, |t| t.rejected += 1);
@@ -931,7 +931,9 @@ impl Writer<'_> {
                             continue;
                         }
                     };
+                    let notes = std::mem::take(&mut a.notes);
                     self.add_game(a, file_id, i as u32, &name, &source, seen)?;
+                    self.report_moves(&notes, &name, i)?;
                 }
                 if let Some(info) = source.and_then(|k| self.manifest.sources.get_mut(&k)) {
                     if last {
@@ -1087,6 +1089,35 @@ impl Writer<'_> {
         {
             count(&mut info.totals);
         }
+    }
+
+    /// Lists in the report what of a kept game's moves cannot be played as written (its
+    /// replay's notes, [`crate::game::Analysed::notes`]), as `qipu info` and `qipu show` say
+    /// them: at most [`FILE_NOTES_LISTED`], then how many more.
+    fn report_moves(
+        &mut self,
+        notes: &[goban::Note],
+        file: &str,
+        game: usize,
+    ) -> Result<(), IndexError> {
+        let line = |offset, reason| Rejection {
+            file: file.to_string(),
+            game: Some(game),
+            offset,
+            reason,
+        };
+        for n in notes.iter().take(FILE_NOTES_LISTED) {
+            self.report(&line(n.offset, n.to_string()), false)?;
+        }
+        if notes.len() > FILE_NOTES_LISTED {
+            let more = notes.len() - FILE_NOTES_LISTED;
+            let reason = format!(
+                "{more} more moves that cannot be played as written are not listed (qipu show \
+                 says each)"
+            );
+            self.report(&line(0, reason), false)?;
+        }
+        Ok(())
     }
 
     /// Records a rejection in the open segment, so that it is committed (or lost) with it.

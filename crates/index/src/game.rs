@@ -6,7 +6,10 @@ use sgf::info::Winner;
 use sgf::{GameInfo, GameTree};
 
 use crate::layout::op::{point_index, KIND_SHIFT, POINT_MASK, POINT_STRIDE};
-use crate::ops::{encode_main_line_at, with_removals_into, Op, Raw, RawKind, Walker, KIND_EFFECT};
+use crate::ops::{
+    encode_main_line_noting, with_removals_into, IrregularMove, Op, Raw, RawKind, Walker,
+    KIND_EFFECT,
+};
 use crate::store::{
     CornerEvent, GameRec, Occupancy, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_MARKS,
     FLAG_SKELETON, FLAG_VARIATION, MAX_INDEXED_STONES, MAX_TABLE_MOVE, NO_NEXT,
@@ -39,6 +42,11 @@ pub struct Analysed {
     pub lines: Vec<AnalysedLine>,
     /// Variation lines left out by the bounds.
     pub lines_left: u64,
+    /// What of its main line cannot be played as written (a value that is not a point, a move
+    /// off the board or against a rule, a node of two moves), as `qipu show` says it, by move:
+    /// taken from the analysis's own replay, for the build's report. A note of the engine's
+    /// gives the offset of the move's value; one of the record's text, of its node.
+    pub notes: Vec<goban::Note>,
 }
 
 /// Analyses a game: replays its main line once, hashing every position. `record` is the game's
@@ -110,7 +118,8 @@ fn lines_of(
             values.clear();
             let moves =
                 crate::ops::encode_line_at(plan.nodes.into_iter(), (width, height), ops, values);
-            let replayed = replay(ops, width, height, full, plan.from);
+            // A variation line's moves are not the game's: their notes are not said.
+            let replayed = replay(ops, width, height, full, plan.from, &mut Vec::new());
             let mut corners = corners_of(full, width, height, replayed.marks);
             corners.retain(|(_, e)| e.k >= plan.from);
             AnalysedLine {
@@ -158,7 +167,15 @@ impl Replayed {
 
 /// Replays `ops` into `full` (with the stones each move removes), keeping the positions from
 /// `from` on with at most [`MAX_INDEXED_STONES`] stones.
-fn replay(ops: &[u16], width: u8, height: u8, full: &mut Vec<u16>, from: u32) -> Replayed {
+/// Each move the engine refused is pushed to `notes`.
+fn replay(
+    ops: &[u16],
+    width: u8,
+    height: u8,
+    full: &mut Vec<u16>,
+    from: u32,
+    notes: &mut Vec<IrregularMove>,
+) -> Replayed {
     let mut positions = Vec::with_capacity(MAX_INDEXED_STONES as usize + 8);
     let mut long = false;
     let irregular = with_removals_into(
@@ -177,6 +194,7 @@ fn replay(ops: &[u16], width: u8, height: u8, full: &mut Vec<u16>, from: u32) ->
             }
         },
         full,
+        notes,
     );
     let ops = &*full;
     let nineteen = (width, height) == (19, 19);
@@ -220,7 +238,8 @@ fn analyse_with(tree: &GameTree<'_>, record: &[u8], scratch: &mut Scratch) -> An
     let nodes = tree.node_count().min(1 << 16);
     ops.reserve(nodes + 8);
     values.reserve(nodes);
-    let moves = encode_main_line_at(tree, ops, values);
+    let mut notes = Vec::new();
+    let moves = encode_main_line_noting(tree, ops, values, &mut notes);
     let skeleton = crate::skeleton::strip(record, tree.span().start, ops, values);
     let stripped = skeleton.is_some();
     let (width, height) = tree.board_size();
@@ -229,7 +248,13 @@ fn analyse_with(tree: &GameTree<'_>, record: &[u8], scratch: &mut Scratch) -> An
         Some(r) if r.winner == Winner::White => 2,
         _ => 0,
     };
-    let replayed = replay(ops, width, height, full, 0);
+    let mut irregular = Vec::new();
+    let replayed = replay(ops, width, height, full, 0, &mut irregular);
+    if !irregular.is_empty() {
+        notes.extend(irregular.into_iter().map(|m| engine_note(m, values)));
+        // By move; a move's notes of the text before the engine's (stable).
+        notes.sort_by_key(|n| n.moves);
+    }
     let ops = &*full;
     let (exact_signature, canonical_signature) = signatures(ops, width, height);
     let corners = corners_of(ops, width, height, replayed.marks);
@@ -254,6 +279,21 @@ fn analyse_with(tree: &GameTree<'_>, record: &[u8], scratch: &mut Scratch) -> An
         record: skeleton.unwrap_or_else(|| record.to_vec()),
         lines: Vec::new(),
         lines_left: 0,
+        notes,
+    }
+}
+
+/// A move the engine refused, as a replay's note; its offset is that of the move's value
+/// (`values`, by move), or 0 where the move has none.
+fn engine_note(m: IrregularMove, values: &[usize]) -> goban::Note {
+    goban::Note {
+        moves: m.moves as usize,
+        offset: values
+            .get(m.moves as usize)
+            .copied()
+            .filter(|&at| at != usize::MAX)
+            .unwrap_or(0),
+        kind: goban::NoteKind::Move(m.color, m.point, m.flags),
     }
 }
 

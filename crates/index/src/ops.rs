@@ -156,6 +156,25 @@ pub fn encode_main_line_at(
     encode_line_at(tree.main_line(), tree.board_size(), out, values)
 }
 
+/// [`encode_main_line_at`], also pushing to `notes` what of the moves the program cannot keep
+/// as written: a value that is not a point (encoded as a pass) and a node holding both a `B`
+/// and a `W` move, as [`goban::replay_main_line`] notes them. (What the engine refuses, a move
+/// off the board or against a rule, the replay says: [`with_removals_into`].)
+pub fn encode_main_line_noting(
+    tree: &GameTree<'_>,
+    out: &mut Vec<u16>,
+    values: &mut Vec<usize>,
+    notes: &mut Vec<goban::Note>,
+) -> u32 {
+    encode_nodes(
+        tree.main_line(),
+        tree.board_size(),
+        out,
+        values,
+        Some(notes),
+    )
+}
+
 /// [`encode_main_line_at`] for any line of a tree: `nodes` from the root down, on a `w`×`h`
 /// board (a variation line, see [`crate::variations`]).
 pub fn encode_line_at<'t, 'a: 't>(
@@ -164,12 +183,25 @@ pub fn encode_line_at<'t, 'a: 't>(
     out: &mut Vec<u16>,
     values: &mut Vec<usize>,
 ) -> u32 {
+    encode_nodes(nodes, (w, h), out, values, None)
+}
+
+/// [`encode_line_at`], with the notes of [`encode_main_line_noting`] when `notes` is given.
+fn encode_nodes<'t, 'a: 't>(
+    nodes: impl Iterator<Item = sgf::Node<'t, 'a>>,
+    (w, h): (u8, u8),
+    out: &mut Vec<u16>,
+    values: &mut Vec<usize>,
+    mut notes: Option<&mut Vec<goban::Note>>,
+) -> u32 {
     let mut moves = 0;
     let mut pts = Vec::new();
     for node in nodes {
         // Most nodes are one move and nothing else.
         if let Some((color, prop)) = node.lone_move() {
-            push_move(color, prop, (w, h), out, values);
+            if !push_move(color, prop, (w, h), out, values) {
+                note_malformed(&mut notes, moves, node.offset(), color, prop);
+            }
             moves += 1;
             continue;
         }
@@ -190,6 +222,15 @@ pub fn encode_line_at<'t, 'a: 't>(
         // (which position k must not include), or two moves, are the positions marked
         // explicitly: one mark per move, before the node's setup.
         let n_moves = b.is_some() as usize + wm.is_some() as usize;
+        if n_moves == 2 {
+            if let Some(notes) = notes.as_deref_mut() {
+                notes.push(goban::Note {
+                    moves: moves as usize,
+                    offset: node.offset(),
+                    kind: goban::NoteKind::BothColors,
+                });
+            }
+        }
         if n_moves == 2 || (n_moves == 1 && has_setup) {
             for _ in 0..n_moves {
                 out.push(Op::Mark.encode());
@@ -204,7 +245,9 @@ pub fn encode_line_at<'t, 'a: 't>(
         }
         for (prop, color) in [(b, Color::Black), (wm, Color::White)] {
             if let Some(prop) = prop {
-                push_move(color, prop, (w, h), out, values);
+                if !push_move(color, prop, (w, h), out, values) {
+                    note_malformed(&mut notes, moves, node.offset(), color, prop);
+                }
                 moves += 1;
             }
         }
@@ -221,11 +264,31 @@ fn push_move(
     (w, h): (u8, u8),
     out: &mut Vec<u16>,
     values: &mut Vec<usize>,
-) {
+) -> bool {
     let (raw, at) = prop.raw_values().next().unwrap_or((&[], usize::MAX));
-    let p = Point::parse_move(raw, w, h).ok().flatten();
-    out.push(Op::Move(color, p).encode());
+    let parsed = Point::parse_move(raw, w, h);
+    let readable = parsed.is_ok();
+    out.push(Op::Move(color, parsed.ok().flatten()).encode());
     values.push(at);
+    readable
+}
+
+/// Notes a move whose value is not a point (encoded as a pass), when notes are taken.
+fn note_malformed(
+    notes: &mut Option<&mut Vec<goban::Note>>,
+    moves: u32,
+    offset: usize,
+    color: Color,
+    prop: sgf::Prop<'_, '_>,
+) {
+    if let Some(notes) = notes.as_deref_mut() {
+        let raw = prop.raw();
+        notes.push(goban::Note {
+            moves: moves as usize,
+            offset,
+            kind: goban::NoteKind::MalformedMove(color, String::from_utf8_lossy(raw).into_owned()),
+        });
+    }
 }
 
 /// Walks an op program position by position, saying what each op does; what to do with a
@@ -478,17 +541,32 @@ pub fn with_removals(
     at_position: impl FnMut(&Step, &Board),
 ) -> (Vec<u16>, bool) {
     let mut out = Vec::new();
-    let irregular = with_removals_into(ops, width, height, at_position, &mut out);
+    let irregular = with_removals_into(ops, width, height, at_position, &mut out, &mut Vec::new());
     (out, irregular)
 }
 
-/// [`with_removals`] into `out` (cleared first), for callers that reuse one vector.
+/// A move the engine could not play as written (it broke a rule or could not be placed): the
+/// number of moves before it, the move and what it did. Collected by the replay that makes the
+/// index's program, so that the report can say it without a second replay.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct IrregularMove {
+    /// Moves played before it (passes included).
+    pub moves: u32,
+    pub color: Color,
+    pub point: Option<Point>,
+    pub flags: goban::MoveFlags,
+}
+
+/// [`with_removals`] into `out` (cleared first), for callers that reuse one vector; each move
+/// that broke a rule or could not be placed is pushed to `irregular` (left empty, so never
+/// allocated, for a game without one).
 pub fn with_removals_into(
     ops: &[u16],
     width: u8,
     height: u8,
     at_position: impl FnMut(&Step, &Board),
     out: &mut Vec<u16>,
+    irregular: &mut Vec<IrregularMove>,
 ) -> bool {
     out.clear();
     let Ok(mut board) = Board::new(width, height) else {
@@ -497,11 +575,13 @@ pub fn with_removals_into(
     };
     board.set_identity_hashing();
     out.reserve(ops.len() + ops.len() / 4);
+    let before = irregular.len();
     if ops.iter().any(|&v| Op::is_mark(v)) {
-        removals_marked(ops, board, at_position, out)
+        removals_marked(ops, board, at_position, out, irregular);
     } else {
-        removals_unmarked(ops, board, at_position, out)
+        removals_unmarked(ops, board, at_position, out, irregular);
     }
+    irregular.len() > before
 }
 
 /// [`with_removals_into`] for a program without marks (one move per node, no setup beside a
@@ -513,9 +593,9 @@ fn removals_unmarked(
     mut board: Board,
     mut at_position: impl FnMut(&Step, &Board),
     out: &mut Vec<u16>,
-) -> bool {
+    irregular: &mut Vec<IrregularMove>,
+) {
     let mut k = 0;
-    let mut irregular = false;
     for &v in ops {
         out.push(v);
         match Op::decode(v) {
@@ -527,9 +607,16 @@ fn removals_unmarked(
                     },
                     &board,
                 );
-                k += 1;
                 let m = board.play(c, p);
-                irregular |= !m.flags.is_empty();
+                if !m.flags.is_empty() {
+                    irregular.push(IrregularMove {
+                        moves: k,
+                        color: c,
+                        point: p,
+                        flags: m.flags,
+                    });
+                }
+                k += 1;
                 out.extend(m.removed.iter().map(|&p| Op::Remove(p).encode()));
             }
             Op::Setup(c, p) => {
@@ -539,7 +626,6 @@ fn removals_unmarked(
         }
     }
     at_position(&Step { k, next: None }, &board);
-    irregular
 }
 
 /// [`with_removals_into`] for any program, through the [`Cursor`].
@@ -548,7 +634,8 @@ fn removals_marked(
     board: Board,
     mut at_position: impl FnMut(&Step, &Board),
     out: &mut Vec<u16>,
-) -> bool {
+    irregular: &mut Vec<IrregularMove>,
+) {
     let mut rep = Replayer {
         cursor: Cursor::new(ops),
         board,
@@ -556,7 +643,7 @@ fn removals_marked(
     // Ops before `copied` are in `out`: each move is copied when it is played, its removals
     // right after it.
     let mut copied = 0;
-    let mut irregular = false;
+    let mut moves = 0;
     while let Some(event) = rep.cursor.next() {
         match event {
             Event::Position(step) => at_position(&step, &rep.board),
@@ -565,7 +652,15 @@ fn removals_marked(
             }
             Event::Move(c, p) => {
                 let m = rep.board.play(c, p);
-                irregular |= !m.flags.is_empty();
+                if !m.flags.is_empty() {
+                    irregular.push(IrregularMove {
+                        moves,
+                        color: c,
+                        point: p,
+                        flags: m.flags,
+                    });
+                }
+                moves += 1;
                 // The cursor is past the move's op.
                 out.extend_from_slice(&ops[copied..rep.cursor.at]);
                 copied = rep.cursor.at;
@@ -575,7 +670,6 @@ fn removals_marked(
         }
     }
     out.extend_from_slice(&ops[copied..]);
-    irregular
 }
 
 #[cfg(test)]
@@ -732,10 +826,11 @@ mod tests {
             let mut board = Board::new(w, h).unwrap();
             board.set_identity_hashing();
             let at = |step: &Step, b: &Board| seen.push((*step, b.position().clone(), b.hash()));
-            let irregular = if marked {
-                removals_marked(ops, board, at, &mut out)
+            let mut irregular = Vec::new();
+            if marked {
+                removals_marked(ops, board, at, &mut out, &mut irregular)
             } else {
-                removals_unmarked(ops, board, at, &mut out)
+                removals_unmarked(ops, board, at, &mut out, &mut irregular)
             };
             (out, irregular, seen)
         };
