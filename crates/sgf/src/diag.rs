@@ -21,11 +21,13 @@ pub enum Problem {
     BadSize(String),
     #[error("game tree is not closed: the file ends inside it")]
     Unclosed,
-    #[error("game tree is not closed: it ends here, where the next game's root node starts")]
-    UnclosedBeforeNextGame,
-    /// Bytes of an unclosed tree between the games found in it, which belong to none of them.
     #[error(
-        "{0} bytes from here belong to no game (an unclosed tree's, between the games found in it): not read"
+        "game tree is not closed: it ends here, where another game's root node (GM, FF, SZ…) starts"
+    )]
+    UnclosedBeforeNextGame,
+    /// Bytes of a cut tree between the games found in it, which belong to none of them.
+    #[error(
+        "{0} bytes from here belong to no game (a cut tree's, between the games found in it): not read"
     )]
     LeftBetweenGames(usize),
     #[error("property value is not closed: the file ends inside it")]

@@ -104,33 +104,44 @@ pub struct GameSpan {
     /// The bytes of the tree, from its opening `(` to its closing `)` inclusive (or to the end of the
     /// file when it is not closed).
     pub span: Span,
-    /// The tree's closing parenthesis was never found.
+    /// The tree's closing parenthesis was never found (it ends at the end of the bytes, or where
+    /// another game starts: see `next_game`).
     pub truncated: bool,
-    /// The tree was not closed and ends where the next game starts: a tree inside it whose first
-    /// node holds a root property (`GM` or `FF`), which only a game's root may hold. This is a
-    /// collection whose game lost its closing parenthesis; without the cut, every later game of
-    /// the file would be read as a variation of this one.
+    /// The tree ends where a game starts inside it (see [`split_games`]): its closing
+    /// parenthesis is missing, or stands after games that are not its own. Without the cut,
+    /// every later game of the file would be read as a variation of this one.
     pub next_game: bool,
     /// The tree starts with node data (`;GM[1]…`) but no `(`: a parenthesis is implied before it.
     pub implicit_open: bool,
-    /// Bytes after this tree, up to the next game found, that belong to no game: what an
-    /// unclosed tree held between the games found inside it (its own variations). They are not
-    /// read; the tree before them says so.
+    /// Bytes after this tree, up to the next game found, that belong to no game: what a cut tree
+    /// held after this game, found inside it, closed (the cut tree's own variations). They are
+    /// not read; this game says so.
     pub left: Option<Span>,
 }
 
-/// Splits a collection into its top-level game trees without building them.
+/// Splits a collection into its game trees without building them.
 ///
-/// This is the cheap sequential pass that lets games be parsed in parallel afterwards: it only
-/// tracks parenthesis depth and skips over bracketed values. Bytes outside any tree (mail headers,
-/// junk, stray `)`) are skipped. Node data outside any tree (`;GM[1]…` with its `(` missing, a
-/// common corruption) starts a tree of its own, with the `(` implied, so that its root is not
-/// lost.
+/// This is the cheap sequential pass that lets games be parsed in parallel afterwards: it tracks
+/// parenthesis depth, skips over bracketed values and notes the root properties of each node.
+/// Bytes outside any tree (mail headers, junk, stray `)`) are skipped. Node data outside any tree
+/// (`;GM[1]…` with its `(` missing, a common corruption) starts a tree of its own, with the `(`
+/// implied, so that its root is not lost.
 ///
-/// A tree that is never closed runs to the end of the file and is marked truncated, unless a
-/// game starts inside it (a nested tree whose first node holds `GM` or `FF`, see
-/// [`GameSpan::next_game`]): then it ends there, and each game found inside it is a tree of its
-/// own, closed or not. Trees that close are never cut, whatever their variations hold.
+/// A game's root node starts a game wherever it stands: parentheses balance by accident in a
+/// broken collection (a game that lost its `)`, later one that lost its `(`), and a game read as
+/// another's variation is a game lost. Inside a tree, a new game starts at
+/// - a nested tree whose first node holds a root property (`AP CA FF GM ST SZ`, the root
+///   properties of FF\[4\]),
+/// - a node after a closed variation (`(;B[aa]) ;GM[1]…`, or properties there without their
+///   `;`, which the grammar does not allow) that holds one,
+/// - a node of a sequence that holds two different ones: a whole root node (one stray `GM` or
+///   `SZ` in a sequence stays where it is).
+///
+/// Of the shared datasets' 11,000 SGF files only torture tests (sgfc's, sgf-parse's) hold a root
+/// property where these rules look; no well-formed file, Kogo's joseki dictionary among them, is
+/// cut. The tree a game starts in ends there ([`GameSpan::next_game`]); what that tree held after
+/// the new game closed, up to the next game or its own end, is named by the game before it
+/// ([`GameSpan::left`]). One pass, however the games nest.
 pub fn split_games(bytes: &[u8]) -> Vec<GameSpan> {
     let mut games = Vec::new();
     let mut pos = 0;
@@ -154,183 +165,227 @@ pub fn split_games(bytes: &[u8]) -> Vec<GameSpan> {
             pos = start + 1;
             continue;
         }
-        let span = |end, truncated, next_game| GameSpan {
-            span: Span::new(start, end),
-            truncated,
-            implicit_open,
-            next_game,
-            left: None,
-        };
-        match tree_end(bytes, start, implicit_open, |_, _| {}) {
-            Some(e) => {
-                games.push(span(e, false, false));
-                pos = e;
-            }
-            None => {
-                // Rare (a broken file): a second pass over the tree finds the games inside it.
-                let roots = nested_games(bytes, start, implicit_open);
-                let cut = roots.first().map_or(bytes.len(), |r| r.0);
-                games.push(span(cut, true, cut < bytes.len()));
-                split_nested(&roots, bytes, &mut games);
-                pos = bytes.len();
-            }
-        }
+        pos = Inside::start(bytes, &mut games, start, implicit_open).run();
     }
     games
 }
 
-/// Where the tree starting at `start` ends (just past its closing parenthesis), or `None` when
-/// the bytes end first. `paren(at, depth)` is told of every parenthesis inside it, with the depth
-/// after it.
-#[inline(always)]
-fn tree_end(
-    bytes: &[u8],
-    start: usize,
-    implicit_open: bool,
-    mut paren: impl FnMut(usize, usize),
-) -> Option<usize> {
-    let mut depth = implicit_open as usize;
-    let mut at = start;
-    // Between values SGF is dense (`;B[pd];W[dp]`): a plain byte loop beats a search call per
-    // token here; long runs are skipped inside `value_end`.
-    while at < bytes.len() {
-        let k = at;
-        match bytes[k] {
-            b'(' => {
-                depth += 1;
-                paren(k, depth);
-                at = k + 1;
-            }
-            b')' => {
-                depth -= 1;
-                at = k + 1;
-                if depth == 0 {
-                    return Some(at);
-                }
-                paren(k, depth);
-            }
-            // A two-letter value (`[pd]`, the bulk of a record) needs no search at all.
-            b'[' if matches!(bytes.get(k + 1..k + 4), Some(&[x, y, b']'])
-                if x != b'\\' && x != b']' && y != b'\\' && y != b']') =>
-            {
-                at = k + 4
-            }
-            b'[' => match value_end(bytes, k + 1, Escapes::Sgf) {
-                Some(close) => at = close + 1,
-                None => return None,
-            },
-            _ => at = k + 1,
-        }
-    }
-    None
+/// Where a node stands, which decides what makes it a game's root.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NodeAt {
+    /// The first node of the game being read.
+    Own,
+    /// The first node of a tree (starting at this offset) inside a game.
+    First(usize),
+    /// A node after a closed variation.
+    AfterClose,
+    /// A node after another in a sequence.
+    Sequence,
 }
 
-/// The games inside an unclosed tree: each nested tree whose first node holds a root property,
-/// in the order they start, with the end of each that closes. One pass, however many there are.
-fn nested_games(bytes: &[u8], start: usize, implicit_open: bool) -> Vec<(usize, Option<usize>)> {
-    // (start, depth inside it, end)
-    let mut roots: Vec<(usize, usize, Option<usize>)> = Vec::new();
-    // Those not closed yet, innermost last.
-    let mut open: Vec<usize> = Vec::new();
-    tree_end(bytes, start, implicit_open, |at, depth| {
-        if bytes[at] == b'(' {
-            if depth >= 2 && starts_root_node(&bytes[at + 1..]) {
-                open.push(roots.len());
-                roots.push((at, depth, None));
-            }
-        } else if let Some(&r) = open.last() {
-            if depth < roots[r].1 {
-                roots[r].2 = Some(at + 1);
-                open.pop();
-            }
-        }
-    });
-    roots.into_iter().map(|(s, _, e)| (s, e)).collect()
+/// The scan of one top-level tree and of the games found inside it (see [`split_games`]).
+struct Inside<'a, 'g> {
+    bytes: &'a [u8],
+    games: &'g mut Vec<GameSpan>,
+    /// Where the scan goes on.
+    at: usize,
+    /// Parentheses open since the top-level tree started (its own, or the one implied).
+    depth: isize,
+    /// The depth below which the top-level tree ends: 1, or 0 when its `(` is implied.
+    floor: isize,
+    /// The game being read (its index in `games`) and the depth below which it ends.
+    game: Option<(usize, isize)>,
+    /// While no game is being read but the top-level tree is still open: the game that closed
+    /// last and where the bytes after it start.
+    orphan: Option<(usize, usize)>,
+    /// Where the next node stands.
+    next_node: NodeAt,
+    /// The node being read: where it starts, where it stands, and its root properties (bits).
+    node: Option<(usize, NodeAt, u8)>,
 }
 
-/// The trees of the games [`nested_games`] found, as [`split_games`] gives them: a game that
-/// closes is whole (games inside it stay in it), one that does not runs to the next game found.
-///
-/// What lies between a game that closes and the next game found (or the end) is the unclosed
-/// tree's own: the game before it names those bytes ([`GameSpan::left`]) when they hold more than
-/// closing parentheses and white space.
-fn split_nested(roots: &[(usize, Option<usize>)], bytes: &[u8], games: &mut Vec<GameSpan>) {
-    let len = bytes.len();
-    let mut covered = 0;
-    for (i, &(start, end)) in roots.iter().enumerate() {
-        if start < covered {
-            continue;
-        }
-        let (end, truncated) = match end {
-            Some(e) => (e, false),
-            // Every later game lies inside this unclosed one.
-            None => (roots.get(i + 1).map_or(len, |r| r.0), true),
-        };
-        covered = end;
-        let left = match truncated {
-            true => None,
-            false => {
-                let next = roots[i + 1..]
-                    .iter()
-                    .find(|r| r.0 >= end)
-                    .map_or(len, |r| r.0);
-                let gap = &bytes[end..next];
-                gap.iter()
-                    .any(|b| !b.is_ascii_whitespace() && *b != b')')
-                    .then(|| Span::new(end, next))
-            }
-        };
+impl<'a, 'g> Inside<'a, 'g> {
+    /// Starts the game whose tree opens at `start` (its `(`, or its first `;` if implicit).
+    fn start(
+        bytes: &'a [u8],
+        games: &'g mut Vec<GameSpan>,
+        start: usize,
+        implicit_open: bool,
+    ) -> Self {
         games.push(GameSpan {
-            span: Span::new(start, end),
-            truncated,
-            implicit_open: false,
-            next_game: truncated && end < len,
-            left,
+            span: Span::new(start, bytes.len()),
+            truncated: true,
+            implicit_open,
+            next_game: false,
+            left: None,
         });
+        // An implied `(` is not counted: the game ends at the `)` that takes the depth below 0.
+        let depth = !implicit_open as isize;
+        Inside {
+            game: Some((games.len() - 1, depth)),
+            bytes,
+            games,
+            at: if implicit_open { start } else { start + 1 },
+            depth,
+            floor: depth,
+            orphan: None,
+            next_node: NodeAt::Own,
+            node: None,
+        }
     }
-}
 
-/// Whether `bytes` starts (after white space) with a node holding a root property: `;`, then
-/// properties, one of them `GM` or `FF` (the upper-case letters of the identifier, as FF[3]'s
-/// `GaMe` is `GM`).
-fn starts_root_node(bytes: &[u8]) -> bool {
-    let skip_space = |mut i: usize| {
-        while bytes.get(i).is_some_and(|b| b.is_ascii_whitespace()) {
-            i += 1;
-        }
-        i
-    };
-    let mut i = skip_space(0);
-    if bytes.get(i) != Some(&b';') {
-        return false;
-    }
-    i += 1;
-    loop {
-        i = skip_space(i);
-        let (mut id, mut len) = ([0u8; 2], 0);
-        while let Some(&b) = bytes.get(i).filter(|b| b.is_ascii_alphabetic()) {
-            if b.is_ascii_uppercase() {
-                if len < 2 {
-                    id[len] = b;
+    /// Scans to the end of the top-level tree (or of the bytes) and returns where it ends.
+    fn run(mut self) -> usize {
+        let bytes = self.bytes;
+        // The upper-case letters of the property identifier being read (the last two) and how
+        // many there were: FF[3]'s `GaMe` is `GM`.
+        let (mut id, mut id_len) = (0u16, 0u32);
+        // Between values SGF is dense (`;B[pd];W[dp]`): a plain byte loop beats a search call per
+        // token here; long runs are skipped inside `value_end`.
+        while self.at < bytes.len() {
+            let k = self.at;
+            match bytes[k] {
+                b'(' => {
+                    self.end_node();
+                    id_len = 0;
+                    self.next_node = NodeAt::First(k);
+                    self.depth += 1;
+                    self.at = k + 1;
                 }
-                len += 1;
+                b')' => {
+                    self.end_node();
+                    id_len = 0;
+                    self.next_node = NodeAt::AfterClose;
+                    self.depth -= 1;
+                    self.at = k + 1;
+                    if self.close() {
+                        return self.at;
+                    }
+                }
+                b';' => {
+                    self.end_node();
+                    id_len = 0;
+                    self.node = Some((k, self.next_node, 0));
+                    self.next_node = NodeAt::Sequence;
+                    self.at = k + 1;
+                }
+                b'A'..=b'Z' => {
+                    if self.node.is_none() && self.next_node == NodeAt::AfterClose {
+                        // Properties after a closed variation, without a `;`: the parser makes
+                        // them a node below the variation's parent, which a writer writes as one.
+                        self.node = Some((k, NodeAt::AfterClose, 0));
+                        self.next_node = NodeAt::Sequence;
+                    }
+                    id = id << 8 | bytes[k] as u16;
+                    id_len += 1;
+                    self.at = k + 1;
+                }
+                b'[' => {
+                    if id_len == 2 {
+                        if let Some(node) = &mut self.node {
+                            node.2 |= root_bit(id);
+                        }
+                    }
+                    id_len = 0;
+                    // A two-letter value (`[pd]`, the bulk of a record) needs no search at all.
+                    if matches!(bytes.get(k + 1..k + 4), Some(&[x, y, b']'])
+                        if x != b'\\' && x != b']' && y != b'\\' && y != b']')
+                    {
+                        self.at = k + 4;
+                    } else {
+                        match value_end(bytes, k + 1, Escapes::Sgf) {
+                            Some(close) => self.at = close + 1,
+                            None => self.at = bytes.len(),
+                        }
+                    }
+                }
+                _ => self.at = k + 1,
             }
-            i += 1;
         }
-        if len == 2 && matches!(&id, b"GM" | b"FF") {
-            return true;
+        self.end_node();
+        if let Some((prev, from)) = self.orphan.take() {
+            self.name_gap(prev, from, bytes.len());
         }
-        i = skip_space(i);
-        if len == 0 || bytes.get(i) != Some(&b'[') {
+        bytes.len()
+    }
+
+    /// After a `)`: ends the game being read if this closed it; returns whether the top-level
+    /// tree is closed too.
+    fn close(&mut self) -> bool {
+        if let Some((g, base)) = self.game {
+            if self.depth < base {
+                let game = &mut self.games[g];
+                game.span.end = self.at;
+                game.truncated = false;
+                self.game = None;
+                self.orphan = Some((g, self.at));
+            }
+        }
+        if self.depth >= self.floor {
             return false;
         }
-        // The property's values.
-        while bytes.get(i) == Some(&b'[') {
-            match value_end(bytes, i + 1, Escapes::Sgf) {
-                Some(close) => i = skip_space(close + 1),
-                None => return false,
-            }
+        if let Some((prev, from)) = self.orphan.take() {
+            self.name_gap(prev, from, self.at);
         }
+        true
+    }
+
+    /// At the end of a node: when it is a game's root (see [`split_games`]), the game being read
+    /// ends and a new one starts.
+    fn end_node(&mut self) {
+        let Some((node_start, at, roots)) = self.node.take() else {
+            return;
+        };
+        if roots == 0 {
+            return;
+        }
+        let (start, implicit_open) = match at {
+            NodeAt::Own => return,
+            NodeAt::Sequence if roots.count_ones() < 2 => return,
+            NodeAt::First(tree) => (tree, false),
+            NodeAt::AfterClose | NodeAt::Sequence => (node_start, true),
+        };
+        if let Some((g, _)) = self.game {
+            let game = &mut self.games[g];
+            game.span.end = start;
+            game.next_game = true;
+        }
+        if let Some((prev, from)) = self.orphan.take() {
+            self.name_gap(prev, from, start);
+        }
+        self.games.push(GameSpan {
+            span: Span::new(start, self.bytes.len()),
+            truncated: true,
+            implicit_open,
+            next_game: false,
+            left: None,
+        });
+        // Its `)` (or the one closing the tree its implied `(` stands in) takes the depth below
+        // this one.
+        self.game = Some((self.games.len() - 1, self.depth));
+    }
+
+    /// Names, on the game before them, the bytes from `from` to `to` that belong to no game
+    /// (what a cut tree held after a game inside it closed), unless they are only closing
+    /// parentheses and white space.
+    fn name_gap(&mut self, prev: usize, from: usize, to: usize) {
+        let gap = &self.bytes[from..to];
+        if gap.iter().any(|b| !b.is_ascii_whitespace() && *b != b')') {
+            self.games[prev].left = Some(Span::new(from, to));
+        }
+    }
+}
+
+/// The bit of a root property of FF[4] (`id` is its two upper-case letters), 0 for any other.
+fn root_bit(id: u16) -> u8 {
+    match &id.to_be_bytes() {
+        b"GM" => 1,
+        b"FF" => 2,
+        b"CA" => 4,
+        b"SZ" => 8,
+        b"AP" => 16,
+        b"ST" => 32,
+        _ => 0,
     }
 }
 
@@ -471,13 +526,15 @@ mod tests {
     }
 
     #[test]
-    fn games_that_close_are_never_cut() {
-        // A closed tree keeps a variation holding GM, and so does a game found inside an
-        // unclosed one.
+    fn a_game_found_inside_a_tree_is_cut_out_of_it() {
+        // A tree that closes is cut too: its closing parenthesis may be another game's.
         let inner = "(;GM[1];B[aa](;GM[1];W[bb]))";
-        assert_eq!(spans(inner), vec![(0, inner.len(), false)]);
+        assert_eq!(spans(inner), vec![(0, 13, true), (13, 27, false)]);
         let s = format!("(;GM[1];B[cc]{inner}");
-        assert_eq!(spans(&s), vec![(0, 13, true), (13, s.len(), false)]);
+        assert_eq!(
+            spans(&s),
+            vec![(0, 13, true), (13, 26, true), (26, 40, false)]
+        );
         // Without a root property inside, an unclosed tree runs to the end, as before.
         assert_eq!(
             spans("(;GM[1];B[aa](;W[bb])(;B[cc];PB[x]"),
@@ -488,8 +545,91 @@ mod tests {
             spans("(;GM[1];B[aa]\n( ; PB[a\\]b] C[x] GaMe [1];W[bb])"),
             vec![(0, 14, true), (14, 47, false)]
         );
-        // A property that only looks like one, inside a value, starts nothing.
+        // Each root property of FF[4] is one, in a tree's first node.
+        for p in ["AP[x:1]", "CA[UTF-8]", "FF[4]", "GM[1]", "ST[2]", "SZ[19]"] {
+            let s = format!("(;GM[1];B[aa](;C[x]{p};W[bb]))");
+            assert_eq!(
+                spans(&s),
+                vec![(0, 13, true), (13, s.len() - 1, false)],
+                "{p}"
+            );
+        }
+        // A property that only looks like one, inside a value, starts nothing; nor do
+        // identifiers that only end with one, nor other properties.
         assert_eq!(spans("(;GM[1];C[(;GM[1]];B[aa]"), vec![(0, 24, true)]);
+        assert_eq!(
+            spans("(;GM[1];B[aa](;XGM[1]PB[x]KM[6.5];W[bb]))"),
+            vec![(0, 41, false)]
+        );
+    }
+
+    #[test]
+    fn a_root_node_in_a_sequence_starts_a_game_without_its_parenthesis() {
+        // After a closed variation (which the grammar does not allow), one root property.
+        let s = "(;GM[1];B[aa](;W[bb]) ;SZ[19];B[cc])";
+        let g = split_games(s.as_bytes());
+        let got: Vec<_> = g
+            .iter()
+            .map(|g| (g.span.start, g.span.end, g.truncated, g.implicit_open))
+            .collect();
+        assert_eq!(got, [(0, 22, true, false), (22, 36, false, true)]);
+        // The same without the `;`.
+        assert_eq!(
+            spans("(;GM[1];B[aa](;W[bb]) SZ[19];B[cc])"),
+            vec![(0, 22, true), (22, 35, false)]
+        );
+        assert_eq!(spans("(;GM[1](;W[bb]) C[x];B[cc])"), vec![(0, 27, false)]);
+        // In a sequence, a whole root node: two of them.
+        assert_eq!(
+            spans("(;GM[1];B[aa];W[bb]\n;GM[1]FF[4];B[cc])"),
+            vec![(0, 20, true), (20, 38, false)]
+        );
+        // One stray root property in a sequence stays where it is.
+        assert_eq!(spans("(;SZ[9]C[x];GM[1])"), vec![(0, 18, false)]);
+        assert_eq!(spans("(;GM[1];B[aa];SZ[9];W[bb])"), vec![(0, 26, false)]);
+    }
+
+    #[test]
+    fn parentheses_that_balance_by_accident_keep_every_game() {
+        // Five games, the first without its `)`, the third without its `(`.
+        let game = |i: usize| format!("(;GM[1]FF[4]SZ[19]PB[p{i}];B[pd];W[dp](;B[pp])(;B[dd]))");
+        let mut s = String::new();
+        let mut starts = Vec::new();
+        for i in 0..5 {
+            let mut g = game(i);
+            match i {
+                0 => {
+                    g.pop();
+                }
+                2 => {
+                    g.remove(0);
+                }
+                _ => {}
+            }
+            starts.push(s.len());
+            s.push_str(&g);
+            s.push('\n');
+        }
+        let g = split_games(s.as_bytes());
+        let got: Vec<_> = g
+            .iter()
+            .map(|g| (g.span.start, g.truncated, g.next_game, g.implicit_open))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (starts[0], true, true, false),
+                (starts[1], false, false, false),
+                (starts[2], false, false, true),
+                (starts[3], false, false, false),
+                (starts[4], false, false, false),
+            ]
+        );
+        for (i, g) in g.iter().enumerate().skip(1) {
+            let text = &s[g.span.start..g.span.end];
+            let whole = game(i);
+            assert_eq!(text, &whole[(i == 2) as usize..], "game {i}");
+        }
     }
 
     #[test]
