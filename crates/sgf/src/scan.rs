@@ -183,25 +183,22 @@ enum NodeAt {
     Sequence,
 }
 
-/// The scan of one top-level tree and of the games found inside it (see [`split_games`]).
+/// The scan of one top-level tree and of the games found inside it (see [`split_games`]). The
+/// byte loop keeps its state in locals; what it rarely does (a node holding a root property, a
+/// game closing) is done by methods out of it.
 struct Inside<'a, 'g> {
     bytes: &'a [u8],
     games: &'g mut Vec<GameSpan>,
-    /// Where the scan goes on.
-    at: usize,
-    /// Parentheses open since the top-level tree started (its own, or the one implied).
-    depth: isize,
-    /// The depth below which the top-level tree ends: 1, or 0 when its `(` is implied.
+    /// Where the top-level tree starts (its `(`, or its first `;` when the `(` is implied).
+    start: usize,
+    /// The depth below which the top-level tree ends: 1, or 0 when its `(` is implied (the
+    /// depth counts the parentheses open since it started).
     floor: isize,
-    /// The game being read (its index in `games`) and the depth below which it ends.
-    game: Option<(usize, isize)>,
+    /// The game being read (its index in `games`).
+    game: Option<usize>,
     /// While no game is being read but the top-level tree is still open: the game that closed
     /// last and where the bytes after it start.
     orphan: Option<(usize, usize)>,
-    /// Where the next node stands.
-    next_node: NodeAt,
-    /// The node being read: where it starts, where it stands, and its root properties (bits).
-    node: Option<(usize, NodeAt, u8)>,
 }
 
 impl<'a, 'g> Inside<'a, 'g> {
@@ -219,133 +216,150 @@ impl<'a, 'g> Inside<'a, 'g> {
             next_game: false,
             left: None,
         });
-        // An implied `(` is not counted: the game ends at the `)` that takes the depth below 0.
-        let depth = !implicit_open as isize;
         Inside {
-            game: Some((games.len() - 1, depth)),
+            game: Some(games.len() - 1),
             bytes,
             games,
-            at: if implicit_open { start } else { start + 1 },
-            depth,
-            floor: depth,
+            start,
+            // An implied `(` is not counted: the game ends at the `)` that takes the depth
+            // below 0.
+            floor: !implicit_open as isize,
             orphan: None,
-            next_node: NodeAt::Own,
-            node: None,
         }
     }
 
     /// Scans to the end of the top-level tree (or of the bytes) and returns where it ends.
     fn run(mut self) -> usize {
         let bytes = self.bytes;
+        let mut depth = self.floor;
+        let mut at = self.start + depth as usize;
+        // The depth below which the game being read ends (`isize::MIN` while none is).
+        let mut base = depth;
+        // Where the next node stands, and the node being read: its start, where it stands, its
+        // root properties (bits), and whether there is one.
+        let mut next_node = NodeAt::Own;
+        let mut node = (at, NodeAt::Own);
+        let mut roots = 0u8;
+        let mut in_node = false;
         // The upper-case letters of the property identifier being read (the last two) and how
         // many there were: FF[3]'s `GaMe` is `GM`.
         let (mut id, mut id_len) = (0u16, 0u32);
         // Between values SGF is dense (`;B[pd];W[dp]`): a plain byte loop beats a search call per
         // token here; long runs are skipped inside `value_end`.
-        while self.at < bytes.len() {
-            let k = self.at;
+        while at < bytes.len() {
+            let k = at;
             match bytes[k] {
                 b'(' => {
-                    self.end_node();
+                    if roots != 0 {
+                        base = self.root_node(node, roots, depth).unwrap_or(base);
+                        roots = 0;
+                    }
+                    in_node = false;
                     id_len = 0;
-                    self.next_node = NodeAt::First(k);
-                    self.depth += 1;
-                    self.at = k + 1;
+                    next_node = NodeAt::First(k);
+                    depth += 1;
+                    at = k + 1;
                 }
                 b')' => {
-                    self.end_node();
+                    if roots != 0 {
+                        base = self.root_node(node, roots, depth).unwrap_or(base);
+                        roots = 0;
+                    }
+                    in_node = false;
                     id_len = 0;
-                    self.next_node = NodeAt::AfterClose;
-                    self.depth -= 1;
-                    self.at = k + 1;
-                    if self.close() {
-                        return self.at;
+                    next_node = NodeAt::AfterClose;
+                    depth -= 1;
+                    at = k + 1;
+                    if depth < base {
+                        self.game_closed(at);
+                        base = isize::MIN;
+                    }
+                    if depth < self.floor {
+                        self.name_last_gap(at);
+                        return at;
                     }
                 }
                 b';' => {
-                    self.end_node();
+                    if roots != 0 {
+                        base = self.root_node(node, roots, depth).unwrap_or(base);
+                        roots = 0;
+                    }
+                    in_node = true;
                     id_len = 0;
-                    self.node = Some((k, self.next_node, 0));
-                    self.next_node = NodeAt::Sequence;
-                    self.at = k + 1;
+                    node = (k, next_node);
+                    next_node = NodeAt::Sequence;
+                    at = k + 1;
                 }
                 b'A'..=b'Z' => {
-                    if self.node.is_none() && self.next_node == NodeAt::AfterClose {
+                    if !in_node && next_node == NodeAt::AfterClose {
                         // Properties after a closed variation, without a `;`: the parser makes
                         // them a node below the variation's parent, which a writer writes as one.
-                        self.node = Some((k, NodeAt::AfterClose, 0));
-                        self.next_node = NodeAt::Sequence;
+                        in_node = true;
+                        node = (k, NodeAt::AfterClose);
+                        next_node = NodeAt::Sequence;
                     }
                     id = id << 8 | bytes[k] as u16;
                     id_len += 1;
-                    self.at = k + 1;
+                    at = k + 1;
                 }
                 b'[' => {
-                    if id_len == 2 {
-                        if let Some(node) = &mut self.node {
-                            node.2 |= root_bit(id);
-                        }
+                    if id_len == 2 && in_node {
+                        roots |= root_bit(id);
                     }
                     id_len = 0;
                     // A two-letter value (`[pd]`, the bulk of a record) needs no search at all.
                     if matches!(bytes.get(k + 1..k + 4), Some(&[x, y, b']'])
                         if x != b'\\' && x != b']' && y != b'\\' && y != b']')
                     {
-                        self.at = k + 4;
+                        at = k + 4;
                     } else {
                         match value_end(bytes, k + 1, Escapes::Sgf) {
-                            Some(close) => self.at = close + 1,
-                            None => self.at = bytes.len(),
+                            Some(close) => at = close + 1,
+                            None => at = bytes.len(),
                         }
                     }
                 }
-                _ => self.at = k + 1,
+                _ => at = k + 1,
             }
         }
-        self.end_node();
-        if let Some((prev, from)) = self.orphan.take() {
-            self.name_gap(prev, from, bytes.len());
+        if roots != 0 {
+            self.root_node(node, roots, depth);
         }
+        self.name_last_gap(bytes.len());
         bytes.len()
     }
 
-    /// After a `)`: ends the game being read if this closed it; returns whether the top-level
-    /// tree is closed too.
-    fn close(&mut self) -> bool {
-        if let Some((g, base)) = self.game {
-            if self.depth < base {
-                let game = &mut self.games[g];
-                game.span.end = self.at;
-                game.truncated = false;
-                self.game = None;
-                self.orphan = Some((g, self.at));
-            }
+    /// The game being read closed just before `at`.
+    #[cold]
+    fn game_closed(&mut self, at: usize) {
+        if let Some(g) = self.game.take() {
+            let game = &mut self.games[g];
+            game.span.end = at;
+            game.truncated = false;
+            self.orphan = Some((g, at));
         }
-        if self.depth >= self.floor {
-            return false;
-        }
-        if let Some((prev, from)) = self.orphan.take() {
-            self.name_gap(prev, from, self.at);
-        }
-        true
     }
 
-    /// At the end of a node: when it is a game's root (see [`split_games`]), the game being read
-    /// ends and a new one starts.
-    fn end_node(&mut self) {
-        let Some((node_start, at, roots)) = self.node.take() else {
-            return;
-        };
-        if roots == 0 {
-            return;
+    /// The top-level tree ends at `at`: the bytes after the last game closed in it are named.
+    fn name_last_gap(&mut self, at: usize) {
+        if let Some((prev, from)) = self.orphan.take() {
+            self.name_gap(prev, from, at);
         }
-        let (start, implicit_open) = match at {
-            NodeAt::Own => return,
-            NodeAt::Sequence if roots.count_ones() < 2 => return,
+    }
+
+    /// A node (its start and where it stands) that holds the root properties `roots` ended at
+    /// `depth`: when it is a game's root (see [`split_games`]), the game being read ends and a
+    /// new one starts. Returns the depth below which the new game ends.
+    #[cold]
+    #[inline(never)]
+    fn root_node(&mut self, node: (usize, NodeAt), roots: u8, depth: isize) -> Option<isize> {
+        let (start, implicit_open) = match node.1 {
+            NodeAt::Own => return None,
+            NodeAt::Sequence if roots.count_ones() < 2 => return None,
             NodeAt::First(tree) => (tree, false),
-            NodeAt::AfterClose | NodeAt::Sequence => (node_start, true),
+            NodeAt::AfterClose | NodeAt::Sequence => (node.0, true),
         };
-        if let Some((g, _)) = self.game {
+        if let Some(g) = self.game {
             let game = &mut self.games[g];
             game.span.end = start;
             game.next_game = true;
@@ -360,9 +374,10 @@ impl<'a, 'g> Inside<'a, 'g> {
             next_game: false,
             left: None,
         });
+        self.game = Some(self.games.len() - 1);
         // Its `)` (or the one closing the tree its implied `(` stands in) takes the depth below
         // this one.
-        self.game = Some((self.games.len() - 1, self.depth));
+        Some(depth)
     }
 
     /// Names, on the game before them, the bytes from `from` to `to` that belong to no game
