@@ -289,6 +289,12 @@ impl<'a, 'g> Inside<'a, 'g> {
                     node = (k, next_node);
                     next_node = NodeAt::Sequence;
                     at = k + 1;
+                    // Most nodes of a record are one move, `;B[pd]`: skipped in one step.
+                    if let Some(&[b'B' | b'W', b'[', x, y, b']']) = bytes.get(k + 1..k + 6) {
+                        if x != b'\\' && x != b']' && y != b'\\' && y != b']' {
+                            at = k + 6;
+                        }
+                    }
                 }
                 b'A'..=b'Z' => {
                     if !in_node && next_node == NodeAt::AfterClose {
