@@ -21,9 +21,9 @@ pub struct Discovery {
     pub sources: Vec<Source>,
     /// Canonical paths of the INPUT directories walked, completely or not.
     pub roots: Vec<PathBuf>,
-    /// Files found while walking that were not opened, with why: FIFOs, sockets, devices, and
-    /// files whose names say they are packed in a form that is not read (`x.sgf.gz`,
-    /// `x.tar.xz`, `x.7z`).
+    /// Files found while walking that were not opened, with why: FIFOs, sockets, devices,
+    /// symbolic links that lead nowhere or in a loop, and files whose names say they are packed
+    /// in a form that is not read (`x.sgf.gz`, `x.tar.xz`, `x.7z`).
     pub skipped: Vec<Skipped>,
     /// Directories and files that could not be listed or examined: the walk went on without
     /// them. A caller must not take their absence for a deletion.
@@ -171,7 +171,10 @@ impl Walker {
             let meta = if file_type.is_symlink() {
                 match fs::metadata(&path) {
                     Ok(meta) => meta,
-                    Err(_) => continue, // a broken link is not a file
+                    Err(source) => {
+                        self.broken_link(path, &file_name, source);
+                        continue;
+                    }
                 }
             } else {
                 match entry.metadata() {
@@ -229,6 +232,27 @@ impl Walker {
                 self.found.skipped.push(Skipped { path, reason });
             }
         }
+    }
+
+    /// A link that cannot be followed: said, with why, when its name is one a record file or a
+    /// packed file would have (a broken `x.sgf` is a file the user expects read); a broken link
+    /// of any other name is passed over as any other file of such a name is.
+    fn broken_link(&mut self, path: PathBuf, file_name: &str, source: io::Error) {
+        let named = SourceKind::in_directory(file_name).is_some()
+            || unread_packed(&file_name.to_ascii_lowercase()).is_some();
+        if !named {
+            return;
+        }
+        let reason = match source.kind() {
+            io::ErrorKind::NotFound => "a symbolic link to nothing (its target does not exist)",
+            _ if source.raw_os_error() == Some(libc::ELOOP) => {
+                "a symbolic link in a loop (it leads back to itself)"
+            }
+            // Its target cannot be examined (a folder on the way is not readable): the file may
+            // be there, so it is unreadable, not gone.
+            _ => return self.unreadable(&path, source),
+        };
+        self.found.skipped.push(Skipped { path, reason });
     }
 
     fn unreadable(&mut self, path: &Path, source: io::Error) {
