@@ -241,7 +241,16 @@ pub fn map_records<T: Send>(
                         bytes: &rec.bytes,
                         game: spec.game,
                     }));
-                    if rec.bytes.cut_while_read() {
+                    if rec.changed_while_read() {
+                        // What was said of its games may come from bytes torn between two files.
+                        out.push(failed(
+                            &rec.name,
+                            &path,
+                            "the file changed while it was read (rewritten by another program?): \
+                             what was said of its games may be torn between its old and new bytes"
+                                .to_string(),
+                        ));
+                    } else if rec.bytes.cut_while_read() {
                         // What was said of its games past the cut came from zeros, not the file.
                         out.push(failed(
                             &rec.name,

@@ -614,10 +614,18 @@ fn process(
                     0 => file_notes(&records, &rec.name),
                     _ => Vec::new(),
                 };
+                let mut changed = false;
                 loop {
                     let end = (first + chunk_games).min(total);
-                    let mut games = analyse_games(&records, &rec.name, first..end, lines);
-                    if end == total && rec.bytes.cut_while_read() {
+                    let mut games = match changed {
+                        true => Vec::new(),
+                        false => analyse_games(&records, &rec.name, first..end, lines),
+                    };
+                    // Asked once the chunk's bytes were read: a change before then is seen.
+                    changed = changed || rec.changed_while_read();
+                    if changed {
+                        games = changed_while_read(&rec.name, first..end);
+                    } else if end == total && rec.bytes.cut_while_read() {
                         games.push(Err(cut_while_read(&rec.name)));
                     }
                     let chunk = Processed::File {
@@ -656,7 +664,9 @@ fn process_small(batch: Vec<Item>, lines: Option<Limits>) -> Vec<Processed> {
                 let records = Records::read(&rec.bytes);
                 let first = games_in.min(records.len());
                 let mut games = analyse_games(&records, &rec.name, first..records.len(), lines);
-                if rec.bytes.cut_while_read() {
+                if rec.changed_while_read() {
+                    games = changed_while_read(&rec.name, first..records.len());
+                } else if rec.bytes.cut_while_read() {
                     games.push(Err(cut_while_read(&rec.name)));
                 }
                 Processed::File {
@@ -682,6 +692,29 @@ fn process_small(batch: Vec<Item>, lines: Option<Limits>) -> Vec<Processed> {
                     name: rec.name,
                 }
             }
+        })
+        .collect()
+}
+
+/// The games of a record file that another program changed while it was read (overwrote in
+/// place?), each refused: its bytes may be torn between the old file and the new, and a torn
+/// game parses as a short or wrong one. The next run sees the file's new identity and reads it
+/// again.
+fn changed_while_read(
+    name: &str,
+    games: std::ops::Range<usize>,
+) -> Vec<Result<Analysed, Rejection>> {
+    games
+        .map(|i| {
+            Err(Rejection {
+                file: name.to_string(),
+                game: Some(i),
+                offset: 0,
+                reason: "the file changed while it was read (rewritten by another program?): \
+                         this game may be torn between its old and new bytes and is not \
+                         indexed; index the file again"
+                    .to_string(),
+            })
         })
         .collect()
 }

@@ -146,6 +146,7 @@ mod source;
 mod stream;
 mod tar_reader;
 mod walk;
+mod watch;
 mod zip_reader;
 mod zstd_stream;
 
@@ -157,3 +158,4 @@ pub use names::display_name;
 pub use read::read_source;
 pub use source::{Record, RecordBytes, Source};
 pub use walk::{discover, discover_all, Discovery, Skipped};
+pub use watch::Watch;

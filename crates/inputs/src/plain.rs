@@ -10,6 +10,7 @@ use crate::limits::{read_limited, MMAP_MIN_BYTES};
 use crate::mapped::Mapped;
 use crate::source::{Record, RecordBytes, Source};
 use crate::stream::{deliver, io_error, open, Counting};
+use crate::watch::Watch;
 use crate::zstd_stream::decode_zstd;
 
 /// Delivers a plain file's one record (a kifu-line move file with its index, see `kifu`).
@@ -22,17 +23,21 @@ pub(crate) fn read_plain(source: &Source, sink: &mut dyn FnMut(Record)) -> Resul
         return deliver_one(source, sink, bytes, err, 0);
     }
     let len = file.metadata().map_err(|err| io_error(source, err))?.len();
+    // Taken before the first byte is read: a change from here on is seen (`watch`).
+    let mut watch = Watch::start(&file);
     let bytes = if len == 0 {
         RecordBytes::Empty
     } else if len >= MMAP_MIN_BYTES {
         // Another program cutting the file short meanwhile would fault the process (SIGBUS); the
-        // guarded map reads zeros past the cut instead and says so (`cut_while_read`).
+        // guarded map reads zeros past the cut instead and says so (`cut_while_read`). The map
+        // is read as its games are parsed: the watch stays open until the caller asks.
         let map = Mapped::map(&file, &source.path).map_err(|err| io_error(source, err))?;
         RecordBytes::Mapped(map)
     } else {
         let mut bytes = Vec::with_capacity(len as usize);
         file.read_to_end(&mut bytes)
             .map_err(|err| io_error(source, err))?;
+        watch = watch.map(Watch::settle);
         RecordBytes::Owned(bytes)
     };
     let bytes = with_kifu_index(source, bytes);
@@ -42,6 +47,7 @@ pub(crate) fn read_plain(source: &Source, sink: &mut dyn FnMut(Record)) -> Resul
         damaged: false,
         unread: None,
         consumed: len.min(source.len),
+        watch,
     });
     Ok(())
 }

@@ -5,6 +5,7 @@ use std::ops::Deref;
 use std::path::PathBuf;
 
 use crate::mapped::Mapped;
+use crate::watch::Watch;
 
 use crate::kind::SourceKind;
 
@@ -99,6 +100,21 @@ pub struct Record {
     /// non-decreasing within a source and at most its length. Decoders read ahead, so this runs
     /// slightly ahead of the record; once a source is done, count it as [`Source::len`].
     pub consumed: u64,
+    /// For a plain file, its size and modification time when its reading started, to tell
+    /// whether it changed while it was read ([`Record::changed_while_read`]); `None` for a
+    /// stream or an archive's member.
+    pub watch: Option<Watch>,
+}
+
+impl Record {
+    /// Whether the file was changed on disk (overwritten in place by another program?) since
+    /// its reading started: its bytes may be partly the old file and partly the new, games torn
+    /// in two that must not be taken for the file's. Asked after the bytes were used (a large
+    /// file is mapped, and read as its games are parsed); a file that was cut short says so
+    /// too, and also by [`RecordBytes::cut_while_read`].
+    pub fn changed_while_read(&self) -> bool {
+        self.watch.as_ref().is_some_and(Watch::changed)
+    }
 }
 
 pub(crate) fn owned(bytes: Vec<u8>) -> RecordBytes {

@@ -67,6 +67,7 @@ pub(crate) fn deliver(
         damaged: err.is_some(),
         unread: None,
         consumed,
+        watch: None,
     });
     1
 }
@@ -85,6 +86,7 @@ pub(crate) fn deliver_unread(
         damaged: false,
         unread: Some(reason),
         consumed,
+        watch: None,
     });
     1
 }

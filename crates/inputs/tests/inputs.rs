@@ -244,6 +244,44 @@ fn a_fifo_in_a_folder_is_skipped_with_a_reason_and_never_opened() {
 }
 
 #[test]
+fn broken_links_named_as_records_are_skipped_with_a_reason() {
+    let scratch = Scratch::new("inputs-broken-links");
+    scratch.write("a.sgf", &game(1));
+    let dir = &scratch.0;
+    std::os::unix::fs::symlink(dir.join("gone.sgf"), dir.join("dangling.sgf")).unwrap();
+    std::os::unix::fs::symlink(dir.join("loop.sgf"), dir.join("loop.sgf")).unwrap();
+    std::os::unix::fs::symlink(dir.join("z.zip"), dir.join("y.zip")).unwrap();
+    std::os::unix::fs::symlink(dir.join("x.zip"), dir.join("x.zip")).unwrap();
+    // A broken link of a name no record file has is passed over, as such a file is.
+    std::os::unix::fs::symlink(dir.join("gone"), dir.join("notes.txt")).unwrap();
+    let found = discover_all(std::slice::from_ref(dir)).unwrap();
+    let names: Vec<&str> = found.sources.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(names, ["a.sgf"]);
+    let skipped: Vec<_> = found
+        .skipped
+        .iter()
+        .map(|s| {
+            (
+                s.path.strip_prefix(dir).unwrap().to_str().unwrap(),
+                s.reason,
+            )
+        })
+        .collect();
+    let dangling = "a symbolic link to nothing (its target does not exist)";
+    let cycle = "a symbolic link in a loop (it leads back to itself)";
+    assert_eq!(
+        skipped,
+        [
+            ("dangling.sgf", dangling),
+            ("loop.sgf", cycle),
+            ("x.zip", cycle),
+            ("y.zip", dangling)
+        ]
+    );
+    assert!(found.unreadable.is_empty());
+}
+
+#[test]
 fn packed_files_that_are_not_read_are_skipped_with_a_reason() {
     let scratch = Scratch::new("inputs-packed-walk");
     scratch.write("a.sgf", &game(1));
@@ -1092,4 +1130,62 @@ fn a_large_file_cut_while_mapped_reads_zeros_past_the_cut_and_says_so() {
     })
     .unwrap();
     assert_eq!(got, [(true, true, true)]);
+}
+
+/// Rewrites `path` in place, the same size, with other bytes, and a modification time a minute
+/// later than it had (as a writer's clock gives it; set here so that the check cannot depend on
+/// the file system's clock resolution).
+fn rewrite_in_place(path: &Path) {
+    let meta = fs::metadata(path).unwrap();
+    let file = fs::OpenOptions::new().write(true).open(path).unwrap();
+    use std::os::unix::fs::FileExt;
+    file.write_all_at(&vec![b'x'; meta.len() as usize / 2], 0)
+        .unwrap();
+    let later = meta.modified().unwrap() + std::time::Duration::from_secs(60);
+    file.set_modified(later).unwrap();
+}
+
+#[test]
+fn a_large_file_rewritten_while_mapped_says_so() {
+    let scratch = Scratch::new("inputs-torn");
+    let mut bytes = Vec::new();
+    let mut n = 0;
+    while bytes.len() < 1 << 20 {
+        bytes.extend(game(n));
+        n += 1;
+    }
+    let path = scratch.write("big.sgf", &bytes);
+    let source = only_source(&path);
+    let mut got = Vec::new();
+    read_source(&source, &mut |rec| {
+        assert!(matches!(rec.bytes, RecordBytes::Mapped(_)));
+        let before = rec.changed_while_read();
+        // Another program overwrites the file in place while its record is being read: the
+        // map now shows its new bytes, torn from the old.
+        rewrite_in_place(&path);
+        got.push((
+            before,
+            rec.bytes[..10] == bytes[..10],
+            rec.changed_while_read(),
+            rec.bytes.cut_while_read(),
+        ));
+    })
+    .unwrap();
+    assert_eq!(got, [(false, false, true, false)]);
+}
+
+#[test]
+fn a_small_file_read_whole_is_not_torn_by_a_later_rewrite() {
+    let scratch = Scratch::new("inputs-torn-small");
+    let path = scratch.write("small.sgf", &game(1));
+    let source = only_source(&path);
+    let mut got = Vec::new();
+    read_source(&source, &mut |rec| {
+        assert!(matches!(rec.bytes, RecordBytes::Owned(_)));
+        // Its bytes are a copy made before the rewrite.
+        rewrite_in_place(&path);
+        got.push((rec.bytes[..] == game(1)[..], rec.changed_while_read()));
+    })
+    .unwrap();
+    assert_eq!(got, [(true, false)]);
 }
