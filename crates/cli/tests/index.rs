@@ -603,6 +603,25 @@ fn a_fifo_in_a_folder_is_skipped_with_a_reason() {
 }
 
 #[test]
+fn broken_links_in_a_folder_are_said_with_a_reason() {
+    let s = Scratch::new("broken-links");
+    s.write("d/a.sgf", game_of(1, "a").as_bytes());
+    std::os::unix::fs::symlink(s.path("d/gone.sgf"), s.path("d/dangling.sgf")).unwrap();
+    std::os::unix::fs::symlink(s.path("d/loop.sgf"), s.path("d/loop.sgf")).unwrap();
+    let idx = s.index();
+    let out = index_run(&idx, &[&s.path("d")], None);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        err.contains("dangling.sgf: a symbolic link to nothing")
+            && err.contains("loop.sgf: a symbolic link in a loop"),
+        "{err}"
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("2 files skipped"));
+    assert!(out.status.success());
+    assert_eq!(stats(Path::new(&idx))["games"], 1);
+}
+
+#[test]
 fn link_diamonds_are_walked_once() {
     let s = Scratch::new("diamond");
     let depth = 10;
