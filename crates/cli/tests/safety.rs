@@ -177,3 +177,49 @@ fn a_killed_rebuild_leaves_the_old_index_answering_as_before() {
     assert_eq!((metas, segs), (1, segments));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// The document store of an index's metadata (the games' names, dates, results as shown).
+fn doc_store(idx: &Path) -> PathBuf {
+    std::fs::read_dir(idx.join("meta"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "store"))
+        .expect("a document store")
+}
+
+#[test]
+fn a_search_refuses_a_damaged_metadata_file_naming_it_never_answering_blanks() {
+    let dir = temp("meta-store");
+    let idx = dir.to_str().unwrap();
+    let games = samples().join("games");
+    assert!(
+        qipu(&["index", "--index", idx, "-q", games.to_str().unwrap()])
+            .status
+            .success()
+    );
+    let sound = qipu(&["search", "--index", idx, "--query", "size:19", "--json"]);
+    assert_eq!(sound.status.code(), Some(0), "{}", text(&sound.stderr));
+    let store = doc_store(&dir);
+    let bytes = std::fs::read(&store).unwrap();
+    // Bytes across the store, its compressed blocks and its index of them: each one flipped
+    // either leaves the answer as it was or is refused naming the store; a game shown with
+    // its names and dates missing or changed is neither.
+    for k in 0..12 {
+        let i = k * (bytes.len() - 1) / 11;
+        let mut flipped = bytes.clone();
+        flipped[i] ^= 0x41;
+        std::fs::write(&store, &flipped).unwrap();
+        let out = qipu(&["search", "--index", idx, "--query", "size:19", "--json"]);
+        let err = text(&out.stderr);
+        if out.status.code() == Some(0) {
+            assert_eq!(text(&out.stdout), text(&sound.stdout), "byte {i}: {err}");
+            continue;
+        }
+        assert_eq!(out.status.code(), Some(2), "byte {i}: {err}");
+        assert_eq!(err.trim().lines().count(), 1, "byte {i}: {err}");
+        assert!(err.contains(store.to_str().unwrap()), "byte {i}: {err}");
+        assert!(text(&out.stdout).is_empty(), "byte {i}: no answer");
+    }
+    std::fs::write(&store, &bytes).unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+}

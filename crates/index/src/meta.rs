@@ -99,6 +99,16 @@ pub enum MetaError {
     /// The alias list given, or the copy recorded with the index, cannot be used.
     #[error("aliases: {0}")]
     Aliases(#[from] AliasError),
+    /// Files of the index whose checksums fail, found after a read of them failed or before
+    /// one was answered from (see [`guarded`]); `message` is what failed.
+    #[error("damaged index file{} {} ({}); rebuild the index (`qipu index --rebuild`)",
+        if files.len() == 1 { "" } else { "s" },
+        files.iter().map(|f| f.display().to_string()).collect::<Vec<_>>().join(", "),
+        message.split_whitespace().collect::<Vec<_>>().join(" "))]
+    Damaged {
+        files: Vec<PathBuf>,
+        message: String,
+    },
 }
 
 /// tantivy's message on one line (some hold line breaks, and a damaged file's bytes).
@@ -162,22 +172,101 @@ fn exists(dir: &Path) -> bool {
 
 /// Runs `f`, which calls into tantivy over files that may be damaged: tantivy trusts its files
 /// and some damage makes it panic (an index out of bounds while decoding), which would otherwise
-/// kill the whole search. The panic becomes an error naming the metadata folder.
+/// kill the whole search. The panic becomes an error, and its message is kept from standard
+/// error ([`quiet`]): it is said once, in the error. A panic, or an error that damage may explain,
+/// is then followed by the checksums of the folder's files ([`named_damage`]), so that the error
+/// names the damaged file rather than only the folder.
 pub(crate) fn guarded<T>(
     dir: &Path,
     f: impl FnOnce() -> Result<T, MetaError>,
 ) -> Result<T, MetaError> {
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
-        let what = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "tantivy failed".to_string());
-        Err(MetaError::Index {
-            path: dir.to_path_buf(),
-            message: format!("damaged files ({what}); `qipu verify` names them"),
-        })
-    })
+    let out = quiet(|| std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)));
+    match out {
+        Ok(Ok(v)) => Ok(v),
+        Ok(Err(e)) => Err(named_damage(dir, e)),
+        Err(panic) => {
+            let what = panic
+                .downcast_ref::<&str>()
+                .map(|s| s.to_string())
+                .or_else(|| panic.downcast_ref::<String>().cloned())
+                .unwrap_or_else(|| "tantivy failed".to_string());
+            Err(named_damage(
+                dir,
+                MetaError::Index {
+                    path: dir.to_path_buf(),
+                    message: format!("damaged files ({what}); `qipu verify` names them"),
+                },
+            ))
+        }
+    }
+}
+
+thread_local! {
+    /// How many [`quiet`] calls this thread is inside.
+    static QUIET: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Runs `f` with the panic hook silenced on this thread: a panic inside it is caught by the
+/// caller and reported as an error, so the hook (which prints by default) must not say it too —
+/// a library never prints. The hook is wrapped once per process, and the wrapper passes every
+/// panic outside a `quiet` call to the hook it replaced; work that `f` hands to other threads
+/// (rayon) calls `quiet` again there.
+pub(crate) fn quiet<T>(f: impl FnOnce() -> T) -> T {
+    static WRAPPED: std::sync::Once = std::sync::Once::new();
+    WRAPPED.call_once(|| {
+        let previous = std::panic::take_hook();
+        std::panic::set_hook(Box::new(move |info| {
+            if QUIET.with(|q| q.get()) == 0 {
+                previous(info);
+            }
+        }));
+    });
+    struct Leave;
+    impl Drop for Leave {
+        fn drop(&mut self) {
+            QUIET.with(|q| q.set(q.get().saturating_sub(1)));
+        }
+    }
+    QUIET.with(|q| q.set(q.get() + 1));
+    let _leave = Leave;
+    f()
+}
+
+/// `e` as an error naming the damaged files when the checksums of the metadata folder `dir`
+/// (and its value dictionary) find any, else `e` as it is. Only errors that damage can cause are
+/// checked: a mistake in a query is the user's, and an error already naming files is not
+/// checked twice. Reading every checksum costs a read of the folder, paid only when something
+/// already failed.
+fn named_damage(dir: &Path, e: MetaError) -> MetaError {
+    match &e {
+        MetaError::Query { .. } | MetaError::Damaged { .. } | MetaError::Aliases(_) => return e,
+        MetaError::Tantivy(tantivy::TantivyError::SchemaError(_)) => return e,
+        _ => {}
+    }
+    let mut dirs = vec![dir.to_path_buf()];
+    if dir.file_name() != Some(std::ffi::OsStr::new(VALUES_DIR)) {
+        dirs.push(dir.join(VALUES_DIR));
+    }
+    let mut files = Vec::new();
+    for d in dirs.iter().filter(|d| d.is_dir()) {
+        let checked = quiet(|| {
+            std::panic::catch_unwind(|| {
+                let index = open_index(d)?;
+                segment_files_damaged(&index, d)
+            })
+        });
+        if let Ok(Ok(bad)) = checked {
+            files.extend(bad);
+        }
+    }
+    if files.is_empty() {
+        return e;
+    }
+    let message = match e {
+        MetaError::Index { message, .. } => message,
+        other => other.to_string(),
+    };
+    MetaError::Damaged { files, message }
 }
 
 fn open_index_with(dir: &Path, read_only: bool) -> Result<Index, MetaError> {
@@ -678,7 +767,10 @@ impl MetaIndex {
                 .par_iter()
                 .enumerate()
                 .map(|(ord, segment)| {
-                    GameIds.collect_segment(weight.as_ref(), ord as SegmentOrdinal, segment)
+                    // A panic here reaches the caller through rayon: said there, not here.
+                    quiet(|| {
+                        GameIds.collect_segment(weight.as_ref(), ord as SegmentOrdinal, segment)
+                    })
                 })
                 .collect::<tantivy::Result<Vec<_>>>()?;
             Ok(ascending(GameIds.merge_fruits(fruits)?))

@@ -513,3 +513,117 @@ fn verify_checks_tantivy_files_even_when_tantivy_lost_its_list_of_them() {
     let report = Index::verify(&dir).unwrap();
     assert!(report.iter().any(|d| d.path == file), "{report:?}");
 }
+
+/// Everything a search can answer from the metadata: the games of a few queries, the top
+/// players and events, the date range and every game's stored information, as text.
+fn meta_answers(dir: &Path) -> Result<String, IndexError> {
+    let index = Index::open(dir)?;
+    let m = index.meta();
+    let mut out = String::new();
+    for q in [
+        "size:[1 TO 52]",
+        "Maruyama",
+        "black:\"Ito\" AND date:[1900 TO 2030]",
+        "winner:B",
+        "komi:[6 TO 7]",
+    ] {
+        out += &format!("{q}: {:?}\n", index.search_meta(q)?);
+    }
+    out += &format!("{:?}\n", m.top("player", 10, index.len())?);
+    out += &format!("{:?}\n", m.top("event", 10, index.len())?);
+    out += &format!("{:?}\n", m.date_range(index.len())?);
+    for g in 0..index.len() {
+        out += &format!("{:?}\n", m.summary(g)?);
+    }
+    Ok(out)
+}
+
+/// Writes `bytes` to `p` with a modification time of its own: a reader checks each file once
+/// per process, by path, length and modification time, and the clock the file system stamps
+/// with may not tick between two writes of a test.
+fn write_stamped(p: &Path, bytes: &[u8], stamp: u64) {
+    std::fs::write(p, bytes).unwrap();
+    let t = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_000_000_000 + stamp);
+    std::fs::File::options()
+        .write(true)
+        .open(p)
+        .unwrap()
+        .set_modified(t)
+        .unwrap();
+}
+
+#[test]
+fn a_flipped_byte_in_a_metadata_file_gives_the_same_answer_or_an_error_naming_it() {
+    let tmp = Temp::new("meta-answers");
+    let dir = tmp.0.clone();
+    build_samples(&dir);
+    let sound = meta_answers(&dir).unwrap();
+    let meta = dir.join("meta");
+    let mut files: Vec<PathBuf> = Vec::new();
+    for d in [meta.clone(), meta.join("values")] {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            let tantivy = [
+                ".store",
+                ".idx",
+                ".term",
+                ".pos",
+                ".fast",
+                ".fieldnorm",
+                ".del",
+            ]
+            .iter()
+            .any(|ext| name.ends_with(ext));
+            if p.is_file() && tantivy {
+                files.push(p);
+            }
+        }
+    }
+    files.sort();
+    assert!(files.len() >= 10, "{files:?}");
+    let mut stamp = 0;
+    let (mut same, mut refused) = (0, 0);
+    for p in &files {
+        let bytes = std::fs::read(p).unwrap();
+        // Every byte of a small file; an even sample of a larger one, its first and last too.
+        let step = (bytes.len() / 150).max(1);
+        let at: Vec<usize> = (0..bytes.len())
+            .step_by(step)
+            .chain([bytes.len() - 1])
+            .collect();
+        for i in at {
+            let mut damaged = bytes.clone();
+            damaged[i] ^= 0x20;
+            stamp += 1;
+            write_stamped(p, &damaged, stamp);
+            match meta_answers(&dir) {
+                Ok(answer) => {
+                    assert!(
+                        answer == sound,
+                        "{} with byte {i} flipped: a changed answer",
+                        p.display()
+                    );
+                    same += 1;
+                }
+                Err(e) => {
+                    let text = e.to_string();
+                    assert!(
+                        text.contains(&p.display().to_string()),
+                        "{} with byte {i} flipped: {text}",
+                        p.display()
+                    );
+                    assert!(!text.contains('\n'), "{text}");
+                    refused += 1;
+                }
+            }
+        }
+        stamp += 1;
+        write_stamped(p, &bytes, stamp);
+    }
+    eprintln!(
+        "{} files: {same} flips gave the same answer, {refused} an error naming the file",
+        files.len()
+    );
+    assert_eq!(meta_answers(&dir).unwrap(), sound);
+}

@@ -313,7 +313,7 @@ impl Index {
     /// What the index knows of game `id` without reading its record.
     pub fn game(&self, id: GameId) -> Result<GameInfo, Error> {
         self.check(id)?;
-        Ok(self.info(id))
+        self.info(id)
     }
 
     /// Where game `id` was read from: its record file as named when indexed, and its place in
@@ -350,8 +350,10 @@ impl Index {
     }
 
     /// The game's information from the metadata index's stored fields (no record is
-    /// decompressed for it); a variation line's are its game's. `id` is in range.
-    pub(crate) fn info(&self, id: GameId) -> GameInfo {
+    /// decompressed for it); a variation line's are its game's. `id` is in range. A stored
+    /// document that cannot be read is an error naming the damaged file, never a game shown
+    /// without its names: an answer with blanks where the index holds names is a wrong answer.
+    pub(crate) fn info(&self, id: GameId) -> Result<GameInfo, Error> {
         let (file, game_in_file) = self.inner.identity(id);
         let mut info = GameInfo {
             file: file.to_string(),
@@ -360,8 +362,13 @@ impl Index {
             ..GameInfo::default()
         };
         let id = self.inner.game_of(id);
-        let Some(g) = self.inner.meta().summary(id).ok().flatten() else {
-            return info;
+        let Some(g) = self
+            .inner
+            .meta()
+            .summary(id)
+            .map_err(index::IndexError::from)?
+        else {
+            return Ok(info);
         };
         let player = |name: Option<String>, rank: Option<String>| {
             let rank = rank.as_deref().and_then(sgf::info::parse_rank);
@@ -375,7 +382,7 @@ impl Index {
         info.date = g.date_range.map(|(start, _)| start.to_string()).or(g.date);
         info.result = g.result;
         info.event = g.event;
-        info
+        Ok(info)
     }
 
     /// Where game `id`'s record file is on disk, as a path to give back to a command that reads
@@ -580,7 +587,7 @@ pub(crate) fn describe<'a>(
 ) -> Result<Answer, Error> {
     let started = Instant::now();
     let mut hits = found.hits;
-    sort(at, &mut hits, query.sort);
+    sort(at, &mut hits, query.sort)?;
     let c = found.counts;
     let summary = Summary {
         games: c.games,
@@ -594,21 +601,21 @@ pub(crate) fn describe<'a>(
         .take(query.limit.unwrap_or(usize::MAX))
         .map(|h| {
             let (index, g) = at(h.game);
-            let mut info = index.info(g);
+            let mut info = index.info(g)?;
             info.copy |= copy_elsewhere(h.game);
             // A line's game is numbered as the set numbers it (its index's first game on).
             let variation = index.variation(g).map(|mut v| {
                 v.game += h.game - g;
                 v
             });
-            Hit {
+            Ok(Hit {
                 info,
                 game: h.game,
                 moves: h.moves.to_vec(),
                 variation,
-            }
+            })
         })
-        .collect();
+        .collect::<Result<_, Error>>()?;
     let continuations = found
         .continuations
         .into_iter()
@@ -662,8 +669,13 @@ fn continuation<'a>(
     }
 }
 
-/// Sorts hits (in game order) as the query asks; stable, so equals stay in game order.
-fn sort<'a>(at: impl Fn(GameId) -> (&'a Index, GameId), hits: &mut [search::Hit], sort: Sort) {
+/// Sorts hits (in game order) as the query asks; stable, so equals stay in game order. A date
+/// that cannot be read (a damaged stored document) is an error, not an undated game.
+fn sort<'a>(
+    at: impl Fn(GameId) -> (&'a Index, GameId),
+    hits: &mut [search::Hit],
+    sort: Sort,
+) -> Result<(), Error> {
     let facts = |g: GameId| {
         let (index, g) = at(g);
         index.inner.facts(g)
@@ -684,18 +696,19 @@ fn sort<'a>(at: impl Fn(GameId) -> (&'a Index, GameId), hits: &mut [search::Hit]
             std::cmp::Reverse((weaker, stronger))
         }),
         Sort::Oldest | Sort::Newest => {
-            let day = |g: GameId| {
+            let day = |g: GameId| -> Result<Option<sgf::info::Date>, Error> {
                 let (index, g) = at(g);
                 let s = index
                     .inner
                     .meta()
                     .summary(index.inner.game_of(g))
-                    .ok()
-                    .flatten()?;
-                s.date_range.map(|(start, _)| start)
+                    .map_err(index::IndexError::from)?;
+                Ok(s.and_then(|s| s.date_range.map(|(start, _)| start)))
             };
-            let mut keyed: Vec<(Option<sgf::info::Date>, search::Hit)> =
-                hits.iter().map(|h| (day(h.game), h.clone())).collect();
+            let mut keyed: Vec<(Option<sgf::info::Date>, search::Hit)> = hits
+                .iter()
+                .map(|h| Ok((day(h.game)?, h.clone())))
+                .collect::<Result<_, Error>>()?;
             // Stable: equal dates stay in indexed order. Undated games last either way.
             keyed.sort_by(|(a, _), (b, _)| match (a, b) {
                 (Some(a), Some(b)) if sort == Sort::Oldest => a.cmp(b),
@@ -709,6 +722,7 @@ fn sort<'a>(at: impl Fn(GameId) -> (&'a Index, GameId), hits: &mut [search::Hit]
             }
         }
     }
+    Ok(())
 }
 
 /// The hit games as one SGF collection, each game's record (as `record` gives it) written as

@@ -959,3 +959,38 @@ fn a_connection_that_does_not_send_its_request_in_time_is_closed() {
         .unwrap();
     closed_within(&mut idle, "idle");
 }
+
+#[test]
+fn a_damaged_metadata_file_is_a_5xx_naming_it_never_200_with_blanks() {
+    use std::os::unix::fs::FileExt;
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("serve-damaged-meta-{}", std::process::id()));
+    build(&dir, &[samples_dir()]);
+    let server = start(&dir, Config::default());
+    let store = std::fs::read_dir(dir.join("meta"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .find(|p| p.extension().is_some_and(|e| e == "store"))
+        .expect("a document store");
+    // Damage under the running server, in place, as a failing disk does it: a run of 0xFF in
+    // the compressed documents (never valid in a stored name, and wider than any number).
+    let len = std::fs::metadata(&store).unwrap().len();
+    std::fs::File::options()
+        .write(true)
+        .open(&store)
+        .unwrap()
+        .write_all_at(&[0xff; 32], len / 3)
+        .unwrap();
+    let r = get(
+        &server.base,
+        "/api/games",
+        &[("query", "size:19"), ("limit", "50")],
+        JSON,
+    );
+    assert!(r.status >= 500, "{}: {}", r.status, r.body);
+    assert!(r.content_type.starts_with(JSON), "{}", r.content_type);
+    let v = r.json();
+    let error = v["error"].as_str().unwrap_or_default();
+    assert!(error.contains(store.to_str().unwrap()), "{v}");
+    let _ = std::fs::remove_dir_all(&dir);
+}

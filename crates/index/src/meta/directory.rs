@@ -29,6 +29,64 @@ use tantivy::Directory;
 
 use crate::mapped::Mapped;
 
+/// A document store larger than this is not checked whole when a reader opens it (see
+/// [`checked`]); every other file is.
+pub(crate) const STORE_CHECK_BYTES: u64 = 1 << 20;
+
+/// Whether the tantivy file `path`, `len` bytes long, is checked whole when a reader first
+/// opens it. Every file that decides which games match (terms, postings, positions, columns,
+/// norms, deletes) is: a flipped byte there changes an answer without any error. The document
+/// store of the games is not once it is large: it is most of the folder (21 of 34 MB for all
+/// shared games), and checking it whole cost every one-shot query a third more wall time; a
+/// reader only shows what it holds, and its damage is met by the checks of each document
+/// (`meta/stored.rs`) and tantivy's decompression (DESIGN-index.md, "Damage is reported").
+fn check_whole(path: &Path, len: u64) -> bool {
+    !(path.extension() == Some(std::ffi::OsStr::new("store")) && len > STORE_CHECK_BYTES)
+}
+
+/// The files this process has found sound, by path, length and modification time: tantivy never
+/// changes a file once written, so a file is checked once, not at every search of a server or
+/// every reload.
+static SOUND: std::sync::Mutex<
+    Option<std::collections::HashSet<(PathBuf, u64, std::time::SystemTime)>>,
+> = std::sync::Mutex::new(None);
+
+/// Checks `bytes`, the whole of the tantivy file `path` (open as `file`), against the CRC-32 in
+/// its footer, once per process: a flipped byte that still decodes (a letter of a stored name,
+/// a number in a column) would otherwise be answered from. An error names the file.
+fn checked(path: &Path, file: &std::fs::File, bytes: &OwnedBytes) -> io::Result<()> {
+    let meta = file.metadata()?;
+    let key = (path.to_path_buf(), meta.len(), meta.modified()?);
+    if !check_whole(path, meta.len()) {
+        return Ok(());
+    }
+    let sound =
+        |s: &mut Option<std::collections::HashSet<_>>| s.as_ref().is_some_and(|s| s.contains(&key));
+    if sound(&mut SOUND.lock().unwrap_or_else(|e| e.into_inner())) {
+        return Ok(());
+    }
+    let damaged = |why: String| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("{} is damaged: {why}", path.display()),
+        )
+    };
+    let (footer, body) = tantivy::directory::footer::Footer::extract_footer(
+        tantivy::directory::FileSlice::new(Arc::new(bytes.clone())),
+    )
+    .map_err(|e| damaged(e.to_string()))?;
+    let body = body.read_bytes()?;
+    if crc32fast::hash(body.as_slice()) != footer.crc {
+        return Err(damaged("its checksum fails".to_string()));
+    }
+    SOUND
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get_or_insert_with(Default::default)
+        .insert(key);
+    Ok(())
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct QipuDirectory {
     inner: MmapDirectory,
@@ -75,7 +133,9 @@ impl Directory for QipuDirectory {
             return Ok(Arc::new(OwnedBytes::empty()));
         }
         let map = Mapped::map(&file, &full).map_err(wrap)?;
-        Ok(Arc::new(OwnedBytes::new(map)))
+        let bytes = OwnedBytes::new(map);
+        checked(&full, &file, &bytes).map_err(wrap)?;
+        Ok(Arc::new(bytes))
     }
 
     fn delete(&self, path: &Path) -> Result<(), DeleteError> {
