@@ -1,4 +1,4 @@
-//! The tantivy directory qipu hands to tantivy: its memory-mapped directory, with two changes.
+//! The tantivy directory qipu hands to tantivy: its memory-mapped directory, with these changes.
 //!
 //! - **Readers write nothing.** tantivy's reader takes `.tantivy-meta.lock` while it opens its
 //!   segments (creating the file if needed), so a search needed write access to `meta/` and left a
@@ -15,6 +15,9 @@
 //!   a file truncated by another program while a search reads it is reported as damaged instead
 //!   of killing the process with `SIGBUS`. (The writer keeps tantivy's own maps: it reads only
 //!   the files it is writing, under its lock.)
+//! - **A reader checks what it opens.** Each file's footer checksum is checked the first time this
+//!   process opens it for reading (a large document store excepted: see [`check_whole`]), so a
+//!   flipped byte that still decodes is refused, naming the file, instead of answered from.
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
