@@ -249,9 +249,11 @@ fn named_damage(dir: &Path, e: MetaError) -> MetaError {
     }
     let mut files = Vec::new();
     for d in dirs.iter().filter(|d| d.is_dir()) {
+        // Opened without `guarded` (whose errors come back here): a folder that cannot even
+        // be opened names no file.
         let checked = quiet(|| {
             std::panic::catch_unwind(|| {
-                let index = open_index(d)?;
+                let index = Index::open(mmap(d, true)?)?;
                 segment_files_damaged(&index, d)
             })
         });
