@@ -40,12 +40,16 @@
 /// bytes of their facts, and the manifest may name the board all of a segment's games share
 /// (`manifest::SegmentInfo::board`; absent, each game's record says); version 23 keeps komi to
 /// the quarter point (the top bit of a game's month byte in `facts.bin` says the komi was a
-/// quarter, see `facts`).
-pub const FORMAT_VERSION: u32 = 23;
+/// quarter, see `facts`); version 24 ends the manifest with a checksum of its own body and
+/// writes each segment's block checksums (`sums.bin`, see `store::check`), which a search
+/// checks as it first reads each block.
+pub const FORMAT_VERSION: u32 = 24;
 
 /// The oldest format this qipu still reads: version 22 differs only in never setting the
-/// quarter bit (its quarters were rounded to half points), so it is read as it is; a run that
-/// adds to it writes version 23.
+/// quarter bit (its quarters were rounded to half points), so it is read as it is; versions 22
+/// and 23 have no block checksums and no manifest checksum, so their mapped segment files are
+/// read unchecked (`qipu verify` still checks them whole); a run that adds to such an index
+/// writes version 24, and block checksums for its new segments.
 pub const OLDEST_READABLE_VERSION: u32 = 22;
 
 /// The manifest in the index folder (replaced atomically through `MANIFEST.tmp`).
@@ -148,6 +152,9 @@ pub mod segment {
     pub const VARIATIONS: &str = "variations.bin";
     /// The segment's rejected files and games.
     pub const REJECTED: &str = super::REPORT;
+    /// Every other file's checksum per block, checked as a search first reads each block
+    /// (see `store::check`).
+    pub const BLOCK_SUMS: &str = "sums.bin";
 }
 
 /// The bit layout of one replay-program op (a `u16`, see `ops`), and of the 12-bit code that

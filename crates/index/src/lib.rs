@@ -81,6 +81,15 @@ pub enum IndexError {
         .files.iter().map(|p| p.display().to_string()).collect::<Vec<_>>().join(", ")
     )]
     Changed { files: Vec<PathBuf> },
+    /// Files of the index that a search read do not match the checksums taken when they were
+    /// written (see `store::check`): what was read from them is not the index, so no answer is
+    /// given from it. Each file comes with what is wrong with it.
+    #[error(
+        "the index is damaged: {}; no answer is given from it (`qipu verify` checks every file, \
+         `qipu index --rebuild` makes the index anew)",
+        .files.iter().map(|(p, why)| format!("{} {why}", p.display())).collect::<Vec<_>>().join("; ")
+    )]
+    Damaged { files: Vec<(PathBuf, String)> },
     /// A run asked for variation lines on an index built without them, or the other way round
     /// (see [`variations`]): the index would hold them for some records only.
     #[error(
@@ -129,6 +138,8 @@ pub struct Index {
     /// ([`Manifest::load_without_sources`]) and [`Index::sources`] reads at its first call.
     manifest_bytes: Vec<u8>,
     source_map: std::sync::OnceLock<BTreeMap<String, manifest::SourceInfo>>,
+    /// Whether the manifest's inputs did not read ([`Index::check_intact`] then refuses).
+    sources_damaged: std::sync::OnceLock<bool>,
     /// Games' sources by id, made at the first [`Index::source_entry`] (see [`sources`]).
     source_table: std::sync::OnceLock<sources::SourceTable>,
     /// The index's folder, where [`Index::source_key_and_name`] finds the stored table.
@@ -151,12 +162,26 @@ impl Index {
     /// by another program under a running search reads as zeros (instead of killing the process:
     /// see [`mapped`]), so an answer is only to be given once this says `Ok`; the error names the
     /// files.
+    ///
+    /// A file read since that does not match its checksums (see `store::check`) is refused
+    /// too, naming it.
     pub fn check_intact(&self) -> Result<(), IndexError> {
         let files = mapped::damaged();
-        if files.is_empty() {
+        if !files.is_empty() {
+            return Err(IndexError::Changed { files });
+        }
+        let mut damaged: Vec<(PathBuf, String)> =
+            self.segments.iter().flat_map(|s| s.damaged()).collect();
+        if self.sources_damaged.get().is_some_and(|&bad| bad) {
+            damaged.push((
+                self.dir.join(manifest::MANIFEST),
+                "does not read as a list of inputs".to_string(),
+            ));
+        }
+        if damaged.is_empty() {
             Ok(())
         } else {
-            Err(IndexError::Changed { files })
+            Err(IndexError::Damaged { files: damaged })
         }
     }
 
@@ -241,6 +266,7 @@ impl Index {
             long,
             manifest_bytes,
             source_map: std::sync::OnceLock::new(),
+            sources_damaged: std::sync::OnceLock::new(),
             source_table: std::sync::OnceLock::new(),
             dir: dir.to_path_buf(),
             stored_sources: std::sync::OnceLock::new(),
@@ -334,8 +360,12 @@ impl Index {
     /// paths are then unknown, as for games read from a stream; `qipu verify` and the next
     /// `qipu index`, which read the whole manifest, refuse it, naming the file.
     pub fn sources(&self) -> &BTreeMap<String, manifest::SourceInfo> {
-        self.source_map
-            .get_or_init(|| Manifest::sources_of(&self.manifest_bytes).unwrap_or_default())
+        self.source_map.get_or_init(|| {
+            let sources = Manifest::sources_of(&self.manifest_bytes);
+            // Noted, so that no answer is given with the paths it could not give.
+            let _ = self.sources_damaged.set(sources.is_err());
+            sources.unwrap_or_default()
+        })
     }
 
     pub fn meta(&self) -> &meta::MetaIndex {

@@ -266,7 +266,7 @@ impl Manifest {
     /// fourteenth session, measures both layouts).
     pub fn save(&self, dir: &Path) -> Result<(), IndexError> {
         let tmp = dir.join(format!("{MANIFEST}.tmp"));
-        let data = serde_json::to_vec(self).expect("manifest serialises");
+        let data = with_checksum(serde_json::to_vec(self).expect("manifest serialises"));
         let mut f = File::create(&tmp).map_err(|e| IndexError::io(&tmp, e))?;
         f.write_all(&data).map_err(|e| IndexError::io(&tmp, e))?;
         f.sync_all().map_err(|e| IndexError::io(&tmp, e))?;
@@ -298,6 +298,8 @@ fn read_as<T: serde::de::DeserializeOwned>(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(IndexError::io(&p, e)),
     };
+    let checked = check_sum(&bytes)
+        .map_err(|why| IndexError::Corrupt(format!("{} {why}", p.display())))?;
     let t: T = serde_json::from_slice(&bytes)
         .map_err(|e| IndexError::Corrupt(format!("{}: {e}", p.display())))?;
     if !(OLDEST_READABLE_VERSION..=FORMAT_VERSION).contains(&version(&t)) {
@@ -306,7 +308,52 @@ fn read_as<T: serde::de::DeserializeOwned>(
             found: version(&t),
         });
     }
+    if !checked && version(&t) >= CHECKSUM_VERSION {
+        return Err(IndexError::Corrupt(format!(
+            "{} has no checksum of its own, which its format version {} has",
+            p.display(),
+            version(&t)
+        )));
+    }
     Ok(Some((t, bytes)))
+}
+
+/// The first format whose manifest carries a checksum of its own body.
+const CHECKSUM_VERSION: u32 = 24;
+
+/// The field the manifest ends with: the CRC-32 of every byte before it.
+const CHECKSUM_FIELD: &[u8] = b",\"checksum\":";
+
+/// A manifest's JSON (an object) with its checksum added as its last field: the CRC-32 of the
+/// bytes before the field. A damaged byte inside a string value still parses as JSON; with the
+/// checksum it is refused, naming the file. The field is last so that it can be found and
+/// checked before the JSON is parsed, and older readers ignore it.
+fn with_checksum(mut json: Vec<u8>) -> Vec<u8> {
+    debug_assert_eq!(json.last(), Some(&b'}'));
+    json.pop();
+    let crc = crc32fast::hash(&json);
+    json.extend_from_slice(CHECKSUM_FIELD);
+    json.extend_from_slice(format!("{crc}}}").as_bytes());
+    json
+}
+
+/// Checks a manifest's own checksum ([`with_checksum`]): `Ok(true)` when it matches,
+/// `Ok(false)` when there is none (a manifest of an older format), and what is wrong otherwise.
+fn check_sum(bytes: &[u8]) -> Result<bool, String> {
+    let Some(at) = memchr::memmem::rfind(bytes, CHECKSUM_FIELD) else {
+        return Ok(false);
+    };
+    let value = &bytes[at + CHECKSUM_FIELD.len()..];
+    let want = value
+        .strip_suffix(b"}")
+        .and_then(|v| std::str::from_utf8(v).ok())
+        .and_then(|v| v.parse::<u32>().ok())
+        .ok_or("ends with a checksum that does not read as one")?;
+    if crc32fast::hash(&bytes[..at]) == want {
+        Ok(true)
+    } else {
+        Err("does not match its own checksum".to_string())
+    }
 }
 
 #[cfg(test)]

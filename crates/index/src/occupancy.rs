@@ -8,6 +8,7 @@
 //! instead of reading every game's 96 bytes (tens of megabytes). Other board sizes keep no
 //! occupancy and are not filtered.
 
+use crate::store::Bytes;
 use crate::leb::{push_leb, read_leb};
 
 /// Points of a 19×19 board.
@@ -162,8 +163,8 @@ fn words(games: usize) -> usize {
 /// Whether game `game` of a column layout of `games` games ([`to_columns`]) ever had a stone of
 /// `color` at `p`; `Some(false)` off the 19×19 board, `None` past a damaged file's end (then it
 /// may have: a search must not give up on a game it cannot read).
-pub fn had(
-    columns: &[u8],
+pub fn had<B: Bytes + ?Sized>(
+    columns: &B,
     games: usize,
     game: usize,
     color: goban::Color,
@@ -216,7 +217,7 @@ pub fn to_columns(games: &[Occupancy]) -> Vec<u8> {
 
 /// The columns of `need`, those holding the fewest games first: a block of the AND then
 /// empties after fewer columns (a first-line point is held in few games, a 4-4 point in most).
-fn rarest_first(columns: &[u8], w: usize, need: &Occupancy) -> Vec<usize> {
+fn rarest_first<B: Bytes + ?Sized>(columns: &B, w: usize, need: &Occupancy) -> Vec<usize> {
     let mut cols: Vec<usize> = need.columns().collect();
     let at = 2 * POINTS * w * 8;
     if let Some(counts) = columns.get(at..at + 2 * POINTS * 4) {
@@ -228,7 +229,7 @@ fn rarest_first(columns: &[u8], w: usize, need: &Occupancy) -> Vec<usize> {
 
 /// Over the column layout of `games` games: the games whose occupancy covers at least one of
 /// `needs`, as a bitmap of ⌈games / 64⌉ words.
-pub fn covering(columns: &[u8], games: usize, needs: &[Occupancy]) -> Vec<u64> {
+pub fn covering<B: Bytes + ?Sized>(columns: &B, games: usize, needs: &[Occupancy]) -> Vec<u64> {
     let w = words(games);
     let needs: Vec<Vec<usize>> = needs.iter().map(|n| rarest_first(columns, w, n)).collect();
     // Each word of the answer is written once, block by block, and never read first: a fresh
@@ -261,7 +262,7 @@ const BLOCK: usize = 64;
 /// A block stops as soon as no game in it is left: a need of thirty stones usually costs a few
 /// columns per block.
 #[inline]
-fn and_block(columns: &[u8], games: usize, start: usize, cols: &[usize], acc: &mut [u64]) {
+fn and_block<B: Bytes + ?Sized>(columns: &B, games: usize, start: usize, cols: &[usize], acc: &mut [u64]) {
     let (w, n) = (words(games), acc.len());
     acc.fill(u64::MAX);
     if start + n == w && !games.is_multiple_of(64) {
@@ -290,8 +291,8 @@ fn and_block(columns: &[u8], games: usize, start: usize, cols: &[usize], acc: &m
 /// column first, and a need is given up at its first missing stone: for a few thousand
 /// candidates (a corner table's answer) a few words each, where [`covering`] reads every game's
 /// bits. A game past a damaged (short) file's end is kept: it may have the stones.
-pub fn covering_among(
-    columns: &[u8],
+pub fn covering_among<B: Bytes + ?Sized>(
+    columns: &B,
     games: usize,
     among: &[u32],
     needs: &[Occupancy],
@@ -318,7 +319,7 @@ pub fn covering_among(
 
 /// Over the column layout of `games` games: the games (ascending) whose occupancy covers at
 /// least one of `needs` (the first 64), each with the needs it covers (bit i = need i).
-pub fn covering_each(columns: &[u8], games: usize, needs: &[Occupancy]) -> Vec<(u32, u64)> {
+pub fn covering_each<B: Bytes + ?Sized>(columns: &B, games: usize, needs: &[Occupancy]) -> Vec<(u32, u64)> {
     let w = words(games);
     let needs: Vec<Vec<usize>> = needs[..needs.len().min(64)]
         .iter()
@@ -519,8 +520,8 @@ mod tests {
             vec![Occupancy::default()],
             vec![],
         ] {
-            let bits = covering(&cols, games.len(), &needs);
-            let mut each = covering_each(&cols, games.len(), &needs).into_iter();
+            let bits = covering(cols.as_slice(), games.len(), &needs);
+            let mut each = covering_each(cols.as_slice(), games.len(), &needs).into_iter();
             for (g, o) in games.iter().enumerate() {
                 let want = needs.iter().any(|n| o.covers(n));
                 assert_eq!(
@@ -546,7 +547,7 @@ mod tests {
                 .filter(|&g| needs.iter().any(|n| games[g as usize].covers(n)))
                 .collect();
             assert_eq!(
-                covering_among(&cols, games.len(), &among, &needs),
+                covering_among(cols.as_slice(), games.len(), &among, &needs),
                 want,
                 "{needs:?}"
             );

@@ -168,7 +168,7 @@ impl From<index::IndexError> for Error {
         use index::IndexError as E;
         let kind = match &e {
             E::Io { .. } => ErrorKind::Io,
-            E::Corrupt(_) | E::Changed { .. } => ErrorKind::DamagedIndex,
+            E::Corrupt(_) | E::Changed { .. } | E::Damaged { .. } => ErrorKind::DamagedIndex,
             E::Missing(_) => ErrorKind::NoIndex,
             E::Version { .. } => ErrorKind::OldIndex,
             E::Locked { .. } => ErrorKind::Busy,

@@ -2,6 +2,7 @@
 //! and the record-index entry, byte by byte, and the replay program as `ops.bin` holds it. Both
 //! the writer and the reader of a segment take their layout from here, so they cannot disagree.
 
+use super::check::Bytes;
 use std::io::Write;
 
 use crate::layout::op::{KIND_SHIFT, NO_POINT, POINT_MASK};
@@ -346,7 +347,7 @@ pub(crate) struct RecordAt {
 impl RecordAt {
     /// Game `i`'s span, from `records.idx` of a segment of `games` games; `None` where a damaged
     /// file cannot tell.
-    pub(crate) fn find(idx: &[u8], games: usize, i: usize) -> Option<RecordAt> {
+    pub(crate) fn find<B: Bytes + ?Sized>(idx: &B, games: usize, i: usize) -> Option<RecordAt> {
         let u32_at = |at: usize| {
             idx.get(at..at + 4)
                 .map(|b| u32::from_le_bytes(b.try_into().unwrap()))
@@ -530,7 +531,7 @@ mod tests {
         idx.extend(blocks.concat());
         assert_eq!(idx.len(), RecordAt::index_len(games));
         for g in 0..games {
-            let at = RecordAt::find(&idx, games, g).unwrap();
+            let at = RecordAt::find(idx.as_slice(), games, g).unwrap();
             let first = g - g % RECORDS_PER_BLOCK;
             assert_eq!(at.block_start, 1000 * first as u64);
             assert_eq!(at.block_len, 77 + first as u32);
@@ -542,10 +543,10 @@ mod tests {
         let cut = &idx[..idx.len() - 1];
         assert!(RecordAt::find(cut, games, games - 1).is_none());
         assert!(RecordAt::find(cut, games, 0).is_some());
-        assert!(RecordAt::find(&[], games, 0).is_none());
+        assert!(RecordAt::find(&[][..], games, 0).is_none());
         // An end before its start (a damaged end) reads as None too.
         let mut bad = idx.clone();
         bad[4..8].copy_from_slice(&0u32.to_le_bytes());
-        assert!(RecordAt::find(&bad, games, 1).is_none());
+        assert!(RecordAt::find(bad.as_slice(), games, 1).is_none());
     }
 }

@@ -45,6 +45,7 @@
 //! in `format` (record sizes, flags, bit layouts); `write` makes a segment and `read` maps one,
 //! both through `format` and never through each other.
 
+mod check;
 mod format;
 mod read;
 mod write;
@@ -55,6 +56,7 @@ pub use format::{
     FLAG_LONG, FLAG_MARKS, FLAG_PACKED, FLAG_SKELETON, FLAG_SYMMETRIC_COPY, FLAG_VARIATION,
     MAX_INDEXED_STONES, MAX_SEGMENT_GAMES, MAX_TABLE_MOVE, NO_NEXT,
 };
+pub(crate) use check::Bytes;
 pub(crate) use read::file_crc;
 pub use read::Segment;
 pub use write::{GameData, SegmentWriter, Spare};

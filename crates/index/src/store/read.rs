@@ -5,8 +5,11 @@ use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use std::sync::Arc;
+
 use crate::mapped::Mapped;
 
+use super::check::{BlockSums, Checked, DamageLog};
 use super::format::{
     decode_corner_events, decode_corner_games, decode_entry, decode_ops, CornerEvent, GameRec,
     PosEntry, RecordAt, YearWinner, ENTRY_SIZE, FLAG_PACKED, FLAG_SKELETON,
@@ -19,24 +22,24 @@ use crate::{Facts, IndexError};
 /// A read-only, memory-mapped segment.
 pub struct Segment {
     pub first_game: u32,
-    games: Map,
-    ops: Map,
-    occ: Map,
-    keys: Map,
-    starts: Map,
-    positions: Map,
-    corner_keys: Map,
-    corner_starts: Map,
-    corners: Map,
-    aggregate_keys: Map,
-    aggregate_starts: Map,
-    aggregates: Map,
-    records: Map,
-    records_idx: Map,
-    sigs: Map,
-    vacated: Map,
-    years: Map,
-    facts: Map,
+    games: Checked,
+    ops: Checked,
+    occ: Checked,
+    keys: Checked,
+    starts: Checked,
+    positions: Checked,
+    corner_keys: Checked,
+    corner_starts: Checked,
+    corners: Checked,
+    aggregate_keys: Checked,
+    aggregate_starts: Checked,
+    aggregates: Checked,
+    records: Checked,
+    records_idx: Checked,
+    sigs: Checked,
+    vacated: Checked,
+    years: Checked,
+    facts: Checked,
     /// The board every game is played on, when the manifest says they all are on one.
     board: Option<(u8, u8)>,
     copies: Map,
@@ -45,6 +48,10 @@ pub struct Segment {
     dir: PathBuf,
     /// Read from `files.jsonl` when first needed: most searches name few games.
     files: std::sync::OnceLock<Files>,
+    /// `files.jsonl`'s checksum in the manifest, checked when it is read.
+    files_crc: Option<u32>,
+    /// The damaged files found while reading (see `check`): no answer is given from them.
+    log: Arc<DamageLog>,
 }
 
 /// The names of a segment's record files, one JSON string a line (`files.jsonl`), each decoded
@@ -93,7 +100,7 @@ impl Files {
 }
 
 /// A segment file's bytes: mapped, or read whole (see [`read`]).
-enum Map {
+pub(super) enum Map {
     Mapped(Mapped),
     Read(Vec<u8>),
 }
@@ -134,6 +141,19 @@ fn read(path: &Path) -> Result<Map, IndexError> {
         .map_err(|e| IndexError::io(path, e))
 }
 
+/// Refuses a file read whole whose bytes do not match the manifest's checksum `crc` (none
+/// recorded: nothing to check), naming it.
+fn check_whole(path: &Path, bytes: &[u8], crc: Option<u32>) -> Result<(), IndexError> {
+    match crc {
+        Some(want) if crc32fast::hash(bytes) != want => Err(IndexError::Corrupt(format!(
+            "{} does not match its checksum in the manifest (`qipu verify` checks every file; \
+             `qipu index --rebuild` makes the index anew)",
+            path.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
 /// Compares the segment's files with the lengths the manifest recorded when it was closed: a
 /// file cut short (or grown) is refused, naming it, before anything reads it.
 fn check_sizes(dir: &Path, files: &[FileSum]) -> Result<(), IndexError> {
@@ -155,39 +175,86 @@ fn check_sizes(dir: &Path, files: &[FileSum]) -> Result<(), IndexError> {
 }
 
 impl Segment {
-    /// Opens the segment the manifest describes in `info`, in the folder `dir`.
+    /// Opens the segment the manifest describes in `info`, in the folder `dir`. The files read
+    /// whole here, and the block sums, are checked against the manifest's checksums now; the
+    /// mapped files block by block as they are read (see `check`).
     pub fn open(dir: &Path, info: &SegmentInfo) -> Result<Segment, IndexError> {
         check_sizes(dir, &info.files)?;
         let fp = dir.join(file::FILES);
         std::fs::metadata(&fp).map_err(|e| IndexError::io(&fp, e))?;
+        let crc_of = |name: &str| info.files.iter().find(|f| f.name == name).map(|f| f.crc32);
+        // Read whole and checked whole: a few bytes per copy, long game or variation line.
+        let whole = |name: &str| -> Result<Map, IndexError> {
+            let path = dir.join(name);
+            let map = read(&path)?;
+            check_whole(&path, &map, crc_of(name))?;
+            Ok(map)
+        };
+        let mut sums = match crc_of(file::BLOCK_SUMS) {
+            Some(_) => {
+                let path = dir.join(file::BLOCK_SUMS);
+                let bytes = whole(file::BLOCK_SUMS)?;
+                Some(BlockSums::parse(&bytes, &path)?)
+            }
+            // A segment written before block sums: its mapped files are read unchecked.
+            None => None,
+        };
+        let log = Arc::new(DamageLog::default());
+        let mut checked = |name: &str| -> Result<Checked, IndexError> {
+            let path = dir.join(name);
+            let map = map(&path)?;
+            let blocks = match &mut sums {
+                Some(sums) => {
+                    let blocks = sums.take(name).ok_or_else(|| {
+                        IndexError::Corrupt(format!(
+                            "{} has no block checksums for {name}",
+                            dir.join(file::BLOCK_SUMS).display()
+                        ))
+                    })?;
+                    if blocks.len() != map.len().div_ceil(super::check::BLOCK) {
+                        return Err(IndexError::Corrupt(format!(
+                            "{} has {} block checksums for {} bytes of {name}",
+                            dir.join(file::BLOCK_SUMS).display(),
+                            blocks.len(),
+                            map.len()
+                        )));
+                    }
+                    Some(blocks)
+                }
+                None => None,
+            };
+            Ok(Checked::new(map, path, blocks, log.clone()))
+        };
         let segment = Segment {
             first_game: info.first_game,
-            games: map(&dir.join(file::GAMES))?,
-            ops: map(&dir.join(file::OPS))?,
-            occ: map(&dir.join(file::OCCUPANCY))?,
-            keys: map(&dir.join(file::POSITION_KEYS))?,
-            starts: map(&dir.join(file::POSITION_STARTS))?,
-            positions: map(&dir.join(file::POSITIONS))?,
-            corner_keys: map(&dir.join(file::CORNER_KEYS))?,
-            corner_starts: map(&dir.join(file::CORNER_STARTS))?,
-            corners: map(&dir.join(file::CORNERS))?,
-            aggregate_keys: map(&dir.join(file::AGGREGATE_KEYS))?,
-            aggregate_starts: map(&dir.join(file::AGGREGATE_STARTS))?,
-            aggregates: map(&dir.join(file::AGGREGATES))?,
-            records: map(&dir.join(file::RECORDS))?,
-            records_idx: map(&dir.join(file::RECORDS_INDEX))?,
-            sigs: map(&dir.join(file::SIGNATURES))?,
-            vacated: map(&dir.join(file::VACATED))?,
+            games: checked(file::GAMES)?,
+            ops: checked(file::OPS)?,
+            occ: checked(file::OCCUPANCY)?,
+            keys: checked(file::POSITION_KEYS)?,
+            starts: checked(file::POSITION_STARTS)?,
+            positions: checked(file::POSITIONS)?,
+            corner_keys: checked(file::CORNER_KEYS)?,
+            corner_starts: checked(file::CORNER_STARTS)?,
+            corners: checked(file::CORNERS)?,
+            aggregate_keys: checked(file::AGGREGATE_KEYS)?,
+            aggregate_starts: checked(file::AGGREGATE_STARTS)?,
+            aggregates: checked(file::AGGREGATES)?,
+            records: checked(file::RECORDS)?,
+            records_idx: checked(file::RECORDS_INDEX)?,
+            sigs: checked(file::SIGNATURES)?,
+            vacated: checked(file::VACATED)?,
             // Mapped, not read: 10 bytes a game that an answer reads for its hits only, and that
             // a whole read made every opening pay for (70 MB at 7 M games).
-            years: map(&dir.join(file::YEARS))?,
-            facts: map(&dir.join(file::FACTS))?,
+            years: checked(file::YEARS)?,
+            facts: checked(file::FACTS)?,
             board: info.board,
-            copies: read(&dir.join(file::COPIES))?,
-            long: read(&dir.join(file::LONG))?,
-            variations: read(&dir.join(file::VARIATIONS))?,
+            copies: whole(file::COPIES)?,
+            long: whole(file::LONG)?,
+            variations: whole(file::VARIATIONS)?,
             dir: dir.to_path_buf(),
             files: std::sync::OnceLock::new(),
+            files_crc: crc_of(file::FILES),
+            log,
         };
         // Facts, years and winners are read by game number: a file of another length is
         // another layout's.
@@ -244,7 +311,7 @@ impl Segment {
     /// The ops of a game record of this segment.
     pub fn ops_into(&self, rec: &GameRec, out: &mut Vec<u16>) {
         // A damaged record pointing past the file reads as an empty program.
-        let bytes = self.ops.get(rec.ops_start as usize..).unwrap_or_default();
+        let bytes = self.program_bytes(rec);
         decode_ops(
             bytes,
             rec.ops_len as usize,
@@ -256,8 +323,18 @@ impl Segment {
     /// The replay program of a game record, read op by op from the mapped file (see
     /// [`crate::pack::Ops`]); a damaged record reads as an empty program.
     pub fn op_stream(&self, rec: &GameRec) -> crate::pack::Ops<'_> {
-        let bytes = self.ops.get(rec.ops_start as usize..).unwrap_or_default();
+        let bytes = self.program_bytes(rec);
         crate::pack::Ops::new(bytes, rec.ops_len as usize, rec.flags & FLAG_PACKED != 0)
+    }
+
+    /// The stored bytes of a game record's program; none for a damaged record pointing past the
+    /// file (which reads as an empty program).
+    fn program_bytes(&self, rec: &GameRec) -> &[u8] {
+        let start = rec.ops_start as usize;
+        let len = crate::pack::stored_len(rec.ops_len as usize, rec.flags & FLAG_PACKED != 0);
+        self.ops
+            .get(start..start.saturating_add(len))
+            .unwrap_or_default()
     }
 
     /// Games of the segment (as a bitmap over 0-based ids) whose occupancy covers one of `needs`.
@@ -280,7 +357,7 @@ impl Segment {
     /// The bytes of the position-table entries with this hash.
     fn entries(&self, hash: u64) -> &[u8] {
         let n = self.keys.len() / 8;
-        let key_at = |i: usize| u64::from_le_bytes(self.keys[i * 8..i * 8 + 8].try_into().unwrap());
+        let key_at = |i: usize| u64_at(&self.keys, i);
         let start_at = |i: usize| {
             self.starts
                 .get(i * 4..i * 4 + 4)
@@ -327,8 +404,7 @@ impl Segment {
     /// The encoded corner events with this key; none for a key not in the table.
     fn corner_bytes(&self, key: u64) -> &[u8] {
         let n = self.corner_keys.len() / 8;
-        let key_at =
-            |i: usize| u64::from_le_bytes(self.corner_keys[i * 8..i * 8 + 8].try_into().unwrap());
+        let key_at = |i: usize| u64_at(&self.corner_keys, i);
         let start_at = |i: usize| {
             self.corner_starts
                 .get(i * 4..i * 4 + 4)
@@ -350,9 +426,7 @@ impl Segment {
     /// or when its cells are damaged (then the entries answer, as they would have).
     pub fn aggregates(&self, hash: u64) -> Option<crate::aggregate::Cells> {
         let n = self.aggregate_keys.len() / 8;
-        let key_at = |i: usize| {
-            u64::from_le_bytes(self.aggregate_keys[i * 8..i * 8 + 8].try_into().unwrap())
-        };
+        let key_at = |i: usize| u64_at(&self.aggregate_keys, i);
         let start_at = |i: usize| {
             self.aggregate_starts
                 .get(i * 4..i * 4 + 4)
@@ -382,7 +456,7 @@ impl Segment {
                 .map_or(0, |b| u32::from_le_bytes(b.try_into().unwrap()) as usize)
         };
         (0..n).flat_map(move |i| {
-            let hash = u64::from_le_bytes(self.keys[i * 8..i * 8 + 8].try_into().unwrap());
+            let hash = u64_at(&self.keys, i);
             // Damaged starts read as no entries, as in `entries`.
             let (from, to) = (start_at(i), start_at(i + 1));
             self.positions
@@ -550,7 +624,7 @@ impl Segment {
     /// past the file's end).
     #[inline]
     pub fn prefetch_year(&self, i: u32) {
-        prefetch(self.years.get(i as usize * YearWinner::SIZE));
+        prefetch(self.years.unchecked().get(i as usize * YearWinner::SIZE));
     }
 
     /// Asks the processor to fetch the start of game `i`'s program and of its vacated points
@@ -567,10 +641,10 @@ impl Segment {
         // session).
         let lines = (at % 64 + len).div_ceil(64).min(PREFETCH_LINES);
         for line in 0..lines {
-            prefetch(self.ops.get(at - at % 64 + line * 64));
+            prefetch(self.ops.unchecked().get(at - at % 64 + line * 64));
         }
         if let Some(at) = self.vacated_start(i as usize) {
-            prefetch(self.vacated.get(at));
+            prefetch(self.vacated.unchecked().get(at));
         }
     }
 
@@ -579,15 +653,15 @@ impl Segment {
     /// where the program is).
     #[inline]
     pub fn prefetch_record(&self, i: u32) {
-        prefetch(self.games.get(i as usize * GameRec::SIZE));
-        prefetch(self.vacated.get(i as usize * 4));
+        prefetch(self.games.unchecked().get(i as usize * GameRec::SIZE));
+        prefetch(self.vacated.unchecked().get(i as usize * 4));
     }
 
     /// Asks the processor to fetch game `i`'s facts into its cache (a hint; nothing past the
     /// file's end).
     #[inline]
     pub fn prefetch_facts(&self, i: u32) {
-        prefetch(self.facts.get(i as usize * Facts::SIZE));
+        prefetch(self.facts.unchecked().get(i as usize * Facts::SIZE));
     }
 
     /// The facts of game `i` (see [`Facts`]); all unknown past a damaged file's end.
@@ -654,16 +728,32 @@ impl Segment {
         )
     }
 
-    /// The name of the segment's record file `i` ("" when `files.jsonl` cannot be read any more).
+    /// The name of the segment's record file `i`; "" when `files.jsonl` cannot be read any
+    /// more or does not match its checksum, which is then noted as damage (see
+    /// [`Segment::damaged`]): no answer is given with names read from it.
     pub fn file(&self, i: usize) -> &str {
         self.files
             .get_or_init(|| {
-                let mut text = String::new();
-                let _ = File::open(self.dir.join(file::FILES))
-                    .and_then(|mut f| f.read_to_string(&mut text));
-                Files::new(text)
+                let path = self.dir.join(file::FILES);
+                let text = match std::fs::read(&path) {
+                    Ok(bytes) => match check_whole(&path, &bytes, self.files_crc) {
+                        Ok(()) => String::from_utf8(bytes).map_err(|_| "is not UTF-8".to_string()),
+                        Err(_) => Err("does not match its checksum in the manifest".to_string()),
+                    },
+                    Err(e) => Err(e.to_string()),
+                };
+                Files::new(text.unwrap_or_else(|problem| {
+                    self.log.note(&path, problem);
+                    String::new()
+                }))
             })
             .get(i)
+    }
+
+    /// The damaged files of the segment found while reading it, with what is wrong: an answer
+    /// read from them is not to be given ([`crate::Index::check_intact`]).
+    pub fn damaged(&self) -> Vec<(PathBuf, String)> {
+        self.log.list()
     }
 
     /// `(copy, original)` ids of the segment's exact copies, in id order.
@@ -722,6 +812,14 @@ impl Segment {
             ("variations", self.variations.len() as u64),
         ]
     }
+}
+
+/// The `i`-th `u64` of a table of keys (0 past its end, which only a damaged table reaches).
+#[inline]
+fn u64_at(table: &Checked, i: usize) -> u64 {
+    table
+        .get(i * 8..i * 8 + 8)
+        .map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap()))
 }
 
 /// The most cache lines of a program [`Segment::prefetch_program`] asks for.

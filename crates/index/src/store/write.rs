@@ -5,6 +5,7 @@ use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
+use super::check::{BlockSums, BLOCK};
 use super::format::{
     encode_corner_events, encode_entry, CornerEvent, GameRec, PosEntry, RecordAt, StoredOps,
     YearWinner, FLAG_LONG, FLAG_PACKED, MAX_TABLE_MOVE, RECORDS_PER_BLOCK,
@@ -51,6 +52,9 @@ struct Summed {
     name: &'static str,
     file: File,
     hasher: crc32fast::Hasher,
+    /// Each [`BLOCK`]'s CRC-32, for `sums.bin` (see `check`): a chunk is a whole number of
+    /// blocks, so every block is summed in one piece.
+    blocks: Vec<u32>,
     len: u64,
     /// Bytes of the chunk not yet whole.
     pending: Vec<u8>,
@@ -67,13 +71,23 @@ const CHUNK: usize = 2 << 20;
 /// 64 ordinary records is a few hundred kilobytes); one grown by a huge record is let go.
 const BLOCK_KEPT_BYTES: usize = 16 << 20;
 
+// Checked when compiling: a chunk is a whole number of checked blocks.
+const _: () = assert!(CHUNK.is_multiple_of(BLOCK));
+
 impl Summed {
     /// Writes `bytes` (whole chunks, or the last piece) to the file, summing them.
     fn put(&mut self, bytes: &[u8]) -> std::io::Result<()> {
         #[cfg(test)]
         self.puts.push((self.len, bytes.len()));
         self.file.write_all(bytes)?;
-        self.hasher.update(bytes);
+        debug_assert_eq!(self.len % BLOCK as u64, 0);
+        // Each block is summed once; the whole file's sum is combined from the blocks'.
+        for block in bytes.chunks(BLOCK) {
+            let mut h = crc32fast::Hasher::new();
+            h.update(block);
+            self.hasher.combine(&h);
+            self.blocks.push(h.finalize());
+        }
         self.len += bytes.len() as u64;
         Ok(())
     }
@@ -128,6 +142,7 @@ fn create_file(dir: &Path, name: &'static str) -> Result<SegmentFile, IndexError
         name,
         file,
         hasher: crc32fast::Hasher::new(),
+        blocks: Vec::new(),
         len: 0,
         pending: Vec::new(),
         #[cfg(test)]
@@ -488,7 +503,7 @@ impl SegmentWriter {
         let (positions, corners) = (&mut self.positions, &mut self.corners);
         let corner_lists = &mut self.corner_lists;
         let (first_game, occupancy) = (self.first_game, &self.occupancy);
-        let mut sums = std::thread::scope(|scope| {
+        let sums = std::thread::scope(|scope| {
             // The files already whole are synced to disk (hundreds of megabytes of replay
             // programs and records) on a thread that waits for the disk, not on the pool's.
             let syncing = scope.spawn(|| sum_all(&dir, done));
@@ -516,7 +531,7 @@ impl SegmentWriter {
             sums.extend(corner?);
             Ok::<_, IndexError>(sums)
         })?;
-        sums.sort_by(|a, b| a.name.cmp(&b.name));
+        let sums = write_block_sums(&dir, sums)?;
         let spare = Spare {
             positions: self.positions,
             corners: self.corners,
@@ -527,22 +542,45 @@ impl SegmentWriter {
     }
 }
 
-/// Writes what is left of each file and syncs it to disk: each one's length and checksum.
+/// Writes what is left of each file and syncs it to disk: each one's length and checksum, and
+/// its blocks' checksums.
 fn sum_all(
     dir: &Path,
     files: impl IntoIterator<Item = SegmentFile>,
-) -> Result<Vec<FileSum>, IndexError> {
+) -> Result<Vec<(FileSum, Vec<u32>)>, IndexError> {
     files
         .into_iter()
         .map(|w| {
             let summed = w.finish().map_err(|e| IndexError::io(dir, e))?;
-            Ok(FileSum {
-                name: summed.name.to_string(),
-                len: summed.len,
-                crc32: summed.hasher.finalize(),
-            })
+            Ok((
+                FileSum {
+                    name: summed.name.to_string(),
+                    len: summed.len,
+                    crc32: summed.hasher.finalize(),
+                },
+                summed.blocks,
+            ))
         })
         .collect()
+}
+
+/// Writes `sums.bin`, every block checksum of the segment's other files (see `check`), and
+/// gives the length and checksum of every file, itself included, sorted by name.
+fn write_block_sums(
+    dir: &Path,
+    files: Vec<(FileSum, Vec<u32>)>,
+) -> Result<Vec<FileSum>, IndexError> {
+    let mut out = create_file(dir, file::BLOCK_SUMS)?;
+    let bytes = BlockSums::encode(
+        files
+            .iter()
+            .map(|(f, blocks)| (f.name.as_str(), f.len, blocks.as_slice())),
+    );
+    out.write_all(&bytes).map_err(|e| IndexError::io(dir, e))?;
+    let mut sums: Vec<FileSum> = files.into_iter().map(|(f, _)| f).collect();
+    sums.extend(sum_all(dir, [out])?.into_iter().map(|(f, _)| f));
+    sums.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(sums)
 }
 
 /// Three files of a table grouped by key: the distinct keys, where each one's list starts, and
