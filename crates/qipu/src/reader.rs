@@ -313,7 +313,10 @@ impl Index {
     /// What the index knows of game `id` without reading its record.
     pub fn game(&self, id: GameId) -> Result<GameInfo, Error> {
         self.check(id)?;
-        self.info(id)
+        let info = self.info(id)?;
+        // What was read of a damaged file is not given (see `index::Index::check_intact`).
+        self.inner.check_intact()?;
+        Ok(info)
     }
 
     /// Where game `id` was read from: its record file as named when indexed, and its place in
@@ -321,7 +324,9 @@ impl Index {
     /// that a client can map names back to numbers for every game at little cost.
     pub fn identity(&self, id: GameId) -> Result<(&str, u32), Error> {
         self.check(id)?;
-        Ok(self.inner.identity(id))
+        let identity = self.inner.identity(id);
+        self.inner.check_intact()?;
+        Ok(identity)
     }
 
     fn check(&self, id: GameId) -> Result<(), Error> {
@@ -414,7 +419,10 @@ impl Index {
     /// The original record text of game `id`, as it was read (its bytes, in its own charset).
     pub fn record(&self, id: GameId) -> Result<Vec<u8>, Error> {
         self.check(id)?;
-        Ok(self.inner.record(id)?)
+        let record = self.inner.record(id);
+        // A damaged file read on the way is named before what it made of the record.
+        self.inner.check_intact()?;
+        Ok(record?)
     }
 
     /// The main line of game `id`, read from its original record; of a variation line, that
@@ -586,6 +594,16 @@ pub(crate) fn describe<'a>(
     search_ms: f64,
 ) -> Result<Answer, Error> {
     let started = Instant::now();
+    // Every index of the set read from, to be checked once the answer is made.
+    let read: std::cell::RefCell<Vec<&'a Index>> = std::cell::RefCell::new(vec![at(0).0]);
+    let at = |g: GameId| {
+        let (index, local) = at(g);
+        let mut read = read.borrow_mut();
+        if !read.iter().any(|i| std::ptr::eq(*i, index)) {
+            read.push(index);
+        }
+        (index, local)
+    };
     let mut hits = found.hits;
     sort(at, &mut hits, query.sort)?;
     let c = found.counts;
@@ -621,9 +639,11 @@ pub(crate) fn describe<'a>(
         .into_iter()
         .map(|c| continuation(at, &c))
         .collect();
-    // Describing the hits read the metadata and the game table again. (A cut map is known
-    // process-wide: any index of the set can tell.)
-    at(0).0.inner.check_intact()?;
+    // Describing the hits read the metadata, the game table and the names of record files
+    // again: a cut map (known process-wide) or a damaged file of any index read gives no answer.
+    for index in read.borrow().iter() {
+        index.inner.check_intact()?;
+    }
     Ok(Answer {
         hits,
         continuations,

@@ -687,7 +687,11 @@ impl Segment {
         let mut ops = Vec::new();
         self.ops_into(&rec, &mut ops);
         crate::skeleton::restore(&stored, &ops).ok_or_else(|| {
-            IndexError::Corrupt(format!("record of game {i} disagrees with its moves"))
+            IndexError::Corrupt(format!(
+                "record of game {i} in {} disagrees with its moves in {}",
+                self.dir.join(file::RECORDS).display(),
+                self.dir.join(file::OPS).display()
+            ))
         })
     }
 
@@ -699,21 +703,27 @@ impl Segment {
             offset,
             len,
         } = RecordAt::find(&self.records_idx, self.len() as usize, i as usize)
-            .ok_or_else(|| IndexError::Corrupt(format!("no record index for game {i}")))?;
+            .ok_or_else(|| self.records_damaged(i, file::RECORDS_INDEX, "has no entry"))?;
         let (block_start, block_len) = (block_start as usize, block_len as usize);
         let (off, len) = (offset as usize, len as usize);
         let block = self
             .records
             .get(block_start..block_start.saturating_add(block_len))
-            .ok_or_else(|| {
-                IndexError::Corrupt(format!("record block of game {i} out of the file"))
-            })?;
+            .ok_or_else(|| self.records_damaged(i, file::RECORDS, "ends before its block"))?;
         let block = zstd::stream::decode_all(block)
-            .map_err(|e| IndexError::Corrupt(format!("record block of game {i}: {e}")))?;
+            .map_err(|e| self.records_damaged(i, file::RECORDS, &format!("has a bad block: {e}")))?;
         block
-            .get(off..off + len)
+            .get(off..off.saturating_add(len))
             .map(<[u8]>::to_vec)
-            .ok_or_else(|| IndexError::Corrupt(format!("record of game {i} out of its block")))
+            .ok_or_else(|| self.records_damaged(i, file::RECORDS, "has a block too short"))
+    }
+
+    /// The error of a record that cannot be read: `name`, a file of the segment, `why`.
+    fn records_damaged(&self, i: u32, name: &str, why: &str) -> IndexError {
+        IndexError::Corrupt(format!(
+            "{} {why} for game {i}",
+            self.dir.join(name).display()
+        ))
     }
 
     /// Exact and canonical signatures of game `i` (0-based within the segment).
