@@ -298,8 +298,8 @@ fn read_as<T: serde::de::DeserializeOwned>(
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(IndexError::io(&p, e)),
     };
-    let checked = check_sum(&bytes)
-        .map_err(|why| IndexError::Corrupt(format!("{} {why}", p.display())))?;
+    let checked =
+        check_sum(&bytes).map_err(|why| IndexError::Corrupt(format!("{} {why}", p.display())))?;
     let t: T = serde_json::from_slice(&bytes)
         .map_err(|e| IndexError::Corrupt(format!("{}: {e}", p.display())))?;
     if !(OLDEST_READABLE_VERSION..=FORMAT_VERSION).contains(&version(&t)) {

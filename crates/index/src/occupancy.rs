@@ -8,8 +8,8 @@
 //! instead of reading every game's 96 bytes (tens of megabytes). Other board sizes keep no
 //! occupancy and are not filtered.
 
-use crate::store::Bytes;
 use crate::leb::{push_leb, read_leb};
+use crate::store::Bytes;
 
 /// Points of a 19×19 board.
 const POINTS: usize = 361;
@@ -262,7 +262,13 @@ const BLOCK: usize = 64;
 /// A block stops as soon as no game in it is left: a need of thirty stones usually costs a few
 /// columns per block.
 #[inline]
-fn and_block<B: Bytes + ?Sized>(columns: &B, games: usize, start: usize, cols: &[usize], acc: &mut [u64]) {
+fn and_block<B: Bytes + ?Sized>(
+    columns: &B,
+    games: usize,
+    start: usize,
+    cols: &[usize],
+    acc: &mut [u64],
+) {
     let (w, n) = (words(games), acc.len());
     acc.fill(u64::MAX);
     if start + n == w && !games.is_multiple_of(64) {
@@ -319,7 +325,11 @@ pub fn covering_among<B: Bytes + ?Sized>(
 
 /// Over the column layout of `games` games: the games (ascending) whose occupancy covers at
 /// least one of `needs` (the first 64), each with the needs it covers (bit i = need i).
-pub fn covering_each<B: Bytes + ?Sized>(columns: &B, games: usize, needs: &[Occupancy]) -> Vec<(u32, u64)> {
+pub fn covering_each<B: Bytes + ?Sized>(
+    columns: &B,
+    games: usize,
+    needs: &[Occupancy],
+) -> Vec<(u32, u64)> {
     let w = words(games);
     let needs: Vec<Vec<usize>> = needs[..needs.len().min(64)]
         .iter()

@@ -69,7 +69,11 @@ impl Checked {
         log: Arc<DamageLog>,
     ) -> Checked {
         let blocks = map.len().div_ceil(BLOCK);
-        let words = if sums.is_some() { blocks.div_ceil(64) } else { 0 };
+        let words = if sums.is_some() {
+            blocks.div_ceil(64)
+        } else {
+            0
+        };
         Checked {
             map,
             path,
@@ -140,7 +144,9 @@ pub(crate) struct BlockSums(HashMap<String, Box<[u32]>>);
 
 impl BlockSums {
     /// `sums.bin` for `files`: (name, length, each block's CRC-32).
-    pub(crate) fn encode<'a>(files: impl IntoIterator<Item = (&'a str, u64, &'a [u32])>) -> Vec<u8> {
+    pub(crate) fn encode<'a>(
+        files: impl IntoIterator<Item = (&'a str, u64, &'a [u32])>,
+    ) -> Vec<u8> {
         let mut out = Vec::new();
         for (name, len, sums) in files {
             out.extend_from_slice(&(name.len() as u16).to_le_bytes());

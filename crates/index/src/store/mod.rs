@@ -51,12 +51,12 @@ mod read;
 mod write;
 
 pub use crate::occupancy::{Occupancy, Vacated};
+pub(crate) use check::Bytes;
 pub use format::{
     pack_next, unpack_next, CornerEvent, GameRec, PosEntry, StoredOps, YearWinner, FLAG_IRREGULAR,
     FLAG_LONG, FLAG_MARKS, FLAG_PACKED, FLAG_SKELETON, FLAG_SYMMETRIC_COPY, FLAG_VARIATION,
     MAX_INDEXED_STONES, MAX_SEGMENT_GAMES, MAX_TABLE_MOVE, NO_NEXT,
 };
-pub(crate) use check::Bytes;
 pub(crate) use read::file_crc;
 pub use read::Segment;
 pub use write::{GameData, SegmentWriter, Spare};

@@ -710,8 +710,9 @@ impl Segment {
             .records
             .get(block_start..block_start.saturating_add(block_len))
             .ok_or_else(|| self.records_damaged(i, file::RECORDS, "ends before its block"))?;
-        let block = zstd::stream::decode_all(block)
-            .map_err(|e| self.records_damaged(i, file::RECORDS, &format!("has a bad block: {e}")))?;
+        let block = zstd::stream::decode_all(block).map_err(|e| {
+            self.records_damaged(i, file::RECORDS, &format!("has a bad block: {e}"))
+        })?;
         block
             .get(off..off.saturating_add(len))
             .map(<[u8]>::to_vec)
