@@ -39,7 +39,9 @@
 //! - `files.jsonl`: the record files of the segment, one JSON string per line (read the first
 //!   time a game's identity is asked for);
 //! - `rejected.jsonl`: files and games of the segment's inputs that could not be read (gathered
-//!   into the index folder's `rejected.jsonl` at the end of each run).
+//!   into the index folder's `rejected.jsonl` at the end of each run);
+//! - `sums.bin`: every other file's CRC-32 per 64 KiB block, which a search checks as it first
+//!   reads each block (see `check`).
 //!
 //! The names of these files are in [`crate::layout::segment`]. The format of their contents is
 //! in `format` (record sizes, flags, bit layouts); `write` makes a segment and `read` maps one,
