@@ -452,7 +452,7 @@ pub(crate) fn cjk_reading(bytes: &[u8], odd: usize) -> Option<&'static Encoding>
 /// Whether every character of `text` that is not ASCII is of a CJK script: Han, kana, Hangul, or
 /// the CJK punctuation and full-width forms. Not half-width katakana: Shift_JIS reads most single
 /// bytes `A1`–`DF` as those, UTF-8's `¥` (`C2 A5`) as `ﾂ･` (sgfc's `mixed-encoding.source`).
-fn cjk_only(text: &str) -> bool {
+pub(crate) fn cjk_only(text: &str) -> bool {
     text.chars().filter(|c| !c.is_ascii()).all(|c| {
         matches!(c as u32,
             0x1100..=0x11ff // Hangul jamo
@@ -495,8 +495,11 @@ pub(crate) fn accidental_utf8(
     }
 }
 
-/// Whether `text` holds odd characters or letters of more than one script outside ASCII (Latin,
-/// Greek, Cyrillic, Armenian, Hebrew, Arabic, or any other block below U+0800 as one).
+/// Whether `text` holds odd characters, or two letters of different scripts side by side outside
+/// ASCII (Latin, Greek, Cyrillic, Armenian, Hebrew, Arabic, or any other block below U+0800 as
+/// one). Side by side, in one run of non-ASCII characters, because that is how legacy CJK bytes
+/// read as UTF-8 look (喜越 as `ϲԽ`, 什么 as `ʲô`), while a file of real names may hold a Latin
+/// name and a Cyrillic one (`Jörg`, `Иван`) without being anything but UTF-8.
 fn mixed_scripts(text: &str) -> bool {
     let script = |c: char| match c as u32 {
         0x80..=0x24f => 0,
@@ -507,12 +510,22 @@ fn mixed_scripts(text: &str) -> bool {
         0x600..=0x6ff => 5,
         _ => 6,
     };
-    let mut seen = text
-        .chars()
-        .filter(|c| !c.is_ascii() && c.is_alphabetic())
-        .map(script);
-    let first = seen.next();
-    odd_chars(text) > 0 || seen.any(|s| Some(s) != first)
+    if odd_chars(text) > 0 {
+        return true;
+    }
+    let mut last: Option<u8> = None;
+    for c in text.chars() {
+        if c.is_ascii() {
+            last = None;
+        } else if c.is_alphabetic() {
+            let s = script(c);
+            if last.is_some_and(|l| l != s) {
+                return true;
+            }
+            last = Some(s);
+        }
+    }
+    false
 }
 
 /// If `bytes` is a UTF-16 file (by BOM, or by the NUL bytes that ASCII structure leaves in every
@@ -668,6 +681,14 @@ mod tests {
     /// The Fox name: a character with both continuation bytes replaced by `?`, one intact,
     /// one with its last byte replaced, and nothing else that is not ASCII (read as ISO-8859-5,
     /// `х??хИИчЇ?`, when only one `?` made a hole).
+    #[test]
+    fn names_of_two_scripts_apart_stay_utf8() {
+        // A Latin name and a Cyrillic one in one file are UTF-8, not GB18030 read wrongly
+        // (`J枚rg 袠胁邪薪`); letters of two scripts side by side are the accidental kind.
+        assert_eq!(accidental_utf8("PB[Jörg]PW[Иван]", None), None);
+        assert!(accidental_utf8("PB[ϲԽ]", None).is_some());
+    }
+
     #[test]
     fn a_character_with_all_its_continuation_bytes_replaced_is_a_hole() {
         let b = b"\xe5??\xe5\xb8\xb8\xe7\xa7?\n";

@@ -203,3 +203,22 @@ fn fox_names_broken_by_question_marks_stay_utf8() {
         f
     });
 }
+
+/// A GIB whose names are UTF-8 (a converted file that kept its `GIBOKIND=China` header) reads
+/// them as UTF-8: most UTF-8 Han reads cleanly in GBK too (井山裕太 as `浜曞北瑁曞お`), but two
+/// characters of three bytes in CJK scripts alone are not what legacy bytes make.
+#[test]
+fn utf8_names_under_a_legacy_gibokind_stay_utf8() {
+    let names: Vec<(String, Vec<u8>)> = ["井山裕太", "古力", "常昊", "芝野虎丸", "申真谞", "柯洁"]
+        .iter()
+        .map(|n| (n.to_string(), n.as_bytes().to_vec()))
+        .collect();
+    let wrong: Vec<String> = names
+        .iter()
+        .filter_map(|(name, bytes)| {
+            let got = black(&gib("China", bytes));
+            (got != *name).then(|| format!("{name} → {got}"))
+        })
+        .collect();
+    assert!(wrong.is_empty(), "read wrong: {}", wrong.join(", "));
+}

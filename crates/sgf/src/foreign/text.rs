@@ -3,7 +3,9 @@
 //! A file may say how it is written: UGF's `Lang=SJIS`, GIB's `GIBOKIND=China`, and NGF, which
 //! names nothing, by the format itself (its files are GB18030 when not ASCII). Some files mix
 //! charsets: the KaTrain GIB file holds EUC-KR names and UTF-8 user ids. So:
-//! - a file that is valid UTF-8 is UTF-8;
+//! - a file that is valid UTF-8 is UTF-8, but for text that reads in the declared charset and
+//!   is UTF-8 by accident or declared by the file itself; UTF-8 whose text is CJK of three-byte
+//!   characters stays UTF-8 whatever the file declares;
 //! - otherwise the lines that are not valid UTF-8, all of them at once, decide. The declared
 //!   charset is taken when it decodes every one of them without error and its reading holds no
 //!   odd character ([`crate::charset::odd_chars`]: Latin symbols such as `¸´¬‚` among the
@@ -23,7 +25,7 @@ use std::borrow::Cow;
 
 use encoding_rs::{Encoding, UTF_8};
 
-use crate::charset::{accidental_utf8, cjk_reading, fits, odd_chars};
+use crate::charset::{accidental_utf8, cjk_only, cjk_reading, fits, odd_chars};
 
 /// How the lines of one file are decoded.
 pub(crate) struct Decoder {
@@ -70,7 +72,14 @@ impl Decoder {
         // itself said so or the UTF-8 is of the accidental kind ([`accidental_utf8`]); then
         // every line is read in it.
         if let Some(d) = said.filter(|d| utf8 && non_ascii && fits(d, &wide)) {
-            let by_file = matches!(declared, Some(Declared::ByFile(_)));
+            // Except text that reads as UTF-8 CJK, two characters of three bytes or more and
+            // nothing else outside ASCII: legacy bytes almost never make that (one such
+            // character they do: Shift_JIS 邱峻 is UTF-8 `総s`), a converted file keeping its
+            // header does.
+            let cjk_utf8 = std::str::from_utf8(&wide).is_ok_and(|t| {
+                t.chars().filter(|&c| c as u32 >= 0x800).nth(1).is_some() && cjk_only(t)
+            });
+            let by_file = matches!(declared, Some(Declared::ByFile(_))) && !cjk_utf8;
             if by_file
                 || std::str::from_utf8(&wide).is_ok_and(|t| accidental_utf8(t, Some(d)).is_some())
             {
