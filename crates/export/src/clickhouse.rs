@@ -164,6 +164,8 @@ pub fn export(
     for (name, content) in [(file::SCHEMA, SCHEMA_SQL), (file::LOAD, LOAD_SH)] {
         summary.files.push(write_text(out, name, content)?);
     }
+    // What was written from a damaged block of the index is not an export.
+    index.check_intact()?;
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
 }

@@ -452,6 +452,8 @@ pub fn export(
     }
     summary.keys = keys.total + keys.rows as u64;
     summary.files.push(keys.finish()?);
+    // What was written from a damaged block of the index is not an export.
+    index.check_intact()?;
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
 }

@@ -241,6 +241,8 @@ impl Index {
                 |g| search::Store::counted_elsewhere(&games, g),
             );
             let tally_ms = started.elapsed().as_secs_f64() * 1e3;
+            // The profile read the games' years and facts: no answer from a damaged block.
+            self.inner.check_intact()?;
             let counts = Counts {
                 games: ids.len(),
                 positions: 0,
@@ -296,6 +298,8 @@ impl Index {
             ),
         };
         let tally_ms = found.tally_ms + started.elapsed().as_secs_f64() * 1e3;
+        // The profile read the games' years and facts: no answer from a damaged block.
+        self.inner.check_intact()?;
         Ok(Found {
             hits,
             counts,
@@ -440,6 +444,8 @@ impl Index {
                     _ => None,
                 })
                 .collect();
+            // Moves read from a damaged block are not given (see `index::Index::check_intact`).
+            self.inner.check_intact()?;
             return Ok(MainLine {
                 board: (rec.width, rec.height),
                 moves,
@@ -472,6 +478,8 @@ impl Index {
         self.check(id)?;
         let rec = self.inner.game(id);
         let ops = self.inner.ops(id);
+        // A board is not drawn from a damaged block (see `index::Index::check_intact`).
+        self.inner.check_intact()?;
         let damaged =
             |why: String| Error::from(index::IndexError::Corrupt(format!("game {id}: {why}")));
         let mut walk = index::ops::Walker::new(&ops, rec.width, rec.height, false)

@@ -226,6 +226,11 @@ impl Shards {
                 None => profile = Some(found.profile),
             }
         }
+        // Each part was checked as its search ended, but the signatures read after it decide
+        // what later parts count: every part is checked again once all are read.
+        for part in &self.parts {
+            part.inner.check_intact()?;
+        }
         let found = Found {
             hits,
             counts,

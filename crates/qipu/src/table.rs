@@ -76,6 +76,14 @@ fn winner_letter<S: serde::Serializer>(c: &Option<Color>, s: S) -> Result<S::Ok,
 }
 
 impl Index {
+    /// Whether everything the table readers handed out so far was read from sound bytes: the
+    /// streams are infallible (a damaged block's bytes are still handed out, see
+    /// `index::Index::check_intact`), so a client that read the tables asks this before it
+    /// trusts what it made of them; the error names each damaged file.
+    pub fn check_intact(&self) -> Result<(), Error> {
+        Ok(self.inner.check_intact()?)
+    }
+
     /// Every entry of the position table, streamed from the memory-mapped files (nothing is
     /// collected): segment after segment, each by hash and then by game. A client that needs
     /// the table's entries in one order sorts them itself.

@@ -111,7 +111,7 @@ impl Checked {
         }
         for b in from / BLOCK..=(to - 1) / BLOCK {
             let bit = 1u64 << (b % 64);
-            if self.verified[b / 64].load(Ordering::Relaxed) & bit == 0 {
+            if self.verified[b / 64].load(Ordering::Acquire) & bit == 0 {
                 self.check_block(b);
             }
         }
@@ -133,7 +133,7 @@ impl Checked {
                 ),
             );
         }
-        self.verified[b / 64].fetch_or(1 << (b % 64), Ordering::Relaxed);
+        self.verified[b / 64].fetch_or(1 << (b % 64), Ordering::Release);
     }
 }
 
