@@ -1189,3 +1189,96 @@ fn a_small_file_read_whole_is_not_torn_by_a_later_rewrite() {
     .unwrap();
     assert_eq!(got, [(true, false)]);
 }
+
+/// The root properties PW, PB, KM and DT of each game of a kifu-line move file read with the
+/// index files near it, by game id; and the file's diagnostics.
+type KifuGames = (Vec<(String, [String; 4])>, Vec<String>);
+
+fn kifu_games(move_file: &Path) -> KifuGames {
+    let (records, result) = read_all(&only_source(move_file));
+    result.unwrap();
+    let read = sgf::Records::read(&records[0].1);
+    let games = (0..read.len())
+        .map(|i| {
+            let tree = read.game(i).unwrap();
+            let prop = |id| {
+                tree.root()
+                    .get(id)
+                    .map(|p| p.text().into_owned())
+                    .unwrap_or_default()
+            };
+            use sgf::ids::{DT, GN, KM, PB, PW};
+            (prop(GN), [prop(PW), prop(PB), prop(KM), prop(DT)])
+        })
+        .collect();
+    let diagnostics = read.diagnostics().iter().map(|d| d.to_string()).collect();
+    (games, diagnostics)
+}
+
+#[test]
+fn a_kifu_move_file_takes_an_id_from_its_own_index_first() {
+    let Some(diverse) = testdata::dataset("diverse") else {
+        return;
+    };
+    // Two months of Tom's dataset made from the shared example's real lines, edited: game A is
+    // in both months' move files and both months' indexes, each month's with other players and
+    // komi (a server reusing an id); game B is in January's moves and only in February's index.
+    let from = diverse.join("kifu_line_format");
+    let moves = fs::read_to_string(from.join("tom_2003-09.kifu")).unwrap();
+    let index = fs::read_to_string(from.join("tom_2003-09.index")).unwrap();
+    let line = |text: &str, id: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("{id}\t")))
+            .unwrap()
+            .to_string()
+    };
+    let (a, b) = ("354460", "355131");
+    let scratch = Scratch::new("inputs-kifu-own-index");
+    let january = scratch.write(
+        "2010-01.kifu",
+        format!("{}\n{}\n", line(&moves, a), line(&moves, b)).as_bytes(),
+    );
+    let february = scratch.write("2010-02.kifu", format!("{}\n", line(&moves, a)).as_bytes());
+    let a_january = line(&index, a).replace("2003.09", "2010.01");
+    scratch.write("2010-01.index", format!("{a_january}\n").as_bytes());
+    let a_february = line(&index, a)
+        .replace("2003.09", "2010.02")
+        .replace("忧郁的孤影\t楚阳春\t6.5", "江城子\tkanyin111\t0.5");
+    let b_february = line(&index, b).replace("2003.09", "2010.02");
+    scratch.write(
+        "2010-02.index",
+        format!("{a_february}\n{b_february}\n").as_bytes(),
+    );
+    let facts = |w: &str, b: &str, km: &str, dt: &str| [w, b, km, dt].map(String::from);
+
+    // January's own index gives A (though February's sorts after it); B comes from February's.
+    let (games, diagnostics) = kifu_games(&january);
+    assert_eq!(
+        games,
+        [
+            (a.into(), facts("忧郁的孤影", "楚阳春", "6.5", "2010-01-25")),
+            (b.into(), facts("江城子", "楚阳春", "6.5", "2010-02-25")),
+        ]
+    );
+    let conflict = "game 354460 is in 2010-01.index and in 2010-02.index, with different \
+                    players and komi: those of 2010-01.index are taken";
+    assert!(
+        diagnostics.iter().any(|d| d.contains(conflict)),
+        "{diagnostics:?}"
+    );
+    assert_eq!(diagnostics.len(), 1, "only A's: {diagnostics:?}");
+
+    // February's own index gives A (though January's sorts before it).
+    let (games, diagnostics) = kifu_games(&february);
+    assert_eq!(
+        games,
+        [(a.into(), facts("江城子", "kanyin111", "0.5", "2010-02-25"))]
+    );
+    assert!(
+        diagnostics.iter().any(|d| d.contains(
+            "game 354460 is in 2010-02.index and in 2010-01.index, with different players \
+             and komi: those of 2010-02.index are taken"
+        )),
+        "{diagnostics:?}"
+    );
+}

@@ -31,10 +31,13 @@ pub mod write;
 
 pub use charset::{Charset, CharsetSource};
 pub use diag::{Diagnostic, Problem};
+pub use foreign::kifu::IndexFile as KifuIndexFile;
 pub use gameinfo::{Field, GameInfo};
 pub use parse::parse_game;
 pub use point::{Color, MalformedPoint, Point, MAX_SIZE};
 pub use prop::{ids, PropId, ValueType, ValueType2};
-pub use records::{detect_format, is_kifu_moves, pack_kifu_pair, Format, Records};
+pub use records::{
+    detect_format, is_kifu_moves, pack_kifu_indexes, pack_kifu_pair, Format, Records,
+};
 pub use scan::{split_games, GameSpan, Span};
 pub use tree::{Dialect, GameTree, Node, NodeId, Prop};

@@ -16,6 +16,7 @@ use crate::parse::{parse_game, parse_with};
 use crate::quadrant;
 use crate::scan::{split_games, Escapes, GameSpan};
 use crate::tree::{Dialect, GameTree};
+use crate::KifuIndexFile;
 
 /// A record format qipu reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,8 +65,8 @@ impl<'a> Records<'a> {
     /// Recognises the format of `bytes` and finds its games. Never fails: a file with no game has
     /// no games and a diagnostic saying so.
     pub fn read(bytes: &'a [u8]) -> Records<'a> {
-        if let Some((index, moves)) = unpack_kifu_pair(bytes) {
-            return Records::read_kifu_pair(index, moves);
+        if let Some((indexes, moves)) = unpack_kifu_pair(bytes) {
+            return Records::read_kifu_indexes(&indexes, moves);
         }
         let mut diagnostics = Vec::new();
         let (bytes, file_charset): (Cow<'a, [u8]>, _) = match charset::transcode_utf16(bytes) {
@@ -107,6 +108,19 @@ impl<'a> Records<'a> {
     /// file are in [`Records::diagnostics`] (at byte offsets of the file they name).
     pub fn read_kifu_pair(index: &[u8], moves: &[u8]) -> Records<'static> {
         let converted = foreign::kifu::join(index, moves);
+        Records::finish(
+            Cow::Owned(converted.sgf.into_bytes()),
+            Format::KifuLine,
+            converted.charset,
+            converted.diagnostics,
+        )
+    }
+
+    /// Reads a kifu-line move file with the index files near it, in the order given: an id is
+    /// taken from the first that has it (the move file's own index should come first), and an id
+    /// two of them give differently is a diagnostic naming both.
+    pub fn read_kifu_indexes(indexes: &[KifuIndexFile<'_>], moves: &[u8]) -> Records<'static> {
+        let converted = foreign::kifu::join_named(indexes, moves);
         Records::finish(
             Cow::Owned(converted.sgf.into_bytes()),
             Format::KifuLine,
@@ -222,42 +236,98 @@ impl<'a> Records<'a> {
     }
 }
 
-/// What starts a kifu-line pair packed as one record by [`pack_kifu_pair`]: a NUL, which no
-/// text record starts with, then a name.
+/// What started a kifu-line pair packed as one record before index files were named: a NUL,
+/// which no text record starts with, then a name; then the index lines' length and the moves.
+/// Still read, as one index without a name.
 const KIFU_PAIR_MAGIC: &[u8] = b"\0qipu kifu-line pair\n";
 
+/// What starts a kifu-line move file packed with its named index files by [`pack_kifu_indexes`]:
+/// then the number of index files (u32), each as its name's length (u32), name, its kept lines'
+/// length (u64) and lines, then the move file.
+const KIFU_NAMED_MAGIC: &[u8] = b"\0qipu kifu-line pair, named\n";
+
 /// Packs a kifu-line move file with the lines of its index that name its games into one record,
-/// which [`Records::read`] reads as [`Records::read_kifu_pair`] would read the two files. Readers
-/// of folders use it so that a move file and the index beside it travel as one record (and are
-/// stored as one); the index's other lines (a dataset's one index serves all its month files)
-/// are left out.
+/// which [`Records::read`] reads as [`Records::read_kifu_pair`] would read the two files.
 pub fn pack_kifu_pair(index: &[u8], moves: &[u8]) -> Vec<u8> {
+    pack_kifu_indexes(
+        &[KifuIndexFile {
+            name: "",
+            bytes: index,
+        }],
+        moves,
+    )
+}
+
+/// Packs a kifu-line move file with the lines of its index files that name its games into one
+/// record, which [`Records::read`] reads as [`Records::read_kifu_indexes`] would read the files:
+/// their names and order are kept, so that the move file's own index still comes first and a
+/// diagnostic can name the file it speaks of. Readers of folders use it so that a move file and
+/// the index files beside it travel as one record (and are stored as one); the indexes' other
+/// lines (a dataset's one index serves all its month files) are left out.
+pub fn pack_kifu_indexes(indexes: &[KifuIndexFile<'_>], moves: &[u8]) -> Vec<u8> {
     let ids: std::collections::HashSet<&[u8]> = moves
         .split(|&b| b == b'\n')
         .filter_map(|l| l.split(|&b| b == b'\t').next())
         .filter(|id| !id.is_empty())
         .collect();
-    let mut kept = Vec::new();
-    for line in index.split(|&b| b == b'\n') {
-        let id = line.split(|&b| b == b'\t').next().unwrap_or_default();
-        if ids.contains(id) {
-            kept.extend_from_slice(line);
-            kept.push(b'\n');
+    let mut out = Vec::with_capacity(KIFU_NAMED_MAGIC.len() + 4 + moves.len());
+    out.extend_from_slice(KIFU_NAMED_MAGIC);
+    out.extend_from_slice(&(indexes.len() as u32).to_le_bytes());
+    for index in indexes {
+        let mut kept = Vec::new();
+        for line in index.bytes.split(|&b| b == b'\n') {
+            let id = line.split(|&b| b == b'\t').next().unwrap_or_default();
+            if ids.contains(id) {
+                kept.extend_from_slice(line);
+                kept.push(b'\n');
+            }
         }
+        out.extend_from_slice(&(index.name.len() as u32).to_le_bytes());
+        out.extend_from_slice(index.name.as_bytes());
+        out.extend_from_slice(&(kept.len() as u64).to_le_bytes());
+        out.extend_from_slice(&kept);
     }
-    let mut out = Vec::with_capacity(KIFU_PAIR_MAGIC.len() + 8 + kept.len() + moves.len());
-    out.extend_from_slice(KIFU_PAIR_MAGIC);
-    out.extend_from_slice(&(kept.len() as u64).to_le_bytes());
-    out.extend_from_slice(&kept);
     out.extend_from_slice(moves);
     out
 }
 
-fn unpack_kifu_pair(bytes: &[u8]) -> Option<(&[u8], &[u8])> {
-    let rest = bytes.strip_prefix(KIFU_PAIR_MAGIC)?;
-    let len = u64::from_le_bytes(rest.get(..8)?.try_into().ok()?);
-    let rest = &rest[8..];
-    let len = usize::try_from(len).ok().filter(|&l| l <= rest.len())?;
+/// The index files and the move file of a packed pair; `None` when `bytes` are not one (or are
+/// cut or garbled inside the packing).
+fn unpack_kifu_pair(bytes: &[u8]) -> Option<(Vec<KifuIndexFile<'_>>, &[u8])> {
+    if let Some(rest) = bytes.strip_prefix(KIFU_PAIR_MAGIC) {
+        let (index, moves) = take_sized(rest, 8)?;
+        return Some((
+            vec![KifuIndexFile {
+                name: "",
+                bytes: index,
+            }],
+            moves,
+        ));
+    }
+    let mut rest = bytes.strip_prefix(KIFU_NAMED_MAGIC)?;
+    let count = u32::from_le_bytes(rest.get(..4)?.try_into().ok()?);
+    rest = &rest[4..];
+    let mut indexes = Vec::new();
+    for _ in 0..count {
+        let (name, after) = take_sized(rest, 4)?;
+        let (lines, after) = take_sized(after, 8)?;
+        indexes.push(KifuIndexFile {
+            name: std::str::from_utf8(name).ok()?,
+            bytes: lines,
+        });
+        rest = after;
+    }
+    Some((indexes, rest))
+}
+
+/// Splits off a little-endian length of `width` bytes (4 or 8) and the bytes it counts.
+fn take_sized(bytes: &[u8], width: usize) -> Option<(&[u8], &[u8])> {
+    let mut len = [0u8; 8];
+    len[..width].copy_from_slice(bytes.get(..width)?);
+    let rest = &bytes[width..];
+    let len = usize::try_from(u64::from_le_bytes(len))
+        .ok()
+        .filter(|&l| l <= rest.len())?;
     Some(rest.split_at(len))
 }
 

@@ -436,6 +436,34 @@ fn kifu_line_pair() {
         let _ = Records::read(&packed[..cut]);
     }
 
+    // Packed with named index files, their names and order travel with the moves: the first
+    // that has an id gives it, and a disagreement names both files.
+    let text = String::from_utf8(index.clone()).unwrap();
+    let other = text.replacen("忧郁的孤影", "江城子", 1);
+    let files = [
+        sgf::KifuIndexFile {
+            name: "tom_2003-09.index",
+            bytes: &index,
+        },
+        sgf::KifuIndexFile {
+            name: "../Kifu.index",
+            bytes: other.as_bytes(),
+        },
+    ];
+    let packed = sgf::pack_kifu_indexes(&files, &moves);
+    let named = Records::read(&packed);
+    assert_eq!(named.len(), pair.len());
+    assert_eq!(prop(&named.game(0).unwrap(), ids::PW), "忧郁的孤影");
+    let reasons: Vec<String> = named.diagnostics().iter().map(|d| d.to_string()).collect();
+    assert_eq!(
+        reasons,
+        ["byte 0: kifu-line line 1: game 354460 is in tom_2003-09.index and in ../Kifu.index, with \
+          different players: those of tom_2003-09.index are taken"]
+    );
+    for cut in 1..packed.len().min(200) {
+        let _ = Records::read(&packed[..cut]);
+    }
+
     // Alone, the move file gives the games without information and says so; the index alone
     // gives no game and says where they are.
     let alone = Records::read(&moves);

@@ -47,54 +47,49 @@ pub(crate) fn is_index_line(line: &[u8]) -> bool {
 
 /// The games of a move file, with the information of `index` where its ids are found.
 pub fn join(index: &[u8], moves: &[u8]) -> Converted {
-    convert(Some(index), moves)
+    convert(
+        Some(&[IndexFile {
+            name: "",
+            bytes: index,
+        }]),
+        moves,
+    )
 }
 
-pub(crate) fn convert(index: Option<&[u8]>, moves: &[u8]) -> Converted {
+/// One index file of a kifu-line move file: its name as a diagnostic should give it (empty when
+/// unknown) and its bytes.
+#[derive(Clone, Copy, Debug)]
+pub struct IndexFile<'a> {
+    pub name: &'a str,
+    pub bytes: &'a [u8],
+}
+
+/// The games of a move file, with the information the first of `indexes` that has an id gives
+/// for it. The order is the caller's: the move file's own index (same name stem) first, so that
+/// an id another month's index also holds keeps its own month's players and komi. An id two
+/// index files give differently is a diagnostic on its move line naming both.
+pub fn join_named(indexes: &[IndexFile<'_>], moves: &[u8]) -> Converted {
+    convert(Some(indexes), moves)
+}
+
+/// Where an id's information was taken from, and the first index line that disagrees with it.
+struct Entry {
+    fields: Vec<String>,
+    file: usize,
+    conflict: Option<(usize, &'static str)>,
+}
+
+pub(crate) fn convert(indexes: Option<&[IndexFile<'_>]>, moves: &[u8]) -> Converted {
     let mut out = Converted {
         sgf: String::new(),
         charset: None,
         diagnostics: Vec::new(),
     };
-    let mut info: HashMap<&[u8], Vec<String>> = HashMap::new();
+    let mut info: HashMap<&[u8], Entry> = HashMap::new();
     let mut index_order: Vec<&[u8]> = Vec::new();
-    if let Some(index) = index {
-        let non_utf8 = std::str::from_utf8(index).is_err();
-        if !index.is_ascii() {
-            out.charset = Some(encoding_rs::UTF_8);
-        }
-        if non_utf8 {
-            out.diagnostics.push(problem(
-                Foreign::KifuIndex,
-                0,
-                0,
-                "the index is not valid UTF-8 (the datasets' charset): decoded with replacement \
-                 characters"
-                    .into(),
-            ));
-        }
-        for (i, (offset, raw)) in lines(index).enumerate() {
-            let line = trim_ascii(raw);
-            if line.is_empty() {
-                continue;
-            }
-            if !is_index_line(line) {
-                out.diagnostics.push(problem(
-                    Foreign::KifuIndex,
-                    offset,
-                    i + 1,
-                    "index line is not `id<TAB>date<TAB>…`, skipped".into(),
-                ));
-                continue;
-            }
-            let id_end = line.iter().position(|&b| b == b'\t').unwrap_or(line.len());
-            let fields = String::from_utf8_lossy(line)
-                .split('\t')
-                .map(|s| s.trim().to_string())
-                .collect();
-            if info.insert(&line[..id_end], fields).is_none() {
-                index_order.push(&line[..id_end]);
-            }
+    if let Some(indexes) = indexes {
+        for (n, index) in indexes.iter().enumerate() {
+            read_index(n, index, &mut info, &mut index_order, &mut out);
         }
     } else {
         out.diagnostics.push(problem(
@@ -122,11 +117,19 @@ pub(crate) fn convert(index: Option<&[u8]>, moves: &[u8]) -> Converted {
         let id = &line[..tab];
         let mut w = GameWriter::new(19);
         match info.get(id) {
-            Some(fields) => {
+            Some(entry) => {
                 used.insert(id, true);
-                root_info(&mut w, fields);
+                root_info(&mut w, &entry.fields);
+                if let (Some((other, what)), Some(indexes)) = (entry.conflict, indexes) {
+                    out.diagnostics.push(diag(conflict_text(
+                        &String::from_utf8_lossy(id),
+                        indexes[entry.file].name,
+                        indexes[other].name,
+                        what,
+                    )));
+                }
             }
-            None if index.is_some() => {
+            None if indexes.is_some() => {
                 out.diagnostics.push(diag(format!(
                     "game {} is not in the index",
                     String::from_utf8_lossy(id)
@@ -140,7 +143,7 @@ pub(crate) fn convert(index: Option<&[u8]>, moves: &[u8]) -> Converted {
         }
         if let Some(count) = info
             .get(id)
-            .and_then(|f| f.get(move_count_column(f)))
+            .and_then(|e| e.fields.get(move_count_column(&e.fields)))
             .and_then(|c| c.parse::<usize>().ok())
             .filter(|&c| c != w.moves())
         {
@@ -164,6 +167,156 @@ pub(crate) fn convert(index: Option<&[u8]>, moves: &[u8]) -> Converted {
         ));
     }
     out
+}
+
+/// Reads index file number `n` into `info`: an id already there (from an index that comes
+/// first, or an earlier line) keeps its information, and a line giving it differently is kept as
+/// its conflict.
+fn read_index<'a>(
+    n: usize,
+    index: &IndexFile<'a>,
+    info: &mut HashMap<&'a [u8], Entry>,
+    index_order: &mut Vec<&'a [u8]>,
+    out: &mut Converted,
+) {
+    let bytes = index.bytes;
+    let of = if index.name.is_empty() {
+        String::new()
+    } else {
+        format!(" of {}", index.name)
+    };
+    if !bytes.is_ascii() {
+        out.charset = Some(encoding_rs::UTF_8);
+    }
+    if std::str::from_utf8(bytes).is_err() {
+        out.diagnostics.push(problem(
+            Foreign::KifuIndex,
+            0,
+            0,
+            format!(
+                "the index{of} is not valid UTF-8 (the datasets' charset): decoded with \
+                 replacement characters"
+            ),
+        ));
+    }
+    for (i, (offset, raw)) in lines(bytes).enumerate() {
+        let line = trim_ascii(raw);
+        if line.is_empty() {
+            continue;
+        }
+        if !is_index_line(line) {
+            out.diagnostics.push(problem(
+                Foreign::KifuIndex,
+                offset,
+                i + 1,
+                format!("index line{of} is not `id<TAB>date<TAB>…`, skipped"),
+            ));
+            continue;
+        }
+        let id_end = line.iter().position(|&b| b == b'\t').unwrap_or(line.len());
+        let fields: Vec<String> = String::from_utf8_lossy(line)
+            .split('\t')
+            .map(|s| s.trim().to_string())
+            .collect();
+        match info.get_mut(&line[..id_end]) {
+            Some(kept) => {
+                if kept.conflict.is_none() {
+                    if let Some(what) = difference(&kept.fields, &fields) {
+                        kept.conflict = Some((n, what));
+                    }
+                }
+            }
+            None => {
+                info.insert(
+                    &line[..id_end],
+                    Entry {
+                        fields,
+                        file: n,
+                        conflict: None,
+                    },
+                );
+                index_order.push(&line[..id_end]);
+            }
+        }
+    }
+}
+
+/// What two index lines of one id give differently, of what a game takes from them (players,
+/// komi, date, result); `None` when they agree on all of it.
+fn difference(a: &[String], b: &[String]) -> Option<&'static str> {
+    let (a, b) = (Facts::of(a), Facts::of(b));
+    let players = (a.white, a.black) != (b.white, b.black);
+    let komi = a.komi != b.komi;
+    let date = a.date != b.date;
+    let result = a.result != b.result;
+    Some(match (players, komi, date, result) {
+        (false, false, false, false) => return None,
+        (true, true, _, _) => "players and komi",
+        (true, _, _, _) => "players",
+        (_, true, _, _) => "komi",
+        (_, _, true, _) => "date",
+        _ => "result",
+    })
+}
+
+/// The diagnostic of a game whose id `kept` and `other` give differently (`kept`'s taken).
+fn conflict_text(id: &str, kept: &str, other: &str, what: &str) -> String {
+    let name = |n: &str| {
+        if n.is_empty() {
+            "the index".to_string()
+        } else {
+            n.to_string()
+        }
+    };
+    if kept == other {
+        format!(
+            "game {id} is in {} twice, with different {what}: the first line's are taken",
+            name(kept)
+        )
+    } else {
+        format!(
+            "game {id} is in {} and in {}, with different {what}: those of {} are taken",
+            name(kept),
+            name(other),
+            name(kept)
+        )
+    }
+}
+
+/// What a game takes from its index line, by column (White comes before Black in both layouts).
+struct Facts<'f> {
+    date: &'f str,
+    white: &'f str,
+    black: &'f str,
+    komi: &'f str,
+    result: &'f str,
+    time: &'f str,
+}
+
+impl<'f> Facts<'f> {
+    fn of(f: &'f [String]) -> Facts<'f> {
+        let get = |i: usize| f.get(i).map(String::as_str).unwrap_or("");
+        let date = get(1).trim_start_matches('C');
+        if is_tygem(f) {
+            Facts {
+                date,
+                white: get(2),
+                black: get(5),
+                komi: "6.5",
+                result: get(8),
+                time: get(10),
+            }
+        } else {
+            Facts {
+                date,
+                white: get(2),
+                black: get(3),
+                komi: get(4),
+                result: get(5),
+                time: get(7),
+            }
+        }
+    }
 }
 
 /// An index read alone: no game, and a word on where they are.
@@ -195,9 +348,14 @@ fn move_count_column(fields: &[String]) -> usize {
 }
 
 fn root_info(w: &mut GameWriter, f: &[String]) {
-    let get = |i: usize| f.get(i).map(String::as_str).unwrap_or("");
-    let tygem = is_tygem(f);
-    let date = get(1).trim_start_matches('C');
+    let Facts {
+        date,
+        white,
+        black,
+        komi,
+        result,
+        time,
+    } = Facts::of(f);
     let day = date.split_whitespace().next().unwrap_or("");
     let ymd: Vec<&str> = day.split('.').collect();
     if let [y, m, d] = ymd[..] {
@@ -209,11 +367,6 @@ fn root_info(w: &mut GameWriter, f: &[String]) {
             w.text("DT", &format!("{y}-{m:0>2}-{d:0>2}"));
         }
     }
-    let (white, black, komi, result, time) = if tygem {
-        (get(2), get(5), "6.5", get(8), get(10))
-    } else {
-        (get(2), get(3), get(4), get(5), get(7))
-    };
     w.text("PW", white);
     w.text("PB", black);
     if komi.parse::<f64>().is_ok() {
@@ -327,6 +480,39 @@ mod tests {
         assert!(
             reasons.iter().any(|r| r.contains("1 games of the index")),
             "{reasons:?}"
+        );
+    }
+
+    #[test]
+    fn an_id_is_taken_from_the_first_index_that_has_it_and_a_disagreement_is_said() {
+        let own = "7\t2010.01.05 20:21\t白\t黑\t6.5\tB+0.5\t1\tx\n\
+                   7\t2010.01.05 20:21\t白\t黑\t6.5\tB+0.5\t1\tx\n";
+        let other = "7\t2010.01.05 20:21\t白\t黑\t6.5\tW+R\t1\tx\n\
+                     8\t2010.02.01 10:00\ta\tb\t0.5\tW+R\t1\tx\n\
+                     8\t2010.02.01 10:00\ta\tc\t0.5\tW+R\t1\tx\n";
+        let moves = b"7\t;B[pd]\n8\t;B[dp]\n";
+        let files = [
+            IndexFile {
+                name: "2010-01.index",
+                bytes: own.as_bytes(),
+            },
+            IndexFile {
+                name: "2010-02.index",
+                bytes: other.as_bytes(),
+            },
+        ];
+        let c = join_named(&files, moves);
+        assert!(c.sgf.contains("RE[B+0.5]GN[7]"), "{}", c.sgf);
+        assert!(c.sgf.contains("PB[b]KM[0.5]RE[W+R]GN[8]"), "{}", c.sgf);
+        let reasons: Vec<String> = c.diagnostics.iter().map(|d| d.to_string()).collect();
+        assert_eq!(
+            reasons,
+            [
+                "byte 0: kifu-line line 1: game 7 is in 2010-01.index and in 2010-02.index, with \
+                 different result: those of 2010-01.index are taken",
+                "byte 9: kifu-line line 2: game 8 is in 2010-02.index twice, with different players: \
+                 the first line's are taken",
+            ]
         );
     }
 }
