@@ -774,6 +774,68 @@ fn a_kifu_move_file_is_read_again_when_its_index_changes() {
 }
 
 #[test]
+fn a_kifu_game_two_month_indexes_give_differently_keeps_its_own_month_and_is_said() {
+    let Some(diverse) = testdata::dataset("diverse") else {
+        return;
+    };
+    // The shared Tom lines, edited into two months: game 354460 is in both indexes, February's
+    // with other players and komi; game 355131 is only in February's.
+    let from = diverse.join("kifu_line_format");
+    let moves = std::fs::read_to_string(from.join("tom_2003-09.kifu")).unwrap();
+    let index = std::fs::read_to_string(from.join("tom_2003-09.index")).unwrap();
+    let line = |text: &str, id: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("{id}\t")))
+            .unwrap()
+            .to_string()
+    };
+    let root = temp("kifu-two-months");
+    let data = root.join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let january = data.join("2010-01.kifu");
+    let january_moves = format!("{}\n{}\n", line(&moves, "354460"), line(&moves, "355131"));
+    std::fs::write(&january, january_moves).unwrap();
+    let own = line(&index, "354460").replace("2003.09", "2010.01");
+    std::fs::write(data.join("2010-01.index"), format!("{own}\n")).unwrap();
+    let other = line(&index, "354460")
+        .replace("2003.09", "2010.02")
+        .replace("忧郁的孤影\t楚阳春\t6.5", "江城子\tkanyin111\t0.5");
+    let only = line(&index, "355131").replace("2003.09", "2010.02");
+    std::fs::write(data.join("2010-02.index"), format!("{other}\n{only}\n")).unwrap();
+    let said = "game 354460 is in 2010-01.index and in 2010-02.index, with different players \
+                and komi: those of 2010-01.index are taken";
+
+    let idx = root.join("idx");
+    let idx = idx.to_str().unwrap();
+    ok(index_run(idx, &[&data], None));
+    assert_eq!(meta_hits(idx, "white:忧郁的孤影").len(), 1);
+    assert_eq!(meta_hits(idx, "black:kanyin111").len(), 0);
+    assert_eq!(meta_hits(idx, "white:江城子 AND black:楚阳春").len(), 1);
+    let report = std::fs::read_to_string(Path::new(idx).join("rejected.jsonl")).unwrap();
+    let note: Value = report
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+        .find(|r| r.to_string().contains(said))
+        .unwrap_or_else(|| panic!("{report}"));
+    assert_eq!(note["rejected"], false, "{note}");
+
+    let info = qipu(&["info", "--json", january.to_str().unwrap()]);
+    let rows: Vec<Value> = String::from_utf8_lossy(&info.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert!(
+        rows[0]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d.as_str().unwrap().contains(said)),
+        "{rows:?}"
+    );
+    std::fs::remove_dir_all(&root).unwrap();
+}
+
+#[test]
 fn a_packed_file_that_is_not_read_is_said_by_index_and_info() {
     let root = temp("packed");
     let data = root.join("data");
