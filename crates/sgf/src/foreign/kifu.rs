@@ -13,7 +13,9 @@
 //! become `TM[300]OT[3x30 byo-yomi]`.
 //!
 //! A move file read without its index gives its games without information (and says so); an
-//! index read alone gives no game (and says where the games are). [`join`] reads a pair.
+//! index read alone gives no game (and says where the games are). [`join`] reads a pair;
+//! [`join_named`] a move file with several named index files (a dataset's months), the first that
+//! has an id giving it, so that a server's reused id keeps the move file's own month's players.
 
 use std::collections::HashMap;
 
