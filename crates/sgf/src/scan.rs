@@ -244,6 +244,10 @@ impl<'a, 'g> Inside<'a, 'g> {
         // The upper-case letters of the property identifier being read (the last two) and how
         // many there were: FF[3]'s `GaMe` is `GM`.
         let (mut id, mut id_len) = (0u16, 0u32);
+        // Whether the game being read has had a move: until it has, a node of its sequence that
+        // holds root properties is still its root's (`(;GM[1];FF[4]SZ[19];B[pd]…)`, `(;;GM[1]…)`,
+        // which older readers take as one game), not a new game.
+        let mut moved = false;
         // Between values SGF is dense (`;B[pd];W[dp]`): a plain byte loop beats a search call per
         // token here; long runs are skipped inside `value_end`.
         while at < bytes.len() {
@@ -251,7 +255,9 @@ impl<'a, 'g> Inside<'a, 'g> {
             match bytes[k] {
                 b'(' => {
                     if roots != 0 {
-                        base = self.root_node(node, roots, depth).unwrap_or(base);
+                        if let Some(b) = self.root_node(node, roots, depth, moved) {
+                            (base, moved) = (b, false);
+                        }
                         roots = 0;
                     }
                     in_node = false;
@@ -262,7 +268,9 @@ impl<'a, 'g> Inside<'a, 'g> {
                 }
                 b')' => {
                     if roots != 0 {
-                        base = self.root_node(node, roots, depth).unwrap_or(base);
+                        if let Some(b) = self.root_node(node, roots, depth, moved) {
+                            (base, moved) = (b, false);
+                        }
                         roots = 0;
                     }
                     in_node = false;
@@ -281,7 +289,9 @@ impl<'a, 'g> Inside<'a, 'g> {
                 }
                 b';' => {
                     if roots != 0 {
-                        base = self.root_node(node, roots, depth).unwrap_or(base);
+                        if let Some(b) = self.root_node(node, roots, depth, moved) {
+                            (base, moved) = (b, false);
+                        }
                         roots = 0;
                     }
                     in_node = true;
@@ -293,6 +303,7 @@ impl<'a, 'g> Inside<'a, 'g> {
                     if let Some(&[b'B' | b'W', b'[', x, y, b']']) = bytes.get(k + 1..k + 6) {
                         if x != b'\\' && x != b']' && y != b'\\' && y != b']' {
                             at = k + 6;
+                            moved = true;
                         }
                     }
                 }
@@ -311,6 +322,9 @@ impl<'a, 'g> Inside<'a, 'g> {
                 b'[' => {
                     if id_len == 2 && in_node {
                         roots |= root_bit(id);
+                    } else if id_len == 1 && in_node && matches!(id, 0x42 | 0x57) {
+                        // `B[` or `W[`: a move.
+                        moved = true;
                     }
                     id_len = 0;
                     // A two-letter value (`[pd]`, the bulk of a record) needs no search at all.
@@ -329,7 +343,7 @@ impl<'a, 'g> Inside<'a, 'g> {
             }
         }
         if roots != 0 {
-            self.root_node(node, roots, depth);
+            self.root_node(node, roots, depth, moved);
         }
         self.name_last_gap(bytes.len());
         bytes.len()
@@ -358,10 +372,16 @@ impl<'a, 'g> Inside<'a, 'g> {
     /// new one starts. Returns the depth below which the new game ends.
     #[cold]
     #[inline(never)]
-    fn root_node(&mut self, node: (usize, NodeAt), roots: u8, depth: isize) -> Option<isize> {
+    fn root_node(
+        &mut self,
+        node: (usize, NodeAt),
+        roots: u8,
+        depth: isize,
+        moved: bool,
+    ) -> Option<isize> {
         let (start, implicit_open) = match node.1 {
             NodeAt::Own => return None,
-            NodeAt::Sequence if roots.count_ones() < 2 => return None,
+            NodeAt::Sequence if roots.count_ones() < 2 || !moved => return None,
             NodeAt::First(tree) => (tree, false),
             NodeAt::AfterClose | NodeAt::Sequence => (node.0, true),
         };
@@ -582,6 +602,21 @@ mod tests {
             spans("(;GM[1];B[aa](;XGM[1]PB[x]KM[6.5];W[bb]))"),
             vec![(0, 41, false)]
         );
+    }
+
+    #[test]
+    fn a_root_split_over_the_first_nodes_is_one_game() {
+        // Root properties in the second node, before any move: still the game's root, as older
+        // readers took it, not a game of its own.
+        for text in [
+            &b"(;GM[1];FF[4]SZ[19];B[pd];W[dp])"[..],
+            b"(;;GM[1]FF[4];B[pd];W[dp])",
+            b"(;GM[1]\n;FF[4]CA[UTF-8]SZ[19]\n;B[pd])",
+        ] {
+            let games = split_games(text);
+            assert_eq!(games.len(), 1, "{}", String::from_utf8_lossy(text));
+            assert!(!games[0].next_game && !games[0].truncated);
+        }
     }
 
     #[test]
