@@ -37,6 +37,7 @@
 //! [`MetaWriter::truncate`] exists only to roll back games past a crash point.
 
 mod aliases;
+mod blocksums;
 mod directory;
 mod limits;
 mod query;
@@ -313,7 +314,7 @@ pub fn damaged_files(dir: &Path) -> Result<Vec<PathBuf>, MetaError> {
 }
 
 /// The files of the index's committed segments whose footer checksum fails, or that cannot be
-/// read, sorted. tantivy's own `validate_checksum` checks only the files its `.managed.json`
+/// read, and the sidecars of block sums that are damaged, sorted. tantivy's own `validate_checksum` checks only the files its `.managed.json`
 /// lists, so with that list lost or emptied it checks nothing; here every file named after a
 /// committed segment is checked, and a lost list is itself reported.
 fn segment_files_damaged(index: &Index, dir: &Path) -> Result<Vec<PathBuf>, MetaError> {
@@ -338,6 +339,10 @@ fn segment_files_damaged(index: &Index, dir: &Path) -> Result<Vec<PathBuf>, Meta
             source,
         })?;
         let name = entry.file_name().to_string_lossy().into_owned();
+        // A sidecar of block sums has no footer: it is checked below, against its own sum.
+        if blocksums::is_sidecar(&name) {
+            continue;
+        }
         let Some(i) = ids.iter().position(|id| {
             name.strip_prefix(id.as_str())
                 .is_some_and(|r| r.starts_with('.'))
@@ -345,14 +350,29 @@ fn segment_files_damaged(index: &Index, dir: &Path) -> Result<Vec<PathBuf>, Meta
             continue;
         };
         seen[i] += 1;
-        let ok = index
-            .directory()
-            .validate_checksum(Path::new(&name))
-            .unwrap_or(false);
+        let path = dir.join(&name);
+        let ok = if entry
+            .metadata()
+            .is_ok_and(|m| directory::summed(&path, m.len()))
+        {
+            // Read whole here: a reader's handle of it depends on its sidecar, checked below.
+            std::fs::read(&path).is_ok_and(|b| {
+                directory::footer_sound(&path, &tantivy::directory::OwnedBytes::new(b)).is_ok()
+            })
+        } else {
+            index
+                .directory()
+                .validate_checksum(Path::new(&name))
+                .unwrap_or(false)
+        };
         if !ok {
             bad.push(dir.join(&name));
         }
     }
+    bad.extend(blocksums::damaged(dir).map_err(|source| MetaError::Io {
+        path: dir.to_path_buf(),
+        source,
+    })?);
     // A segment whose files are all gone cannot be checked by its files: the folder is named.
     for (i, n) in seen.iter().enumerate() {
         if *n == 0 {
@@ -377,6 +397,8 @@ pub struct MetaWriter {
     writer: IndexWriter<TantivyDocument>,
     fields: Fields,
     values: ValuesWriter,
+    /// The folder of the index, where the block sums of its large stores are written.
+    dir: PathBuf,
 }
 
 impl MetaWriter {
@@ -416,6 +438,7 @@ impl MetaWriter {
             writer,
             fields,
             values: ValuesWriter::open_or_create(&dir.join(VALUES_DIR))?,
+            dir: dir.to_path_buf(),
         })
     }
 
@@ -464,7 +487,7 @@ impl MetaWriter {
         }
         self.writer.delete_query(Box::new(query))?;
         self.writer.commit()?;
-        Ok(())
+        self.sum_blocks()
     }
 
     /// Makes everything added so far durable and searchable.
@@ -472,7 +495,14 @@ impl MetaWriter {
         // Values first: a committed game's values must be in the dictionary.
         self.values.commit()?;
         self.writer.commit()?;
-        Ok(())
+        self.sum_blocks()
+    }
+
+    /// Writes the block sums of the large document stores just committed, and deletes those of
+    /// stores merged away (see [`blocksums`]).
+    fn sum_blocks(&self) -> Result<(), MetaError> {
+        blocksums::write_missing(&self.index, &self.dir)?;
+        blocksums::write_missing(self.values.index(), &self.dir.join(VALUES_DIR))
     }
 
     /// Like [`MetaWriter::commit`], recording `payload` with the commit (read it back with
@@ -482,7 +512,7 @@ impl MetaWriter {
         let mut prepared = self.writer.prepare_commit()?;
         prepared.set_payload(payload);
         prepared.commit()?;
-        Ok(())
+        self.sum_blocks()
     }
 
     /// The payload of the last commit, if it had one.
@@ -517,7 +547,10 @@ impl MetaWriter {
             self.writer.merge(&pair).wait()?;
         }
         self.writer.wait_merging_threads()?;
-        Ok(())
+        // The merges wrote new stores and deleted the old ones (with the index's garbage
+        // collection, which does not know the sidecars).
+        blocksums::write_missing(&self.index, &self.dir)?;
+        blocksums::write_missing(self.values.index(), &self.dir.join(VALUES_DIR))
     }
 }
 

@@ -18,6 +18,8 @@
 //! - **A reader checks what it opens.** Each file's footer checksum is checked the first time this
 //!   process opens it for reading (a large document store excepted: see [`check_whole`]), so a
 //!   flipped byte that still decodes is refused, naming the file, instead of answered from.
+//!   A large document store is checked by blocks instead, as they are read, against its
+//!   sidecar of block sums when it has one (see [`super::blocksums`]).
 
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -44,7 +46,14 @@ pub(crate) const STORE_CHECK_BYTES: u64 = 1 << 20;
 /// reader only shows what it holds, and its damage is met by the checks of each document
 /// (`meta/stored.rs`) and tantivy's decompression (DESIGN-index.md, "Damage is reported").
 fn check_whole(path: &Path, len: u64) -> bool {
-    !(path.extension() == Some(std::ffi::OsStr::new("store")) && len > STORE_CHECK_BYTES)
+    !summed(path, len)
+}
+
+/// Whether the tantivy file `path`, `len` bytes long, is checked by blocks rather than whole:
+/// the files [`check_whole`] leaves out, which the writer gives a sidecar of block sums
+/// ([`super::blocksums`]).
+pub(crate) fn summed(path: &Path, len: u64) -> bool {
+    path.extension() == Some(std::ffi::OsStr::new("store")) && len > STORE_CHECK_BYTES
 }
 
 /// The files this process has found sound, by path, length and modification time: tantivy never
@@ -68,6 +77,19 @@ fn checked(path: &Path, file: &std::fs::File, bytes: &OwnedBytes) -> io::Result<
     if sound(&mut SOUND.lock().unwrap_or_else(|e| e.into_inner())) {
         return Ok(());
     }
+    footer_sound(path, bytes)?;
+    SOUND
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .get_or_insert_with(Default::default)
+        .insert(key);
+    Ok(())
+}
+
+/// Checks `bytes`, the whole of the tantivy file `path`, against the CRC-32 in its footer; an
+/// error names the file. Reads the bytes themselves, never through a [`QipuDirectory`] (whose
+/// handle of a large store depends on its sidecar, checked on its own).
+pub(crate) fn footer_sound(path: &Path, bytes: &OwnedBytes) -> io::Result<()> {
     let damaged = |why: String| {
         io::Error::new(
             io::ErrorKind::InvalidData,
@@ -82,11 +104,6 @@ fn checked(path: &Path, file: &std::fs::File, bytes: &OwnedBytes) -> io::Result<
     if crc32fast::hash(body.as_slice()) != footer.crc {
         return Err(damaged("its checksum fails".to_string()));
     }
-    SOUND
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .get_or_insert_with(Default::default)
-        .insert(key);
     Ok(())
 }
 
@@ -138,6 +155,11 @@ impl Directory for QipuDirectory {
         let map = Mapped::map(&file, &full).map_err(wrap)?;
         let bytes = OwnedBytes::new(map);
         checked(&full, &file, &bytes).map_err(wrap)?;
+        if summed(&full, len) {
+            if let Some(sums) = super::blocksums::load(&full, len).map_err(wrap)? {
+                return Ok(Arc::new(super::blocksums::Summed::new(bytes, full, sums)));
+            }
+        }
         Ok(Arc::new(bytes))
     }
 

@@ -171,6 +171,11 @@ impl ValuesWriter {
         self.writer.commit()?;
         Ok(())
     }
+
+    /// The dictionary's index.
+    pub(crate) fn index(&self) -> &tantivy::Index {
+        self.writer.index()
+    }
 }
 
 /// Reads the dictionary: which values of a kind match a query.

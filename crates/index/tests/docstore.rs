@@ -1,0 +1,177 @@
+//! A flipped byte in a large document store (past the size a reader checks whole) gives every
+//! game's summary as written or an error naming the store: lz4 keeps most text as literals, so
+//! such a flip used to change one letter of a name in the hits shown, silently.
+
+use std::path::{Path, PathBuf};
+
+use index::meta::{GameSummary, MetaIndex, MetaWriter};
+use sgf::GameInfo;
+
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir = std::env::temp_dir().join(format!("qipu-docstore-{name}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        TempDir(dir)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+fn info(sgf: &str) -> GameInfo {
+    let records = sgf::Records::read(sgf.as_bytes());
+    let tree = records.game(0).expect("a game");
+    GameInfo::read(&tree)
+}
+
+/// Names lz4 cannot shorten much (hex of a xorshift sequence), so that few games make a
+/// document store of several MiB.
+fn names(seed: &mut u64) -> String {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    format!("{:016x}", *seed)
+}
+
+/// Adds games `from..to` to the metadata index in `dir` (created if missing).
+fn add(dir: &Path, from: u32, to: u32, seed: &mut u64) {
+    let mut w = MetaWriter::open_or_create(dir, 50_000_000).unwrap();
+    for g in from..to {
+        let sgf = format!(
+            "(;GM[1]SZ[19]PB[{}{}]PW[{}{}]EV[{}]DT[2005-03-15]RE[B+R]KM[6.5])",
+            names(seed),
+            names(seed),
+            names(seed),
+            names(seed),
+            names(seed)
+        );
+        w.add(g, &info(&sgf), 100, None, &format!("f/{g}.sgf"))
+            .unwrap();
+    }
+    w.finish().unwrap();
+}
+
+fn summaries(dir: &Path, games: u32) -> Result<Vec<Option<GameSummary>>, String> {
+    let m = MetaIndex::open(dir).map_err(|e| e.to_string())?;
+    (0..games)
+        .map(|g| m.summary(g).map_err(|e| e.to_string()))
+        .collect()
+}
+
+/// The document stores of the folder, with their lengths.
+fn stores(dir: &Path) -> Vec<(PathBuf, u64)> {
+    let mut out: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "store"))
+        .map(|p| {
+            let len = std::fs::metadata(&p).unwrap().len();
+            (p, len)
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+#[test]
+fn a_flipped_byte_in_a_large_store_is_refused_naming_it() {
+    let dir = TempDir::new("flip");
+    let games = 30_000;
+    let mut seed = 0x9e37_79b9_7f4a_7c15;
+    add(&dir.0, 0, games, &mut seed);
+    let (store, len) = stores(&dir.0)
+        .into_iter()
+        .max_by_key(|s| s.1)
+        .expect("a store");
+    // Larger than what a reader checks whole, else this tests nothing new.
+    assert!(len > 2 << 20, "{} has only {len} bytes", store.display());
+    let before = summaries(&dir.0, games).unwrap();
+    assert!(before.iter().all(|s| s.is_some()));
+
+    let name = store.file_name().unwrap().to_string_lossy().into_owned();
+    let mut changed = Vec::new();
+    let flips = 40;
+    // The compressed blocks are the first part of the file (the block index and footer
+    // follow them).
+    for i in 1..=flips {
+        let at = (len * 9 / 10 * i / (flips + 1)) as usize;
+        let clean = std::fs::read(&store).unwrap();
+        let mut bad = clean.clone();
+        bad[at] ^= 0x01;
+        std::fs::write(&store, &bad).unwrap();
+        match summaries(&dir.0, games) {
+            Ok(after) => {
+                if let Some(g) = (0..games as usize).find(|&g| after[g] != before[g]) {
+                    changed.push(format!(
+                        "byte {at}: game {g} {:?} became {:?}",
+                        before[g].as_ref().map(|s| &s.black),
+                        after[g].as_ref().map(|s| &s.black)
+                    ));
+                }
+            }
+            Err(e) => assert!(e.contains(&name), "byte {at}: {e} does not name {name}"),
+        }
+        std::fs::write(&store, &clean).unwrap();
+    }
+    assert!(
+        changed.is_empty(),
+        "answered from a damaged store: {changed:#?}"
+    );
+}
+
+/// The sidecars of block sums follow the stores they describe across runs: each large store of
+/// a later run gets one, one whose store is gone is deleted, and a damaged one is named by a
+/// read and by `qipu verify`'s checksums rather than trusted.
+#[test]
+fn block_sums_follow_their_stores_and_a_damaged_one_is_named() {
+    let dir = TempDir::new("sidecars");
+    let mut seed = 0x2545_f491_4f6c_dd1d;
+    add(&dir.0, 0, 20_000, &mut seed);
+    let stray = dir
+        .0
+        .join("0123456789abcdef0123456789abcdef.store.blocksums");
+    std::fs::write(&stray, b"left by a store merged away").unwrap();
+    add(&dir.0, 20_000, 40_000, &mut seed);
+    assert!(!stray.exists(), "a sidecar without its store is kept");
+    let large: Vec<_> = stores(&dir.0)
+        .into_iter()
+        .filter(|s| s.1 > 1 << 20)
+        .collect();
+    assert!(large.len() >= 2, "{large:?}");
+    let sidecar = |p: &Path| {
+        let mut name = p.file_name().unwrap().to_os_string();
+        name.push(".blocksums");
+        p.with_file_name(name)
+    };
+    for (store, _) in &large {
+        assert!(
+            sidecar(store).is_file(),
+            "{} has no block sums",
+            store.display()
+        );
+    }
+    let before = summaries(&dir.0, 40_000).unwrap();
+    assert!(before.iter().all(|s| s.is_some()));
+    assert!(index::meta::damaged_files(&dir.0).unwrap().is_empty());
+
+    let side = sidecar(&large[0].0);
+    let clean = std::fs::read(&side).unwrap();
+    let mut bad = clean.clone();
+    bad[clean.len() / 2] ^= 0x01;
+    std::fs::write(&side, &bad).unwrap();
+    let name = side.file_name().unwrap().to_string_lossy().into_owned();
+    let e = summaries(&dir.0, 40_000).unwrap_err();
+    assert!(e.contains(&name), "{e} does not name {name}");
+    assert_eq!(
+        index::meta::damaged_files(&dir.0).unwrap(),
+        vec![side.clone()]
+    );
+    std::fs::write(&side, &clean).unwrap();
+    assert_eq!(summaries(&dir.0, 40_000).unwrap(), before);
+}
