@@ -301,8 +301,16 @@ fn open_or_create_index(dir: &Path, schema: tantivy::schema::Schema) -> Result<I
     Ok(index)
 }
 
-/// tantivy's own checksums (each file's footer) over the files the index in `dir` uses: the
-/// damaged files, by path, or an error when the index cannot even be opened.
+/// Whether `path` is a sidecar of block sums of a large document store (see `meta/blocksums.rs`),
+/// whose damage [`damaged_files`] reports beside that of the tantivy files.
+pub fn is_block_sums(path: &Path) -> bool {
+    path.file_name()
+        .is_some_and(|n| blocksums::is_sidecar(&n.to_string_lossy()))
+}
+
+/// tantivy's own checksums (each file's footer) over the files the index in `dir` uses, and the
+/// sidecars of block sums: the damaged files, by path, or an error when the index cannot even
+/// be opened.
 pub fn damaged_files(dir: &Path) -> Result<Vec<PathBuf>, MetaError> {
     let mut out = Vec::new();
     for d in [dir.to_path_buf(), dir.join(VALUES_DIR)] {

@@ -33,9 +33,16 @@ pub(crate) fn verify(dir: &Path) -> Result<Vec<Damage>, IndexError> {
     }
     let meta_dir = dir.join(manifest.meta_dir());
     match meta::damaged_files(&meta_dir) {
-        Ok(bad) => out.extend(bad.into_iter().map(|path| Damage {
-            path,
-            problem: "its checksum does not match its footer".to_string(),
+        Ok(bad) => out.extend(bad.into_iter().map(|path| {
+            let problem = if meta::is_block_sums(&path) {
+                "its own checksum fails, or it describes another length than its file's"
+            } else {
+                "its checksum does not match its footer"
+            };
+            Damage {
+                path,
+                problem: problem.to_string(),
+            }
         })),
         Err(e) => out.push(Damage {
             path: meta_dir.clone(),

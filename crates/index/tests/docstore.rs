@@ -135,7 +135,7 @@ fn block_sums_follow_their_stores_and_a_damaged_one_is_named() {
     add(&dir.0, 0, 20_000, &mut seed);
     let stray = dir
         .0
-        .join("0123456789abcdef0123456789abcdef.store.blocksums");
+        .join("blocksums-0123456789abcdef0123456789abcdef.store");
     std::fs::write(&stray, b"left by a store merged away").unwrap();
     add(&dir.0, 20_000, 40_000, &mut seed);
     assert!(!stray.exists(), "a sidecar without its store is kept");
@@ -145,8 +145,8 @@ fn block_sums_follow_their_stores_and_a_damaged_one_is_named() {
         .collect();
     assert!(large.len() >= 2, "{large:?}");
     let sidecar = |p: &Path| {
-        let mut name = p.file_name().unwrap().to_os_string();
-        name.push(".blocksums");
+        let mut name = std::ffi::OsString::from("blocksums-");
+        name.push(p.file_name().unwrap());
         p.with_file_name(name)
     };
     for (store, _) in &large {

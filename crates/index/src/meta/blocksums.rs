@@ -5,7 +5,7 @@
 //! checking that whole cost a one-shot query a third more wall time, while a query reads a few
 //! of its blocks. Without a check, a flipped byte that lz4 keeps as a literal changed a letter of
 //! a name in the hits shown, silently. So once the writer has committed, each such store gets a
-//! sidecar, `<segment>.store` + [`SUFFIX`]: its length (`u64`), the CRC-32 (`u32`) of each
+//! sidecar, [`PREFIX`] + `<segment>.store`: its length (`u64`), the CRC-32 (`u32`) of each
 //! [`BLOCK`] of it, then a CRC-32 of those bytes (so a damaged sidecar is named, not trusted).
 //! A reader opening a store with a sidecar hands tantivy a [`Summed`] file, which checks each
 //! block the first time a read covers it and fails the read, naming the store, when it does not
@@ -29,18 +29,20 @@ use tantivy::{HasLen, Index};
 use super::MetaError;
 use crate::store::BLOCK;
 
-/// What a sidecar's name adds to the name of the file it describes.
-pub(crate) const SUFFIX: &str = ".blocksums";
+/// What a sidecar's name puts before the name of the file it describes. A prefix, not a
+/// suffix: a name that begins with a segment's id and a dot is taken for a file of that segment
+/// (with a tantivy footer) by the checks of the folder, those of earlier qipu versions too.
+pub(crate) const PREFIX: &str = "blocksums-";
 
 /// Whether a file of this name is a sidecar.
 pub(crate) fn is_sidecar(name: &str) -> bool {
-    name.ends_with(SUFFIX)
+    name.starts_with(PREFIX)
 }
 
 /// The sidecar of the file at `path`.
 pub(crate) fn sidecar(path: &Path) -> PathBuf {
-    let mut name = path.file_name().unwrap_or_default().to_os_string();
-    name.push(SUFFIX);
+    let mut name = std::ffi::OsString::from(PREFIX);
+    name.push(path.file_name().unwrap_or_default());
     path.with_file_name(name)
 }
 
@@ -123,7 +125,7 @@ pub(crate) fn write_missing(index: &Index, dir: &Path) -> Result<(), MetaError> 
     }
     for entry in std::fs::read_dir(dir).map_err(io(dir))?.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        if let Some(described) = name.strip_suffix(SUFFIX) {
+        if let Some(described) = name.strip_prefix(PREFIX) {
             if !dir.join(described).exists() {
                 let p = entry.path();
                 std::fs::remove_file(&p).map_err(io(&p))?;
@@ -138,7 +140,7 @@ pub(crate) fn damaged(dir: &Path) -> io::Result<Vec<PathBuf>> {
     let mut bad = Vec::new();
     for entry in std::fs::read_dir(dir)?.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(described) = name.strip_suffix(SUFFIX) else {
+        let Some(described) = name.strip_prefix(PREFIX) else {
             continue;
         };
         let ok = std::fs::metadata(dir.join(described))
