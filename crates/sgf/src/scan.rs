@@ -244,10 +244,13 @@ impl<'a, 'g> Inside<'a, 'g> {
         // The upper-case letters of the property identifier being read (the last two) and how
         // many there were: FF[3]'s `GaMe` is `GM`.
         let (mut id, mut id_len) = (0u16, 0u32);
-        // Whether the game being read has had a move: until it has, a node of its sequence that
-        // holds root properties is still its root's (`(;GM[1];FF[4]SZ[19];B[pd]…)`, `(;;GM[1]…)`,
-        // which older readers take as one game), not a new game.
-        let mut moved = false;
+        // Whether the game being read has had a move or setup stones (`moved`), and had them
+        // before the node being read began (`node_moved`): until then, a node of its sequence
+        // that holds root properties is still its root's (`(;GM[1];FF[4]SZ[19];B[pd]…)`,
+        // `(;;GM[1]…)`, which older readers take as one game), not a new game. Setup counts:
+        // problems written one after another as a sequence (`;GM[1]…AB[..];GM[1]…AB[..]`) are
+        // games.
+        let (mut moved, mut node_moved) = (false, false);
         // Between values SGF is dense (`;B[pd];W[dp]`): a plain byte loop beats a search call per
         // token here; long runs are skipped inside `value_end`.
         while at < bytes.len() {
@@ -255,7 +258,7 @@ impl<'a, 'g> Inside<'a, 'g> {
             match bytes[k] {
                 b'(' => {
                     if roots != 0 {
-                        if let Some(b) = self.root_node(node, roots, depth, moved) {
+                        if let Some(b) = self.root_node(node, roots, depth, node_moved) {
                             (base, moved) = (b, false);
                         }
                         roots = 0;
@@ -268,7 +271,7 @@ impl<'a, 'g> Inside<'a, 'g> {
                 }
                 b')' => {
                     if roots != 0 {
-                        if let Some(b) = self.root_node(node, roots, depth, moved) {
+                        if let Some(b) = self.root_node(node, roots, depth, node_moved) {
                             (base, moved) = (b, false);
                         }
                         roots = 0;
@@ -289,7 +292,7 @@ impl<'a, 'g> Inside<'a, 'g> {
                 }
                 b';' => {
                     if roots != 0 {
-                        if let Some(b) = self.root_node(node, roots, depth, moved) {
+                        if let Some(b) = self.root_node(node, roots, depth, node_moved) {
                             (base, moved) = (b, false);
                         }
                         roots = 0;
@@ -297,6 +300,7 @@ impl<'a, 'g> Inside<'a, 'g> {
                     in_node = true;
                     id_len = 0;
                     node = (k, next_node);
+                    node_moved = moved;
                     next_node = NodeAt::Sequence;
                     at = k + 1;
                     // Most nodes of a record are one move, `;B[pd]`: skipped in one step.
@@ -313,6 +317,7 @@ impl<'a, 'g> Inside<'a, 'g> {
                         // them a node below the variation's parent, which a writer writes as one.
                         in_node = true;
                         node = (k, NodeAt::AfterClose);
+                        node_moved = moved;
                         next_node = NodeAt::Sequence;
                     }
                     id = id << 8 | bytes[k] as u16;
@@ -322,6 +327,8 @@ impl<'a, 'g> Inside<'a, 'g> {
                 b'[' => {
                     if id_len == 2 && in_node {
                         roots |= root_bit(id);
+                        // `AB[`, `AW[`, `AE[`: setup, a problem's position.
+                        moved |= matches!(id, 0x4142 | 0x4157 | 0x4145);
                     } else if id_len == 1 && in_node && matches!(id, 0x42 | 0x57) {
                         // `B[` or `W[`: a move.
                         moved = true;
@@ -343,7 +350,7 @@ impl<'a, 'g> Inside<'a, 'g> {
             }
         }
         if roots != 0 {
-            self.root_node(node, roots, depth, moved);
+            self.root_node(node, roots, depth, node_moved);
         }
         self.name_last_gap(bytes.len());
         bytes.len()
@@ -605,6 +612,14 @@ mod tests {
     }
 
     #[test]
+    fn problems_written_as_one_sequence_are_games() {
+        // Setup stones make a problem's position: the next node holding a whole root starts the
+        // next problem.
+        let text = b"(;GM[1]FF[4]SZ[19]AB[aa][ba]AW[ca];GM[1]FF[4]SZ[19]AB[bb]AW[cc];W[dd])";
+        assert_eq!(split_games(text).len(), 2);
+    }
+
+    #[test]
     fn a_root_split_over_the_first_nodes_is_one_game() {
         // Root properties in the second node, before any move: still the game's root, as older
         // readers took it, not a game of its own.
@@ -612,6 +627,7 @@ mod tests {
             &b"(;GM[1];FF[4]SZ[19];B[pd];W[dp])"[..],
             b"(;;GM[1]FF[4];B[pd];W[dp])",
             b"(;GM[1]\n;FF[4]CA[UTF-8]SZ[19]\n;B[pd])",
+            b"(;GM[1];FF[4]SZ[19]B[pd];W[dp])",
         ] {
             let games = split_games(text);
             assert_eq!(games.len(), 1, "{}", String::from_utf8_lossy(text));
