@@ -177,3 +177,49 @@ fn block_sums_follow_their_stores_and_a_damaged_one_is_named() {
     std::fs::write(&side, &clean).unwrap();
     assert_eq!(summaries(&dir.0, 40_000).unwrap(), before);
 }
+
+/// The sidecar of a store's block sums.
+fn sidecar_of(p: &Path) -> PathBuf {
+    let mut name = std::ffi::OsString::from("blocksums-");
+    name.push(p.file_name().unwrap());
+    p.with_file_name(name)
+}
+
+/// A damaged sidecar, which makes every read of its sound store fail, is written again by the
+/// next commit; and block sums are taken only of a store whose footer vouches for it (sums of
+/// damaged bytes would let readers, which then skip the footer, answer from them).
+#[test]
+fn sums_are_taken_of_sound_stores_only_and_a_damaged_sidecar_is_written_again() {
+    let dir = TempDir::new("resum");
+    let mut seed = 0x0f1e_2d3c_4b5a_6978;
+    add(&dir.0, 0, 30_000, &mut seed);
+    let (store, len) = stores(&dir.0).into_iter().max_by_key(|s| s.1).unwrap();
+    assert!(len > 2 << 20, "{} has only {len} bytes", store.display());
+    let side = sidecar_of(&store);
+    let clean = std::fs::read(&side).unwrap();
+    let mut bad = clean.clone();
+    bad[clean.len() / 2] ^= 0x01;
+    std::fs::write(&side, &bad).unwrap();
+    assert!(summaries(&dir.0, 30_000).is_err());
+    add(&dir.0, 30_000, 30_010, &mut seed);
+    assert!(index::meta::damaged_files(&dir.0).unwrap().is_empty());
+    let sound = summaries(&dir.0, 30_010).unwrap();
+
+    // An index whose store has no sums yet (written before them) and is damaged.
+    std::fs::remove_file(&side).unwrap();
+    let bytes = std::fs::read(&store).unwrap();
+    let mut bad = bytes.clone();
+    bad[bytes.len() / 3] ^= 0x01;
+    std::fs::write(&store, &bad).unwrap();
+    let w = MetaWriter::open_or_create(&dir.0, 50_000_000).unwrap();
+    let name = store.file_name().unwrap().to_string_lossy().into_owned();
+    match w.finish() {
+        Ok(_) => panic!("block sums were taken of a damaged store"),
+        Err(e) => assert!(e.to_string().contains(&name), "{e} does not name {name}"),
+    }
+    assert!(!side.exists());
+    std::fs::write(&store, &bytes).unwrap();
+    add(&dir.0, 30_010, 30_010, &mut seed);
+    assert!(side.exists());
+    assert_eq!(summaries(&dir.0, 30_010).unwrap(), sound);
+}

@@ -111,15 +111,20 @@ pub(crate) fn write_missing(index: &Index, dir: &Path) -> Result<(), MetaError> 
             Err(e) => return Err(io(&path)(e)),
         };
         let side = sidecar(&path);
-        if !super::directory::summed(&path, len) || side.exists() {
+        // A sound sidecar stays; a damaged one (which would make every read of a sound store
+        // fail) is written again.
+        if !super::directory::summed(&path, len) || load(&path, len).is_ok_and(|s| s.is_some()) {
             continue;
         }
-        let bytes = std::fs::read(&path).map_err(io(&path))?;
+        let bytes = OwnedBytes::new(std::fs::read(&path).map_err(io(&path))?);
+        // Sums are taken only of a store its own footer vouches for: sums of damaged bytes would
+        // let readers, which then skip the footer, answer from them.
+        super::directory::footer_sound(&path, &bytes).map_err(io(&path))?;
         let mut tmp = side.clone().into_os_string();
         tmp.push(format!(".{}.tmp", std::process::id()));
         let tmp = PathBuf::from(tmp);
         let mut f = std::fs::File::create(&tmp).map_err(io(&tmp))?;
-        f.write_all(&encode(&bytes)).map_err(io(&tmp))?;
+        f.write_all(&encode(bytes.as_slice())).map_err(io(&tmp))?;
         f.sync_data().map_err(io(&tmp))?;
         std::fs::rename(&tmp, &side).map_err(io(&side))?;
     }
