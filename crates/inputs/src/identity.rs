@@ -134,11 +134,17 @@ impl Companions {
                 let mut hasher = xxhash_rust::xxh3::Xxh3::new();
                 hasher.update(&fingerprint.to_le_bytes());
                 hasher.update(&c.to_le_bytes());
+                hasher.update(&COMPANION_READING.to_le_bytes());
                 hasher.digest()
             }
         }
     }
 }
+
+/// How the games of a source with index files near it are read from them, as a number: a source
+/// indexed under another way is read again. 2: the move file's own index first, then the others
+/// in order (1 took an id from whichever index file was read last).
+const COMPANION_READING: u32 = 2;
 
 /// A fingerprint of index files: their paths, sizes, modification times and contents'
 /// [`fingerprint`]s; `None` when there are none.
