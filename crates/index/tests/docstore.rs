@@ -6,22 +6,7 @@ use std::path::{Path, PathBuf};
 
 use index::meta::{GameSummary, MetaIndex, MetaWriter};
 use sgf::GameInfo;
-
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir = std::env::temp_dir().join(format!("qipu-docstore-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        TempDir(dir)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
+use testdata::Scratch;
 
 fn info(sgf: &str) -> GameInfo {
     let records = sgf::Records::read(sgf.as_bytes());
@@ -81,7 +66,7 @@ fn stores(dir: &Path) -> Vec<(PathBuf, u64)> {
 
 #[test]
 fn a_flipped_byte_in_a_large_store_is_refused_naming_it() {
-    let dir = TempDir::new("flip");
+    let dir = Scratch::new("docstore-flip");
     let games = 30_000;
     let mut seed = 0x9e37_79b9_7f4a_7c15;
     add(&dir.0, 0, games, &mut seed);
@@ -130,7 +115,7 @@ fn a_flipped_byte_in_a_large_store_is_refused_naming_it() {
 /// read and by `qipu verify`'s checksums rather than trusted.
 #[test]
 fn block_sums_follow_their_stores_and_a_damaged_one_is_named() {
-    let dir = TempDir::new("sidecars");
+    let dir = Scratch::new("docstore-sidecars");
     let mut seed = 0x2545_f491_4f6c_dd1d;
     add(&dir.0, 0, 20_000, &mut seed);
     let stray = dir
@@ -190,7 +175,7 @@ fn sidecar_of(p: &Path) -> PathBuf {
 /// damaged bytes would let readers, which then skip the footer, answer from them).
 #[test]
 fn sums_are_taken_of_sound_stores_only_and_a_damaged_sidecar_is_written_again() {
-    let dir = TempDir::new("resum");
+    let dir = Scratch::new("docstore-resum");
     let mut seed = 0x0f1e_2d3c_4b5a_6978;
     add(&dir.0, 0, 30_000, &mut seed);
     let (store, len) = stores(&dir.0).into_iter().max_by_key(|s| s.1).unwrap();
