@@ -101,6 +101,12 @@ pub struct Continuation {
     /// not one played; no other column counts them). Serialised only when not 0.
     #[serde(skip_serializing_if = "is_zero")]
     pub variations: u32,
+    /// Of `count`, the positions where it came after moves elsewhere: a pattern's or a move
+    /// sequence's row is the first move played later inside its region (the rectangle of the
+    /// pattern's constrained points, the sequence's area), which need not be the next move of
+    /// the game; `count - tenuki` came directly. Always 0 for positions, whose rows are the next
+    /// move.
+    pub tenuki: u32,
     /// Of those, in games Black won.
     pub black_wins: u32,
     /// Of those, in games White won.
@@ -138,6 +144,11 @@ pub struct Summary {
     pub variations: usize,
     /// Hit games left out before the returned ones (the query's offset, or fewer).
     pub skipped: usize,
+    /// For patterns and move sequences: hit positions (as the continuation rows count them,
+    /// once per region the pattern appeared in) after which no move was ever played inside the
+    /// region. Not serialised for positions and metadata queries.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_continuation: Option<usize>,
 }
 
 /// Where an answer's time went, in milliseconds.

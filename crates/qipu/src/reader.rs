@@ -247,6 +247,7 @@ impl Index {
                 games: ids.len(),
                 positions: 0,
                 variations: 0,
+                no_continuation: None,
             };
             let listed = first_hits.map_or(ids.len(), |n| n.min(ids.len()));
             let hits = ids[..listed]
@@ -271,6 +272,7 @@ impl Index {
                 games: c.games,
                 positions: c.positions,
                 variations: 0,
+                no_continuation: found.no_continuation,
             },
             None => {
                 let lines = hits.iter().filter(|h| is_line(h.game)).count();
@@ -282,6 +284,7 @@ impl Index {
                         .map(|h| h.moves.len())
                         .sum(),
                     variations: lines,
+                    no_continuation: found.no_continuation,
                 }
             }
         };
@@ -579,6 +582,8 @@ pub(crate) struct Counts {
     pub(crate) games: usize,
     pub(crate) positions: usize,
     pub(crate) variations: usize,
+    /// [`Summary::no_continuation`].
+    pub(crate) no_continuation: Option<usize>,
 }
 
 impl std::ops::AddAssign for Counts {
@@ -586,6 +591,10 @@ impl std::ops::AddAssign for Counts {
         self.games += o.games;
         self.positions += o.positions;
         self.variations += o.variations;
+        self.no_continuation = match (self.no_continuation, o.no_continuation) {
+            (None, None) => None,
+            (a, b) => Some(a.unwrap_or(0) + b.unwrap_or(0)),
+        };
     }
 }
 
@@ -620,6 +629,7 @@ pub(crate) fn describe<'a>(
         positions: c.positions,
         variations: c.variations,
         skipped: query.offset.min(c.games + c.variations),
+        no_continuation: c.no_continuation,
     };
     let hits: Vec<Hit> = hits
         .into_iter()
@@ -680,6 +690,7 @@ fn continuation<'a>(
         point: c.point,
         count: t.count,
         variations: t.variations,
+        tenuki: t.tenuki,
         black_wins: t.black_wins,
         white_wins: t.white_wins,
         other: t.count - t.black_wins - t.white_wins,

@@ -13,6 +13,8 @@ use testdata::{lines, shared};
 
 type Hits = BTreeMap<(String, u64), Vec<u64>>;
 type Table = BTreeSet<(String, String, u64, u64, u64)>;
+/// A pattern's table: with `tenuki`, how many of each row's came after moves elsewhere.
+type RegionTable = BTreeSet<(String, String, u64, u64, u64, u64)>;
 
 fn oracle_hits(v: &Value) -> Option<Hits> {
     v["hits"].as_array().map(|hits| {
@@ -53,6 +55,24 @@ fn oracle_table(v: &Value) -> Table {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+fn oracle_region_table(v: &Value) -> RegionTable {
+    v["continuations"]
+        .as_array()
+        .expect("pattern probes carry their continuation tables")
+        .iter()
+        .map(|c| {
+            (
+                c["color"].as_str().unwrap().to_string(),
+                c["point"].as_str().unwrap().to_string(),
+                c["count"].as_u64().unwrap(),
+                c["tenuki"].as_u64().unwrap(),
+                c["black_wins"].as_u64().unwrap(),
+                c["white_wins"].as_u64().unwrap(),
+            )
+        })
+        .collect()
 }
 
 /// Compares hit games (and, where the oracle lists them, the hits themselves) with a probe's.
@@ -184,6 +204,28 @@ fn check(dataset: &str) {
         let hits = hits_of(&answer);
         checked += 1;
         compare_hits(id, &hits, &probe, &mut failures);
+        let table: RegionTable = answer
+            .continuations
+            .iter()
+            .map(|c| {
+                (
+                    c.color.letter().to_string(),
+                    c.point.map_or(String::new(), |p| p.sgf_string()),
+                    c.count as u64,
+                    c.tenuki as u64,
+                    c.black_wins as u64,
+                    c.white_wins as u64,
+                )
+            })
+            .collect();
+        let want = oracle_region_table(&probe);
+        if table != want {
+            let a: Vec<_> = table.difference(&want).take(3).collect();
+            let b: Vec<_> = want.difference(&table).take(3).collect();
+            failures.push(format!(
+                "{id}: continuations differ; ours {a:?}; oracle {b:?}"
+            ));
+        }
     }
     let _ = std::fs::remove_dir_all(&dir);
     eprintln!(

@@ -49,6 +49,10 @@ pub struct Answer {
     /// The hits' counts, when `hits` holds only the first ones
     /// ([`crate::PositionQuery::first_hits`]); `None`: `hits` is every hit.
     pub counts: Option<Counts>,
+    /// For patterns and sequences, whose rows are the first move played later inside the
+    /// query's region: how many hit positions (counted as the rows count them) never saw one.
+    /// `None` for positions, whose rows are simply the next move.
+    pub no_continuation: Option<usize>,
     /// Milliseconds of the search spent adding up what the hits found: the continuation table,
     /// and the profile's counts when given (finding the hits, and noting each one's next move
     /// as it is found, not included).
@@ -250,6 +254,7 @@ pub fn find_position<S: Store>(index: &S, q: &PositionQuery, filter: Filter<'_>)
         hits: hits_of(&all),
         profile,
         counts: None,
+        no_continuation: None,
         tally_ms,
     }
 }
@@ -558,8 +563,8 @@ pub(crate) fn continuations<S: Store>(
             .iter()
             .enumerate()
             .filter(|(i, _)| mask & (1 << i) != 0)
-            .map(|(_, im)| (im.sym, im.swapped));
-        let Some((c, p)) = map_back(matching, color, point, w, h) else {
+            .map(|(_, im)| Back::anchored((im.sym, im.swapped), w, h));
+        let Some((c, p)) = map_back(matching, color, point) else {
             continue;
         };
         table.entry((c, p)).or_default().merge(&tally);
@@ -640,24 +645,72 @@ fn sgf_order(p: Option<Point>) -> (u8, u8) {
     p.map_or((0, 0), |p| (rank(p.x), rank(p.y)))
 }
 
-/// A move played next, mapped back into the query's orientation through the images that stood
-/// where it was played (symmetry, colours swapped): of all the images' answers, the smallest SGF
-/// point, as the oracle says. `None` when no image is given.
+/// How a move found on the board is taken back into the query's own frame: the transformation
+/// that turned the query onto the board (symmetry, colours swapped) and, for a query slid
+/// `anywhere`, where its image lay. An anchored query's frame is the board (`offset` 0,0);
+/// one slid anywhere answers in the diagram's own coordinates, `frame` being the size of its
+/// transformed image.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Back {
+    pub(crate) sym: Symmetry,
+    pub(crate) swapped: bool,
+    /// The top-left corner of the query's image on the board.
+    pub(crate) offset: (u8, u8),
+    /// The size of the query's image (the board, for an anchored query).
+    pub(crate) frame: (u8, u8),
+}
+
+impl Back {
+    /// The mapping of a query anchored on a `w`×`h` board.
+    pub(crate) fn anchored((sym, swapped): (Symmetry, bool), w: u8, h: u8) -> Back {
+        Back {
+            sym,
+            swapped,
+            offset: (0, 0),
+            frame: (w, h),
+        }
+    }
+
+    /// `color` at `point` on the board, in the query's frame and colours; `None` when the
+    /// point lies outside the query's image (never for a move inside its region).
+    fn apply(&self, color: Color, point: Option<Point>) -> Option<(Color, Option<Point>)> {
+        let c = if self.swapped {
+            color.opponent()
+        } else {
+            color
+        };
+        let p = match point {
+            None => None,
+            Some(p) => {
+                let (x, y) = (
+                    p.x.checked_sub(self.offset.0)?,
+                    p.y.checked_sub(self.offset.1)?,
+                );
+                if x >= self.frame.0 || y >= self.frame.1 {
+                    return None;
+                }
+                Some(
+                    self.sym
+                        .inverse()
+                        .apply(Point::new(x, y), self.frame.0, self.frame.1),
+                )
+            }
+        };
+        Some((c, p))
+    }
+}
+
+/// A move played next, mapped back into the query's frame through the images that stood where
+/// it was played: of all the images' answers, the smallest SGF point, as the oracle says. `None`
+/// when no image is given (or none holds the point).
 pub(crate) fn map_back(
-    images: impl Iterator<Item = (Symmetry, bool)>,
+    images: impl Iterator<Item = Back>,
     color: Color,
     point: Option<Point>,
-    w: u8,
-    h: u8,
 ) -> Option<(Color, Option<Point>)> {
     images
-        .map(|(sym, swapped)| {
-            let c = if swapped { color.opponent() } else { color };
-            let p = point.map(|p| sym.inverse().apply(p, w, h));
-            (sgf_order(p), c, p)
-        })
-        .min_by_key(|m| m.0)
-        .map(|(_, c, p)| (c, p))
+        .filter_map(|b| b.apply(color, point))
+        .min_by_key(|&(_, p)| sgf_order(p))
 }
 
 /// Stored games of the right board size that ever had every stone of one of `needs`, as far as

@@ -6,6 +6,7 @@
 mod engine;
 mod pattern;
 pub mod query;
+mod region;
 mod sequence;
 pub mod store;
 mod summed;

@@ -12,10 +12,13 @@ use std::collections::BTreeMap;
 use goban::{corner, Bitboard, Color, Point, Symmetry};
 use rayon::prelude::*;
 
-use crate::engine::{covering_each, owners, with_copies, Answer, Continuation, Filter, Hit, Moves};
+use crate::engine::{
+    covering_each, owners, with_copies, Answer, Back, Continuation, Filter, Hit, Moves,
+};
 use crate::query::{Cell, PatternQuery};
+use crate::region::{first_inside, Region};
 use crate::store::{index_point, point_index, Changes, CornerHeld, Store, Walk};
-use crate::tally::{continuation_rows, own_positions};
+use crate::tally::{continuation_rows, own_positions, Followed, NextMove};
 
 /// Finds where a pattern appears: game g hits at k when, for some placement, position k
 /// satisfies it and position k−1 does not (or k = 0).
@@ -34,7 +37,7 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
         Some(found) => found,
         None => scan(index, q, filter, &placements),
     };
-    answer(index, found, &placements, filter, q.board)
+    answer(index, found, &placements, filter)
 }
 
 /// The placements of a pattern slid `anywhere` (thousands: 2,048 for a 4×4 diagram) scanned
@@ -44,9 +47,8 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
 /// none of them can appear again. All at once, every game having the stones of any placement
 /// was replayed to its end, testing every placement its changes touched (a 4×4 diagram of 11
 /// stones on all shared games: 3.4 s, against 0.17–0.18 s in groups; DESIGN-index.md). A game
-/// hits where some placement appears, so its hits are those of all groups merged; the
-/// placements that appeared are not kept (a placement slid anywhere has no orientation to
-/// count continuations in), as the scan of them all keeps none. `None` for 64 placements or
+/// hits where some placement appears, so its hits are those of all groups merged, with the
+/// regions each appeared in (placements know their own). `None` for 64 placements or
 /// fewer, a store without per-game occupancy, or groups that would replay the same games too
 /// often ([`GROUP_REPLAYS`]).
 fn in_groups<S: Store>(
@@ -91,13 +93,10 @@ fn in_groups<S: Store>(
         if index.stopped() {
             break;
         }
-        let mut found = match kept {
+        let found = match kept {
             Some((games, covers)) => scan_games(index, q, group, &games, Some(&covers)),
             None => scan(index, q, filter, group),
         };
-        for (_, nexts) in &mut found {
-            nexts.iter_mut().for_each(|next| next.0 = 0);
-        }
         all = merge_hits(all, found);
     }
     Some(all)
@@ -133,16 +132,18 @@ fn merge_hits(a: Vec<(Hit, Nexts)>, b: Vec<(Hit, Nexts)>) -> Vec<(Hit, Nexts)> {
             std::cmp::Ordering::Greater => out.extend(b.next()),
             std::cmp::Ordering::Equal => {
                 let ((x, xn), (y, yn)) = (a.next().unwrap(), b.next().unwrap());
-                let mut at: Vec<(u32, Next)> = x.moves.iter().copied().zip(xn).collect();
-                at.extend(y.moves.iter().copied().zip(yn));
-                at.sort_by_key(|&(k, _)| k);
-                at.dedup_by_key(|&mut (k, _)| k);
+                let mut moves: Vec<u32> = x.moves.iter().chain(&y.moves).copied().collect();
+                moves.sort_unstable();
+                moves.dedup();
+                // Stable: each side's notes of one position stay in their order.
+                let mut nexts: Nexts = xn.into_iter().chain(yn).collect();
+                nexts.sort_by_key(|n| n.k);
                 out.push((
                     Hit {
                         game: x.game,
-                        moves: at.iter().map(|&(k, _)| k).collect(),
+                        moves: moves.into_iter().collect(),
                     },
-                    at.into_iter().map(|(_, next)| next).collect(),
+                    nexts,
                 ));
             }
         }
@@ -150,8 +151,7 @@ fn merge_hits(a: Vec<(Hit, Nexts)>, b: Vec<(Hit, Nexts)>) -> Vec<(Hit, Nexts)> {
     out
 }
 
-/// The hits of `placements` (in ascending games), each with what it adds to the continuation
-/// table.
+/// The hits of `placements` (in ascending games), each with the regions it appeared in.
 fn scan<S: Store>(
     index: &S,
     q: &PatternQuery,
@@ -240,28 +240,114 @@ const PREFETCH_AHEAD: usize = 4;
 /// The most candidates a worker scans in one go (the unit the cores share).
 const SCAN_CHUNK: usize = 1024;
 
-/// The answer from the hits found (original games, ascending) and what each contributes to the
-/// continuation table.
+/// The answer from the hits found (original games, ascending) and the regions each appeared
+/// in.
 fn answer<S: Store>(
     index: &S,
     mut found: Vec<(Hit, Nexts)>,
     placements: &[Placement],
     filter: Filter<'_>,
-    board: (u8, u8),
 ) -> Answer {
-    own_positions(index, &mut found, |nexts, cut| {
-        nexts.drain(..cut);
+    own_positions(index, &mut found, |nexts, _, from| {
+        nexts.retain(|n| n.k >= from);
     });
     let started = std::time::Instant::now();
-    let continuations = continuations(index, &found, placements, filter, board);
+    let followed = followed(index, &found, placements);
+    let (continuations, none) = continuations(index, &followed, placements, filter);
     let tally_ms = crate::engine::ms_since(started);
     Answer {
         hits: with_copies(index, found.into_iter().map(|f| f.0).collect(), filter),
         continuations,
         profile: None,
         counts: None,
+        no_continuation: Some(none),
         tally_ms,
     }
+}
+
+/// What each hit was followed by there: per position and region the pattern appeared in, the
+/// first later move inside that region ([`crate::region`]). The scan noted the move played
+/// next, which settles most (a shape usually appears as a move inside it is played, and is
+/// answered there); a game with a position it did not settle is read once, its positions
+/// taken in order with one pointer per region, so that a game of many hits costs its length
+/// once per region, not once per hit.
+fn followed<S: Store>(
+    index: &S,
+    found: &[(Hit, Nexts)],
+    placements: &[Placement],
+) -> Vec<(u32, Follows)> {
+    let regions = regions_of(placements);
+    found
+        .par_iter()
+        .map_init(
+            || (Vec::new(), Vec::new()),
+            |(ops, moves), (hit, nexts)| {
+                // Notes of one region at one position (groups scanned apart note theirs each)
+                // are one.
+                let mut notes = Nexts::new();
+                for n in nexts {
+                    let same = notes
+                        .iter_mut()
+                        .rev()
+                        .take_while(|m| m.k == n.k)
+                        .find(|m| m.key.0 == n.key.0);
+                    match same {
+                        Some(m) => m.key.1 |= n.key.1,
+                        None => notes.push(*n),
+                    }
+                }
+                let mut out: Follows = notes
+                    .iter()
+                    .map(|n| Followed {
+                        key: n.key,
+                        next: n.next.filter(|&(_, p)| regions[n.key.0 as usize].holds(p)),
+                        tenuki: false,
+                    })
+                    .collect();
+                let pending =
+                    |(f, n): (&Followed<Key>, &Next)| f.next.is_none() && n.next.is_some();
+                if !out.iter().zip(&notes).any(pending) || index.stopped() {
+                    return (hit.game, out);
+                }
+                index.load(hit.game, ops);
+                moves.clear();
+                moves.extend(index.moves(ops));
+                // Per region: where its last search started and what it found. Positions come
+                // in order, so a search that found nothing, or found a move at or past this
+                // position's, answers this one too; each region's game is read about once.
+                let mut last: ahash::AHashMap<u32, Option<usize>> = Default::default();
+                for (f, n) in out.iter_mut().zip(&notes) {
+                    if f.next.is_some() || n.next.is_none() {
+                        continue;
+                    }
+                    let start = n.k as usize + 1;
+                    let at = match last.get(&n.key.0) {
+                        Some(&at) if at.is_none_or(|a| a >= start) => at,
+                        _ => first_inside(moves, start, regions[n.key.0 as usize]),
+                    };
+                    last.insert(n.key.0, at);
+                    if let Some(j) = at {
+                        f.next = Some(moves[j]);
+                        f.tenuki = true;
+                    }
+                }
+                (hit.game, out)
+            },
+        )
+        .collect()
+}
+
+/// The regions of `placements`, by number ([`Placement::region`]).
+fn regions_of(placements: &[Placement]) -> Vec<Region> {
+    let mut regions = Vec::new();
+    for pl in placements {
+        let i = pl.region as usize;
+        if regions.len() <= i {
+            regions.resize(i + 1, pl.rect);
+        }
+        regions[i] = pl.rect;
+    }
+    regions
 }
 
 /// What the store's corner table says of a pattern ([`from_corners`]).
@@ -306,7 +392,9 @@ fn from_corners<S: Store>(
     // Placements slid `anywhere` are many and have no orientation to count continuations in.
     let whole = !q.anywhere && placements.len() <= 64 && squares.iter().all(|sq| sq.whole);
     if whole {
-        return Some(Corners::Answered(corner_hits(index, &events, &squares)));
+        return Some(Corners::Answered(corner_hits(
+            index, &events, &squares, placements,
+        )));
     }
     let mut games: Vec<u32> = events.iter().map(|e| e.game).collect();
     games.dedup();
@@ -330,11 +418,12 @@ fn from_corners<S: Store>(
 /// whose content it is — the content as it stands in the frame has the placement's hash, which
 /// the event's key is, or, for a transposed key, the transposed content's. The placements that
 /// appeared at a position, in every corner, and the move played from it are what the scan
-/// would have recorded there.
+/// would have noted there.
 fn corner_hits<S: Store>(
     index: &S,
     events: &[CornerHeld],
     squares: &[Square],
+    placements: &[Placement],
 ) -> Vec<(Hit, Nexts)> {
     let mut found: Vec<(Hit, Nexts)> = Vec::new();
     for e in events {
@@ -356,49 +445,66 @@ fn corner_hits<S: Store>(
         if mask == 0 {
             continue;
         }
+        let next = index.next_move(e.next);
+        let appeared = (0..64)
+            .filter(|i| mask >> i & 1 == 1)
+            .map(|i| &placements[i]);
         match found.last_mut() {
             Some((hit, nexts)) if hit.game == e.game => {
-                if hit.moves.last() == Some(&e.k) {
-                    if let Some(last) = nexts.last_mut() {
-                        last.0 |= mask;
-                    }
-                } else {
+                if hit.moves.last() != Some(&e.k) {
                     hit.moves.push(e.k);
-                    nexts.push((mask, index.next_move(e.next)));
                 }
+                note(nexts, e.k, appeared, next);
             }
-            _ => found.push((
-                Hit {
-                    game: e.game,
-                    moves: Moves::from_slice(&[e.k]),
-                },
-                Nexts::from_slice(&[(mask, index.next_move(e.next))]),
-            )),
+            _ => {
+                let mut nexts = Nexts::new();
+                note(&mut nexts, e.k, appeared, next);
+                found.push((
+                    Hit {
+                        game: e.game,
+                        moves: Moves::from_slice(&[e.k]),
+                    },
+                    nexts,
+                ));
+            }
         }
     }
     found
 }
 
-/// The continuation table of a pattern's hits: each hit (of an original game, and of each of
-/// its copies the answer holds) counts the move played from the position where the pattern
-/// appeared, mapped back into the query's orientation through the placements that appeared there —
-/// the smallest SGF point among them, as for positions — with the game's winner. Placements slid
-/// `anywhere` have no orientation to map back to, and give no rows.
+/// The continuation table of a pattern's hits, and how many had none: each hit (of an original
+/// game, and of each of its copies the answer holds) counts, per region the pattern appeared
+/// in there, the first move played later inside it ([`followed`]), mapped back into the
+/// query's frame through the placements that appeared in that region — the smallest SGF point
+/// among them, as for positions — with the game's winner. A pattern slid `anywhere` answers in
+/// its own diagram's coordinates.
 fn continuations<S: Store>(
     index: &S,
-    found: &[(Hit, Nexts)],
+    followed: &[(u32, Follows)],
     placements: &[Placement],
     filter: Filter<'_>,
-    (bw, bh): (u8, u8),
-) -> Vec<Continuation> {
-    continuation_rows(index, found, filter, (bw, bh), |mask: u64| {
-        placements
-            .iter()
-            .take(64)
-            .enumerate()
-            .filter(move |(i, _)| mask >> i & 1 == 1)
-            .filter_map(|(_, pl)| pl.image)
-    })
+) -> (Vec<Continuation>, usize) {
+    // Per region, its placements' images: a key names a few of them.
+    let mut by_region: Vec<Vec<(u16, Back)>> = Vec::new();
+    for pl in placements {
+        let i = pl.region as usize;
+        if by_region.len() <= i {
+            by_region.resize_with(i + 1, Vec::new);
+        }
+        by_region[i].push((pl.image_bit, pl.back));
+    }
+    continuation_rows(
+        index,
+        followed,
+        |(g, f)| (*g, f.as_slice()),
+        filter,
+        |(region, images): Key| {
+            by_region[region as usize]
+                .iter()
+                .filter(move |(bit, _)| images >> bit & 1 == 1)
+                .map(|&(_, back)| back)
+        },
+    )
 }
 
 /// What tells a game's scan that it can stop: for each placement, the points it constrains, so
@@ -635,18 +741,56 @@ struct Scan {
     hits: Vec<u32>,
     /// The placements that need no stone: the only ones an empty board can show.
     start: Vec<u32>,
-    /// For each hit: the placements that appeared (up to 64; none known beyond) and the next
-    /// move.
+    /// Beyond 64 placements, those that appeared at the position last reported.
+    appeared_list: Vec<u32>,
+    /// For each hit position, the regions the pattern appeared in there.
     nexts: Nexts,
 }
 
-/// What a pattern hit contributes to the continuation table: the placements that appeared at
-/// the hit (bit i = placement i) and the move played next.
-type Next = (u64, Option<(Color, Option<Point>)>);
+/// One region a pattern appeared in at a hit ([`Placement::region`]), with the images
+/// ([`Placement::image_bit`]) of the placements that appeared in it.
+type Key = (u32, u16);
 
-/// A hit's [`Next`]s, one for each position where it appeared: most hits appear once, and keep
+/// What a hit contributes to the continuation table, once per region the pattern appeared in
+/// at position `k`: the region and the placements, and the move played next (the
+/// continuation when it lies in the region; otherwise [`followed`] reads on).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Next {
+    k: u32,
+    key: Key,
+    next: NextMove,
+}
+
+/// A hit's [`Next`]s, in order of position: most hits appear once, in one region, and keep
 /// theirs inline.
 type Nexts = smallvec::SmallVec<[Next; 1]>;
+
+/// A hit's continuations, one per [`Next`] (same regions merged).
+type Follows = smallvec::SmallVec<[Followed<Key>; 1]>;
+
+/// Notes that `appeared` appeared at position `k`, followed by `next`: one [`Next`] per region.
+fn note<'a>(
+    nexts: &mut Nexts,
+    k: u32,
+    appeared: impl Iterator<Item = &'a Placement>,
+    next: NextMove,
+) {
+    for pl in appeared {
+        let same = nexts
+            .iter_mut()
+            .rev()
+            .take_while(|n| n.k == k)
+            .find(|n| n.key.0 == pl.region);
+        match same {
+            Some(n) => n.key.1 |= 1 << pl.image_bit,
+            None => nexts.push(Next {
+                k,
+                key: (pl.region, 1 << pl.image_bit),
+                next,
+            }),
+        }
+    }
+}
 
 impl Scan {
     fn new(placements: &[Placement]) -> Scan {
@@ -664,6 +808,7 @@ impl Scan {
             pending: vec![false; n],
             dirty_list: Vec::new(),
             hits: Vec::new(),
+            appeared_list: Vec::new(),
             nexts: Nexts::new(),
         }
     }
@@ -716,7 +861,7 @@ impl Scan {
                         let p = (change.point < usize::from(bh) * 52
                             && index_point(change.point).x < bw)
                             .then(|| index_point(change.point));
-                        self.next_after_hit(Some((c, p)));
+                        self.next_after_hit(pls, Some((c, p)));
                     }
                     if let Some(e) = &end {
                         if (e.done | self.matched_bits & e.settled) & e.all == e.all {
@@ -744,7 +889,7 @@ impl Scan {
             }
         }
         if self.report(k, pls) {
-            self.next_after_hit(None);
+            self.next_after_hit(pls, None);
         }
         Moves::from_slice(&self.hits)
     }
@@ -778,7 +923,7 @@ impl Scan {
                 touch.mark(point_index(p), content, self);
             }
             if self.report(step.k, pls) {
-                self.next_after_hit(store.next_move(step.next));
+                self.next_after_hit(pls, store.next_move(step.next));
             }
         }
         Moves::from_slice(&self.hits)
@@ -804,12 +949,16 @@ impl Scan {
             }
             self.matched_bits = self.matched_bits & !bit | (now as u64) << i;
         }
+        self.appeared_list.clear();
         for j in self.dirty_list.drain(..) {
-            let j = j as usize;
-            self.pending[j] = false;
-            let now = pls[j].matches(black, white);
-            appeared |= now && !self.before[j];
-            self.before[j] = now;
+            let i = j as usize;
+            self.pending[i] = false;
+            let now = pls[i].matches(black, white);
+            if now && !self.before[i] {
+                appeared = true;
+                self.appeared_list.push(j);
+            }
+            self.before[i] = now;
         }
         if appeared {
             self.hits.push(k);
@@ -817,12 +966,16 @@ impl Scan {
         appeared
     }
 
-    /// After a hit at the position just reported: the placements that appeared there (not
-    /// those still standing from earlier, which another corner's move has nothing to do with)
-    /// and the move played from it (`None` after the last move), for the continuation table.
+    /// After a hit at the position just reported: the regions of the placements that appeared
+    /// there (not those still standing from earlier, which another corner's move has nothing
+    /// to do with) and the move played from it (`None` after the last move).
     #[inline]
-    fn next_after_hit(&mut self, next: Option<(Color, Option<Point>)>) {
-        self.nexts.push((self.appeared_bits, next));
+    fn next_after_hit(&mut self, pls: &[Placement], next: NextMove) {
+        let k = self.hits.last().copied().unwrap_or(0);
+        let bits = self.appeared_bits;
+        let by_bit = (0..64).filter(move |i| bits >> i & 1 == 1).map(|i| &pls[i]);
+        let listed = self.appeared_list.iter().map(|&j| &pls[j as usize]);
+        note(&mut self.nexts, k, by_bit.chain(listed), next);
     }
 }
 
@@ -849,9 +1002,17 @@ struct Placement {
     /// The points it constrains, with their constraint: only a change on one of them can make
     /// it appear.
     cells: Vec<(Point, Cell)>,
-    /// How the diagram was turned onto the board (symmetry, colours swapped), to map a move
-    /// played next back into the query's orientation; `None` for a placement slid `anywhere`.
-    image: Option<(Symmetry, bool)>,
+    /// How the diagram was turned onto the board, to map a move played there back into the
+    /// query's frame ([`Back`]).
+    back: Back,
+    /// The bounding rectangle of the points it constrains: where its continuations are looked
+    /// for ([`crate::region`]).
+    rect: Region,
+    /// The number of `rect` among the placements' distinct rectangles: placements sharing one
+    /// (the symmetric images of a symmetric shape) answer together.
+    region: u32,
+    /// Which image of the diagram it is: 2 × its symmetry's index, + 1 with colours swapped.
+    image_bit: u16,
 }
 
 impl Placement {
@@ -882,11 +1043,20 @@ impl Placement {
             .collect();
         // Rows that demand stones fail most often: test them first.
         rows.sort_by_key(|r| std::cmp::Reverse((r.1 | r.2).count_ones()));
+        let rect = Region::around(cells.iter().map(|&(p, _)| p)).unwrap_or(Region {
+            x0: 1,
+            y0: 1,
+            x1: 0,
+            y1: 0,
+        });
         Placement {
             rows,
             need,
             cells,
-            image: None,
+            back: Back::anchored((Symmetry::Identity, false), 0, 0),
+            rect,
+            region: 0,
+            image_bit: 0,
         }
     }
 
@@ -981,11 +1151,19 @@ fn placements(q: &PatternQuery) -> Vec<Placement> {
                     .collect();
                 for oy in 0..=(bh - th) {
                     for ox in 0..=(bw - tw) {
-                        out.push(Placement::new(
+                        let mut pl = Placement::new(
                             local
                                 .iter()
                                 .map(|&(p, c)| (Point::new(p.x + ox, p.y + oy), c)),
-                        ));
+                        );
+                        pl.back = Back {
+                            sym: s,
+                            swapped,
+                            offset: (ox, oy),
+                            frame: (tw, th),
+                        };
+                        pl.image_bit = image_bit(s, swapped);
+                        out.push(pl);
                     }
                 }
             }
@@ -1000,26 +1178,44 @@ fn placements(q: &PatternQuery) -> Vec<Placement> {
                             cells(s.apply(on_board, bw, bh), c)
                         }),
                 );
-                pl.image = Some((s, swapped));
+                pl.back = Back::anchored((s, swapped), bw, bh);
+                pl.image_bit = image_bit(s, swapped);
                 out.push(pl);
             }
         }
     }
+    // Placements with the same rectangle answer as one region.
+    let mut numbers: ahash::AHashMap<Region, u32> = Default::default();
+    for pl in &mut out {
+        let n = numbers.len() as u32;
+        pl.region = *numbers.entry(pl.rect).or_insert(n);
+    }
     out
+}
+
+/// [`Placement::image_bit`].
+fn image_bit(s: Symmetry, swapped: bool) -> u16 {
+    2 * s.index() as u16 + u16::from(swapped)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn hit(game: u32, at: &[(u32, Option<Point>)]) -> (Hit, Nexts) {
+    fn hit(game: u32, at: &[(u32, Option<Point>)], region: u32) -> (Hit, Nexts) {
+        let mut moves: Vec<u32> = at.iter().map(|&(k, _)| k).collect();
+        moves.dedup();
         (
             Hit {
                 game,
-                moves: at.iter().map(|&(k, _)| k).collect(),
+                moves: moves.into_iter().collect(),
             },
             at.iter()
-                .map(|&(_, p)| (0, p.map(|p| (Color::Black, Some(p)))))
+                .map(|&(k, p)| Next {
+                    k,
+                    key: (region, 1),
+                    next: p.map(|p| (Color::Black, Some(p))),
+                })
                 .collect(),
         )
     }
@@ -1027,25 +1223,30 @@ mod tests {
     #[test]
     fn groups_hits_merge_by_game_and_position() {
         let p = |x| Some(Point::new(x, 0));
-        let a = vec![hit(1, &[(3, p(1)), (9, p(2))]), hit(4, &[(0, p(3))])];
+        let a = vec![hit(1, &[(3, p(1)), (9, p(2))], 0), hit(4, &[(0, p(3))], 0)];
         let b = vec![
-            hit(0, &[(5, None)]),
-            hit(1, &[(2, p(4)), (9, p(2)), (12, p(5))]),
-            hit(7, &[(1, p(6))]),
-        ];
-        let want = vec![
-            hit(0, &[(5, None)]),
-            hit(1, &[(2, p(4)), (3, p(1)), (9, p(2)), (12, p(5))]),
-            hit(4, &[(0, p(3))]),
-            hit(7, &[(1, p(6))]),
+            hit(0, &[(5, None)], 1),
+            hit(1, &[(2, p(4)), (9, p(2)), (12, p(5))], 1),
+            hit(7, &[(1, p(6))], 1),
         ];
         let key = |v: &[(Hit, Nexts)]| {
             v.iter()
                 .map(|(h, n)| (h.game, h.moves.to_vec(), n.to_vec()))
                 .collect::<Vec<_>>()
         };
+        let (mut one, mut other) = (hit(1, &[(2, p(4))], 1), hit(1, &[(3, p(1))], 0));
+        one.0.moves.extend([3, 9, 12]);
+        one.1.extend(other.1.drain(..));
+        // Both groups' notes of position 9 are kept, each with its region.
+        one.1.extend(hit(1, &[(9, p(2))], 0).1);
+        one.1.extend(hit(1, &[(9, p(2)), (12, p(5))], 1).1);
+        let want = vec![
+            hit(0, &[(5, None)], 1),
+            one,
+            hit(4, &[(0, p(3))], 0),
+            hit(7, &[(1, p(6))], 1),
+        ];
         assert_eq!(key(&merge_hits(a.clone(), b.clone())), key(&want));
-        assert_eq!(key(&merge_hits(b, a)), key(&want));
         assert_eq!(key(&merge_hits(Vec::new(), want.clone())), key(&want));
         assert_eq!(key(&merge_hits(want.clone(), Vec::new())), key(&want));
     }

@@ -35,9 +35,10 @@
 use goban::{Color, Point, Symmetry};
 use rayon::prelude::*;
 
+use crate::engine::Back;
 use crate::engine::{covering_each, with_copies, Answer, Continuation, Filter, Hit};
 use crate::store::Store;
-use crate::tally::{continuation_rows, own_positions};
+use crate::tally::{continuation_rows, own_positions, Followed};
 
 /// A sequence of moves to find (e.g. a joseki); see the module's documentation for what a hit
 /// is.
@@ -73,9 +74,9 @@ struct Variant {
     images: Vec<(Symmetry, bool)>,
 }
 
-/// The move played after a hit's k-th move (`None` after the last move), and which variants
-/// completed the sequence there (bit i: variant i).
-type Next = (u32, Option<(Color, Option<Point>)>);
+/// What a hit contributes to the continuation table: which variants completed the sequence at
+/// its k-th move (bit i: variant i) and the move played after it.
+type Next = Followed<u32>;
 
 /// Finds games where a sequence of moves was played (see the module's documentation): each hit
 /// game with the moves that complete the sequence in it, and the continuation table.
@@ -153,11 +154,15 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
                 for (k, bit) in ks {
                     if hit.moves.last() == Some(&k) {
                         if let Some(last) = nexts.last_mut() {
-                            last.0 |= bit;
+                            last.key |= bit;
                         }
                     } else {
                         hit.moves.push(k);
-                        nexts.push((bit, moves.get(k as usize).copied()));
+                        nexts.push(Followed {
+                            key: bit,
+                            next: moves.get(k as usize).copied(),
+                            tenuki: false,
+                        });
                     }
                 }
                 Some((hit, nexts))
@@ -165,12 +170,12 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
         )
         .flatten()
         .collect();
-    own_positions(index, &mut found, |nexts, cut| {
+    own_positions(index, &mut found, |nexts, cut, _| {
         nexts.drain(..cut);
     });
     let started = std::time::Instant::now();
-    let continuations = if q.anywhere {
-        Vec::new()
+    let (continuations, no_continuation) = if q.anywhere {
+        (Vec::new(), 0)
     } else {
         continuations(index, &found, &variants, filter, q.board)
     };
@@ -180,6 +185,7 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
         continuations,
         profile: None,
         counts: None,
+        no_continuation: Some(no_continuation),
         tally_ms,
     }
 }
@@ -728,14 +734,20 @@ fn continuations<S: Store>(
     variants: &[Variant],
     filter: Filter<'_>,
     (bw, bh): (u8, u8),
-) -> Vec<Continuation> {
-    continuation_rows(index, found, filter, (bw, bh), |mask: u32| {
-        variants
-            .iter()
-            .enumerate()
-            .filter(move |(i, _)| mask >> i & 1 == 1)
-            .flat_map(|(_, v)| v.images.iter().copied())
-    })
+) -> (Vec<Continuation>, usize) {
+    continuation_rows(
+        index,
+        found,
+        |(h, n)| (h.game, n.as_slice()),
+        filter,
+        |mask: u32| {
+            variants
+                .iter()
+                .enumerate()
+                .filter(move |(i, _)| mask >> i & 1 == 1)
+                .flat_map(|(_, v)| v.images.iter().map(move |&im| Back::anchored(im, bw, bh)))
+        },
+    )
 }
 
 #[cfg(test)]

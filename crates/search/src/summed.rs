@@ -127,6 +127,7 @@ pub(crate) fn find<S: Store>(
         continuations,
         profile: Some(profile),
         counts: Some(counts),
+        no_continuation: None,
         tally_ms,
     }
 }

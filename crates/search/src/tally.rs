@@ -16,6 +16,10 @@ pub struct Tally {
     /// commentary's or a dictionary's move, not one played; nothing else in the row counts
     /// them.
     pub variations: u32,
+    /// Of `count`, the positions where the move came after moves elsewhere: a pattern's or a
+    /// sequence's row is the first move played later inside its region, which is not always
+    /// the next move of the game (always 0 for positions, whose rows are the next move).
+    pub tenuki: u32,
     /// Of those, in games Black won (as the oracle reads `RE`).
     pub black_wins: u32,
     /// Of those, in games White won.
@@ -120,6 +124,7 @@ impl Tally {
                 c.example,
             )),
             variations: 0,
+            tenuki: 0,
         }
     }
 
@@ -127,6 +132,7 @@ impl Tally {
     pub fn merge(&mut self, o: &Tally) {
         self.count += o.count;
         self.variations += o.variations;
+        self.tenuki += o.tenuki;
         self.black_wins += o.black_wins;
         self.white_wins += o.white_wins;
         self.mover_rank_sum += o.mover_rank_sum;
@@ -162,12 +168,12 @@ pub(crate) fn counts_once<S: Store>(index: &S, g: u32, member: impl Fn(u32) -> b
 }
 
 /// Drops the hits of variation lines before their branch points ([`Store::branch`]), with
-/// what each hit position contributes (`drain` takes a hit's `nexts`, parallel to its moves,
-/// and the number of leading ones to drop), and the hits left with no position.
+/// what each hit position contributes (`drain` takes a hit's `nexts`, the number of its leading
+/// positions dropped and the first position kept), and the hits left with no position.
 pub(crate) fn own_positions<S: Store, N>(
     index: &S,
     found: &mut Vec<(crate::engine::Hit, N)>,
-    drain: impl Fn(&mut N, usize),
+    drain: impl Fn(&mut N, usize, u32),
 ) {
     if !index.has_lines() {
         return;
@@ -180,7 +186,7 @@ pub(crate) fn own_positions<S: Store, N>(
         let cut = hit.moves.partition_point(|&k| k < from);
         if cut > 0 {
             hit.moves.drain(..cut);
-            drain(nexts, cut);
+            drain(nexts, cut, from);
         }
         !hit.moves.is_empty()
     });
@@ -190,36 +196,48 @@ pub(crate) fn own_positions<S: Store, N>(
 /// or `None` after the last move.
 pub(crate) type NextMove = Option<(Color, Option<Point>)>;
 
-/// The continuation table of pattern or sequence hits. Both key each hit's next moves by a bit
-/// set of what appeared there (placements, orientations of a sequence): few distinct keys for
-/// many hits, so the moves are tallied first by (key, move as played) and each key is mapped
-/// back into the query's orientation once, through the images `images_of` gives for it (the
-/// smallest SGF point among them, as for positions). Each hit counts for its game
-/// (an original) and for the copies the answer holds — only the first of them when copies
-/// count once ([`Store::each_copy_counts`]) — and counted in chunks on all cores, small enough
-/// that a few thousand hits keep both busy.
-pub(crate) fn continuation_rows<S, K, N, I>(
+/// What one hit position contributes to a pattern's or a sequence's continuation table, once
+/// for each region the query appeared in there: the key of what appeared (placements,
+/// orientations of a sequence) in that region, the first move played later inside the region
+/// (`None`: none ever was), and whether moves elsewhere came first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Followed<K> {
+    pub(crate) key: K,
+    pub(crate) next: NextMove,
+    pub(crate) tenuki: bool,
+}
+
+/// The continuation table of pattern or sequence hits, and how many hit positions had no
+/// continuation ([`crate::Answer::no_continuation`]). Both key each hit's moves by what
+/// appeared there: few distinct keys for many hits, so the moves are tallied first by (key,
+/// move as played) and each key is mapped back into the query's frame once, through the
+/// mappings `images_of` gives for it (the smallest SGF point among them, as for positions).
+/// Each hit counts for its game (an original) and for the copies the answer holds — only the
+/// first of them when copies count once ([`Store::each_copy_counts`]) — and counted in chunks
+/// on all cores, small enough that a few thousand hits keep both busy.
+pub(crate) fn continuation_rows<S, T, K, I>(
     index: &S,
-    found: &[(crate::engine::Hit, N)],
+    found: &[T],
+    of: impl Fn(&T) -> (u32, &[Followed<K>]) + Sync,
     filter: crate::engine::Filter<'_>,
-    (bw, bh): (u8, u8),
     images_of: impl Fn(K) -> I,
-) -> Vec<crate::engine::Continuation>
+) -> (Vec<crate::engine::Continuation>, usize)
 where
     S: Store,
+    T: Sync,
     K: Copy + Eq + std::hash::Hash + Send,
-    N: AsRef<[(K, NextMove)]> + Sync,
-    I: Iterator<Item = (goban::Symmetry, bool)>,
+    I: Iterator<Item = crate::engine::Back>,
 {
     use rayon::prelude::*;
     type Raw<K> = ahash::AHashMap<(K, Color, Option<Point>), Tally>;
     let each_copy = index.each_copy_counts();
     let removed = index.has_removed();
     let lines = index.has_lines();
-    let count = |mut raw: Raw<K>, chunk: &[(crate::engine::Hit, N)]| {
-        for (hit, nexts) in chunk {
-            let games = std::iter::once(hit.game)
-                .chain(index.copies(hit.game).iter().copied())
+    let count = |(mut raw, mut none): (Raw<K>, usize), chunk: &[T]| {
+        for item in chunk {
+            let (game, nexts) = of(item);
+            let games = std::iter::once(game)
+                .chain(index.copies(game).iter().copied())
                 .filter(|&g| !(removed && index.is_removed(g)))
                 .filter(|g| filter.is_none_or(|f| f.binary_search(g).is_ok()))
                 .filter(|&g| each_copy || !index.counted_elsewhere(g))
@@ -227,39 +245,45 @@ where
             for g in games {
                 let (winner, facts) = (index.winner(g), index.facts(g));
                 let line = lines && index.branch(g).is_some();
-                for &(key, next) in nexts.as_ref() {
-                    let Some((color, point)) = next else {
+                for f in nexts {
+                    let Some((color, point)) = f.next else {
+                        none += usize::from(!line);
                         continue;
                     };
-                    let row = raw.entry((key, color, point)).or_default();
+                    let row = raw.entry((f.key, color, point)).or_default();
                     match line {
                         true => row.add_line(),
-                        false => row.add(g, color, winner, &facts),
+                        false => {
+                            row.add(g, color, winner, &facts);
+                            row.tenuki += u32::from(f.tenuki);
+                        }
                     }
                 }
             }
         }
-        raw
+        (raw, none)
     };
     // Each of rayon's split jobs counts its run of chunks into one table (fold), so that the
     // tables merged are a few, not one per chunk.
-    let raw =
-        found
-            .par_chunks(1 << 11)
-            .fold(Raw::<K>::new, count)
-            .reduce(Raw::<K>::new, |mut a, b| {
+    let (raw, none) = found
+        .par_chunks(1 << 11)
+        .fold(|| (Raw::<K>::new(), 0), count)
+        .reduce(
+            || (Raw::<K>::new(), 0),
+            |(mut a, n), (b, m)| {
                 for (k, v) in b {
                     a.entry(k).or_default().merge(&v);
                 }
-                a
-            });
+                (a, n + m)
+            },
+        );
     let mut table: std::collections::HashMap<(Color, Option<Point>), Tally> =
         std::collections::HashMap::new();
     for ((key, color, point), tally) in raw {
-        let Some(row) = crate::engine::map_back(images_of(key), color, point, bw, bh) else {
+        let Some(row) = crate::engine::map_back(images_of(key), color, point) else {
             continue;
         };
         table.entry(row).or_default().merge(&tally);
     }
-    crate::engine::sorted_rows(table)
+    (crate::engine::sorted_rows(table), none)
 }
