@@ -37,7 +37,7 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
         Some(found) => found,
         None => scan(index, q, filter, &placements),
     };
-    answer(index, found, &placements, filter)
+    answer(index, found, &placements, filter, q.board)
 }
 
 /// The placements of a pattern slid `anywhere` (thousands: 2,048 for a 4×4 diagram) scanned
@@ -183,7 +183,21 @@ fn scan_games<S: Store>(
     let (bw, bh) = q.board;
     let touch = Touch::new(placements, bh);
     let ends = Ends::new(placements, &touch, bw, bh);
-    let watch = index.watch(&touch.watch);
+    let regions = regions_of(placements);
+    // The scan follows the points the placements constrain, and also, while a hit waits for
+    // its continuation, the rest of its region.
+    let mut points = touch.watch.clone();
+    for r in regions.iter().filter(|r| r.x0 <= r.x1) {
+        for y in r.y0..=r.y1 {
+            for x in r.x0..=r.x1 {
+                let i = point_index(Point::new(x, y));
+                if let Some(w) = points.get_mut(i / 64) {
+                    *w |= 1 << (i % 64);
+                }
+            }
+        }
+    }
+    let watch = index.watch(&points);
     // Candidates in chunks, each scanned in order by one worker: the chunks' hits, in order,
     // are the answer's, with no slot kept for the many candidates that do not hit.
     // A few thousand candidates still make several chunks for each core.
@@ -212,10 +226,12 @@ fn scan_games<S: Store>(
                     // The changes are read as the scan takes them: one that ends early reads
                     // the program no further.
                     let moves = match index.changes(g, &watch) {
-                        Some(changes) => scan.run(changes, (bw, bh), placements, &touch, end),
+                        Some(changes) => {
+                            scan.run(changes, (bw, bh), placements, &touch, end, &regions)
+                        }
                         None => {
                             index.load(g, ops);
-                            scan.walk(index, ops, (bw, bh), placements, &touch)
+                            scan.walk(index, ops, (bw, bh), placements, &touch, &regions)
                         }
                     };
                     if !moves.is_empty() {
@@ -247,12 +263,13 @@ fn answer<S: Store>(
     mut found: Vec<(Hit, Nexts)>,
     placements: &[Placement],
     filter: Filter<'_>,
+    board: (u8, u8),
 ) -> Answer {
     own_positions(index, &mut found, |nexts, _, from| {
         nexts.retain(|n| n.k >= from);
     });
     let started = std::time::Instant::now();
-    let followed = followed(index, &found, placements);
+    let followed = followed(index, &found, placements, board);
     let (continuations, none) = continuations(index, &followed, placements, filter);
     let tally_ms = crate::engine::ms_since(started);
     Answer {
@@ -267,74 +284,164 @@ fn answer<S: Store>(
 
 /// What each hit was followed by there: per position and region the pattern appeared in, the
 /// first later move inside that region ([`crate::region`]). The scan noted the move played
-/// next, which settles most (a shape usually appears as a move inside it is played, and is
-/// answered there); a game with a position it did not settle is read once, its positions
-/// taken in order with one pointer per region, so that a game of many hits costs its length
-/// once per region, not once per hit.
+/// next, which settles the hits whose shape was answered at once; a game with a position it did
+/// not settle is read again from its start, passing in bulk over the moves outside every
+/// region ([`Store::changes`] with the regions watched) and stopping as soon as each of its
+/// positions is settled, usually a few moves after its last hit.
 fn followed<S: Store>(
     index: &S,
     found: &[(Hit, Nexts)],
     placements: &[Placement],
+    (bw, bh): (u8, u8),
 ) -> Vec<(u32, Follows)> {
     let regions = regions_of(placements);
-    found
-        .par_iter()
+    let mut points = vec![0u64; (usize::from(bh) * 52).div_ceil(64)];
+    for r in regions.iter().filter(|r| r.x0 <= r.x1) {
+        for y in r.y0..=r.y1 {
+            for x in r.x0..=r.x1 {
+                let i = point_index(Point::new(x, y));
+                points[i / 64] |= 1 << (i % 64);
+            }
+        }
+    }
+    let watch = index.watch(&points);
+    let per_chunk = (found.len() / (8 * rayon::current_num_threads())).clamp(16, SCAN_CHUNK);
+    let chunks: Vec<Vec<(u32, Follows)>> = found
+        .par_chunks(per_chunk)
         .map_init(
             || (Vec::new(), Vec::new()),
-            |(ops, moves), (hit, nexts)| {
-                // Notes of one region at one position (groups scanned apart note theirs each)
-                // are one.
-                let mut notes = Nexts::new();
-                for n in nexts {
-                    let same = notes
-                        .iter_mut()
-                        .rev()
-                        .take_while(|m| m.k == n.k)
-                        .find(|m| m.key.0 == n.key.0);
-                    match same {
-                        Some(m) => m.key.1 |= n.key.1,
-                        None => notes.push(*n),
+            |(ops, moves), chunk| {
+                let mut out = Vec::with_capacity(chunk.len());
+                for (j, (hit, nexts)) in chunk.iter().enumerate() {
+                    if let Some((later, _)) = chunk.get(j + PREFETCH_AHEAD) {
+                        index.prefetch_changes(later.game);
                     }
-                }
-                let mut out: Follows = notes
-                    .iter()
-                    .map(|n| Followed {
-                        key: n.key,
-                        next: n.next.filter(|&(_, p)| regions[n.key.0 as usize].holds(p)),
-                        tenuki: false,
-                    })
-                    .collect();
-                let pending =
-                    |(f, n): (&Followed<Key>, &Next)| f.next.is_none() && n.next.is_some();
-                if !out.iter().zip(&notes).any(pending) || index.stopped() {
-                    return (hit.game, out);
-                }
-                index.load(hit.game, ops);
-                moves.clear();
-                moves.extend(index.moves(ops));
-                // Per region: where its last search started and what it found. Positions come
-                // in order, so a search that found nothing, or found a move at or past this
-                // position's, answers this one too; each region's game is read about once.
-                let mut last: ahash::AHashMap<u32, Option<usize>> = Default::default();
-                for (f, n) in out.iter_mut().zip(&notes) {
-                    if f.next.is_some() || n.next.is_none() {
-                        continue;
+                    if let Some((later, _)) = chunk.get(j + 4 * PREFETCH_AHEAD) {
+                        index.prefetch_record(later.game);
                     }
-                    let start = n.k as usize + 1;
-                    let at = match last.get(&n.key.0) {
-                        Some(&at) if at.is_none_or(|a| a >= start) => at,
-                        _ => first_inside(moves, start, regions[n.key.0 as usize]),
-                    };
-                    last.insert(n.key.0, at);
-                    if let Some(j) = at {
-                        f.next = Some(moves[j]);
-                        f.tenuki = true;
+                    let (notes, mut follows) = settled_at_once(nexts);
+                    let pending = notes.iter().filter(|n| !n.settled).count();
+                    if pending > 0 && !index.stopped() {
+                        match index.changes(hit.game, &watch) {
+                            Some(changes) => {
+                                read_on(changes, (bw, bh), &notes, &mut follows, &regions, pending)
+                            }
+                            None => {
+                                index.load(hit.game, ops);
+                                moves.clear();
+                                moves.extend(index.moves(ops));
+                                read_on_moves(moves, &notes, &mut follows, &regions);
+                            }
+                        }
                     }
+                    out.push((hit.game, follows));
                 }
-                (hit.game, out)
+                out
             },
         )
-        .collect()
+        .collect();
+    let mut all = Vec::with_capacity(found.len());
+    for chunk in chunks {
+        all.extend(chunk);
+    }
+    all
+}
+
+/// A hit's notes with those of one region at one position made one (groups scanned apart
+/// note theirs each), and what each is followed by as far as the scan settled it.
+fn settled_at_once(nexts: &Nexts) -> (Nexts, Follows) {
+    let mut notes = Nexts::new();
+    for n in nexts {
+        let same = notes
+            .iter_mut()
+            .rev()
+            .take_while(|m| m.k == n.k)
+            .find(|m| m.key.0 == n.key.0);
+        match same {
+            Some(m) => {
+                m.key.1 |= n.key.1;
+                if !m.settled && n.settled {
+                    (m.next, m.tenuki, m.settled) = (n.next, n.tenuki, true);
+                }
+            }
+            None => notes.push(*n),
+        }
+    }
+    let follows = notes
+        .iter()
+        .map(|n| Followed {
+            key: n.key,
+            next: n.next.filter(|_| n.settled),
+            tenuki: n.tenuki,
+        })
+        .collect();
+    (notes, follows)
+}
+
+/// Settles the `pending` positions of `follows` (those whose next move was elsewhere) from a
+/// game's changes, which pass in bulk over every point outside the regions.
+fn read_on(
+    mut changes: impl Changes,
+    (bw, bh): (u8, u8),
+    notes: &Nexts,
+    follows: &mut Follows,
+    regions: &[Region],
+    mut pending: usize,
+) {
+    // Moves before the change in hand: it is the (moves + 1)-th, played from position `moves`.
+    let mut moves = 0u32;
+    loop {
+        let (passed, change) = changes.next_watched();
+        moves += passed;
+        let Some(change) = change else {
+            return;
+        };
+        let Some(color) = change.mover else {
+            continue;
+        };
+        let j = moves;
+        moves += 1;
+        let p = (change.point < usize::from(bh) * 52 && index_point(change.point).x < bw)
+            .then(|| index_point(change.point));
+        for (f, n) in follows.iter_mut().zip(notes) {
+            // The move played from position k was seen by the scan: later ones are tenuki.
+            if !n.settled && f.next.is_none() && n.k < j && regions[n.key.0 as usize].holds(p) {
+                f.next = Some((color, p));
+                f.tenuki = true;
+                pending -= 1;
+            }
+        }
+        if pending == 0 {
+            return;
+        }
+    }
+}
+
+/// [`read_on`] over a game's moves read whole (a program with positions elsewhere than before
+/// moves, which [`Store::changes`] does not give). Positions come in order, so a region's
+/// search that found nothing, or a move at or past this position's, answers this one too.
+fn read_on_moves(
+    moves: &[(Color, Option<Point>)],
+    notes: &Nexts,
+    follows: &mut Follows,
+    regions: &[Region],
+) {
+    let mut last: ahash::AHashMap<u32, Option<usize>> = Default::default();
+    for (f, n) in follows.iter_mut().zip(notes) {
+        if n.settled {
+            continue;
+        }
+        let start = n.k as usize + 1;
+        let at = match last.get(&n.key.0) {
+            Some(&at) if at.is_none_or(|a| a >= start) => at,
+            _ => first_inside(moves, start, regions[n.key.0 as usize]),
+        };
+        last.insert(n.key.0, at);
+        if let Some(j) = at {
+            f.next = Some(moves[j]);
+            f.tenuki = true;
+        }
+    }
 }
 
 /// The regions of `placements`, by number ([`Placement::region`]).
@@ -745,6 +852,8 @@ struct Scan {
     appeared_list: Vec<u32>,
     /// For each hit position, the regions the pattern appeared in there.
     nexts: Nexts,
+    /// How many of `nexts` wait for a move in their region.
+    waiting: usize,
 }
 
 /// One region a pattern appeared in at a hit ([`Placement::region`]), with the images
@@ -753,12 +862,19 @@ type Key = (u32, u16);
 
 /// What a hit contributes to the continuation table, once per region the pattern appeared in
 /// at position `k`: the region and the placements, and the move played next (the
-/// continuation when it lies in the region; otherwise [`followed`] reads on).
+/// continuation when it lies in the region; otherwise the scan reads on, or [`followed`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Next {
     k: u32,
     key: Key,
+    /// The move played next, until the note is `settled`: then its continuation (`None`:
+    /// nothing was ever played in the region).
     next: NextMove,
+    /// Whether the continuation came after moves elsewhere.
+    tenuki: bool,
+    /// Whether `next` is the continuation: the move played next lies in the region, or the
+    /// scan read on until one did (or the game ended).
+    settled: bool,
 }
 
 /// A hit's [`Next`]s, in order of position: most hits appear once, in one region, and keep
@@ -768,13 +884,15 @@ type Nexts = smallvec::SmallVec<[Next; 1]>;
 /// A hit's continuations, one per [`Next`] (same regions merged).
 type Follows = smallvec::SmallVec<[Followed<Key>; 1]>;
 
-/// Notes that `appeared` appeared at position `k`, followed by `next`: one [`Next`] per region.
+/// Notes that `appeared` appeared at position `k`, followed by `next`: one [`Next`] per region,
+/// settled when `next` lies in it or is the end. Returns how many are not.
 fn note<'a>(
     nexts: &mut Nexts,
     k: u32,
     appeared: impl Iterator<Item = &'a Placement>,
     next: NextMove,
-) {
+) -> usize {
+    let mut waiting = 0;
     for pl in appeared {
         let same = nexts
             .iter_mut()
@@ -783,13 +901,37 @@ fn note<'a>(
             .find(|n| n.key.0 == pl.region);
         match same {
             Some(n) => n.key.1 |= 1 << pl.image_bit,
-            None => nexts.push(Next {
-                k,
-                key: (pl.region, 1 << pl.image_bit),
-                next,
-            }),
+            None => {
+                let settled = next.is_none_or(|(_, p)| pl.rect.holds(p));
+                waiting += usize::from(!settled);
+                nexts.push(Next {
+                    k,
+                    key: (pl.region, 1 << pl.image_bit),
+                    next,
+                    tenuki: false,
+                    settled,
+                })
+            }
         }
     }
+    waiting
+}
+
+/// Settles the notes waiting for a move in their region with the `j`-th move (0-based: the one
+/// played from position `j`), `color` at `p`; returns how many it settled. The move played
+/// from a note's own position was seen when it was made: a later one came after tenuki.
+#[inline]
+fn settle(nexts: &mut Nexts, regions: &[Region], j: u32, color: Color, p: Option<Point>) -> usize {
+    let mut settled = 0;
+    for n in nexts.iter_mut() {
+        if !n.settled && n.k < j && regions[n.key.0 as usize].holds(p) {
+            n.next = Some((color, p));
+            n.tenuki = true;
+            n.settled = true;
+            settled += 1;
+        }
+    }
+    settled
 }
 
 impl Scan {
@@ -810,6 +952,7 @@ impl Scan {
             hits: Vec::new(),
             appeared_list: Vec::new(),
             nexts: Nexts::new(),
+            waiting: 0,
         }
     }
 
@@ -821,6 +964,7 @@ impl Scan {
         self.before.iter_mut().for_each(|b| *b = false);
         self.hits.clear();
         self.nexts.clear();
+        self.waiting = 0;
         let start = std::mem::take(&mut self.start);
         touch.mark_start(&start, self);
         self.start = start;
@@ -835,6 +979,7 @@ impl Scan {
         pls: &[Placement],
         touch: &Touch,
         mut end: Option<End>,
+        regions: &[Region],
     ) -> Moves {
         self.reset(touch);
         // Position k falls just before the (k+1)-th move, and after the end.
@@ -856,16 +1001,20 @@ impl Scan {
                 break;
             };
             if let Some(c) = change.mover {
+                let p = (change.point < usize::from(bh) * 52 && index_point(change.point).x < bw)
+                    .then(|| index_point(change.point));
+                if self.waiting > 0 {
+                    self.waiting -= settle(&mut self.nexts, regions, k, c, p);
+                }
                 if std::mem::take(&mut changed) {
                     if self.report(k, pls) {
-                        let p = (change.point < usize::from(bh) * 52
-                            && index_point(change.point).x < bw)
-                            .then(|| index_point(change.point));
                         self.next_after_hit(pls, Some((c, p)));
                     }
                     if let Some(e) = &end {
                         if (e.done | self.matched_bits & e.settled) & e.all == e.all {
-                            // No placement can appear again.
+                            // No placement can appear again: only the hits waiting for a move
+                            // in their region read on.
+                            self.read_on(changes, (bw, bh), regions, k + 1);
                             return Moves::from_slice(&self.hits);
                         }
                     }
@@ -891,7 +1040,45 @@ impl Scan {
         if self.report(k, pls) {
             self.next_after_hit(pls, None);
         }
+        self.ended();
         Moves::from_slice(&self.hits)
+    }
+
+    /// Reads a game's changes on, from the `k`-th move (0-based), until no hit waits for a move
+    /// in its region, passing in bulk over the moves elsewhere.
+    fn read_on(
+        &mut self,
+        mut changes: impl Changes,
+        (bw, bh): (u8, u8),
+        regions: &[Region],
+        mut k: u32,
+    ) {
+        while self.waiting > 0 {
+            let (passed, change) = changes.next_watched();
+            k += passed;
+            let Some(change) = change else {
+                break;
+            };
+            let Some(c) = change.mover else {
+                continue;
+            };
+            let p = (change.point < usize::from(bh) * 52 && index_point(change.point).x < bw)
+                .then(|| index_point(change.point));
+            self.waiting -= settle(&mut self.nexts, regions, k, c, p);
+            k += 1;
+        }
+        self.ended();
+    }
+
+    /// The game was read to its end: a hit still waiting has no continuation.
+    fn ended(&mut self) {
+        if self.waiting > 0 {
+            for n in self.nexts.iter_mut().filter(|n| !n.settled) {
+                n.next = None;
+                n.settled = true;
+            }
+            self.waiting = 0;
+        }
     }
 
     /// [`Scan::run`] for a program with positions elsewhere than before moves (setup beside a
@@ -903,6 +1090,7 @@ impl Scan {
         (bw, bh): (u8, u8),
         pls: &[Placement],
         touch: &Touch,
+        regions: &[Region],
     ) -> Moves {
         self.reset(touch);
         let Some(mut walk) = store.walk(ops, bw, bh, false) else {
@@ -922,10 +1110,15 @@ impl Scan {
                 let content = content.map(|c| [Color::Black, Color::White][c]);
                 touch.mark(point_index(p), content, self);
             }
+            let next = store.next_move(step.next);
+            if let (Some((c, p)), true) = (next, self.waiting > 0) {
+                self.waiting -= settle(&mut self.nexts, regions, step.k, c, p);
+            }
             if self.report(step.k, pls) {
-                self.next_after_hit(pls, store.next_move(step.next));
+                self.next_after_hit(pls, next);
             }
         }
+        self.ended();
         Moves::from_slice(&self.hits)
     }
 
@@ -975,7 +1168,7 @@ impl Scan {
         let bits = self.appeared_bits;
         let by_bit = (0..64).filter(move |i| bits >> i & 1 == 1).map(|i| &pls[i]);
         let listed = self.appeared_list.iter().map(|&j| &pls[j as usize]);
-        note(&mut self.nexts, k, by_bit.chain(listed), next);
+        self.waiting += note(&mut self.nexts, k, by_bit.chain(listed), next);
     }
 }
 
@@ -1215,6 +1408,8 @@ mod tests {
                     k,
                     key: (region, 1),
                     next: p.map(|p| (Color::Black, Some(p))),
+                    tenuki: false,
+                    settled: false,
                 })
                 .collect(),
         )
