@@ -19,6 +19,7 @@ function emptyState() {
     region: null,                  // [x0, y0, x1, y1], inclusive; null: the whole board
     marks: {},                     // point -> "?", "x" or "o" (pattern mode)
     symmetry: true, swap: false, next: "",
+    byMonth: false,                // the date profile per month instead of per year
     player: "", event: "", from: "", to: "", winner: "", query: "",
     sort: "indexed", offset: 0,
     view: "",                      // "file\tgame\tk\thit\tline" of the game (or variation line) in the viewer
@@ -48,6 +49,7 @@ function encodeState(s) {
   put("sym", s.symmetry ? 1 : 0, 1);
   put("sw", s.swap ? 1 : 0, 0);
   put("n", s.next, "");
+  put("bm", s.byMonth ? 1 : 0, 0);
   for (const k of ["player", "event", "from", "to", "winner", "query"]) put(k, s[k], "");
   put("sort", s.sort, "indexed");
   put("o", s.offset, 0);
@@ -75,6 +77,7 @@ function decodeState(hash) {
   s.symmetry = p.get("sym") !== "0";
   s.swap = p.get("sw") === "1";
   s.next = ["B", "W"].includes(p.get("n")) ? p.get("n") : "";
+  s.byMonth = p.get("bm") === "1";
   for (const k of ["player", "event", "from", "to", "winner", "query"]) s[k] = p.get(k) || "";
   s.sort = ["indexed", "positions", "oldest", "newest"].includes(p.get("sort")) ? p.get("sort") : "indexed";
   s.offset = Math.max(0, parseInt(p.get("o") || "0", 10) || 0);
@@ -229,9 +232,10 @@ function drawBoard(container, opt) {
   // twelve most played points only, so that rare replies do not hide the board (the table
   // lists them all).
   const labels = new Map();
+  const occupied = (p) => opt.black.includes(p) || opt.white.includes(p);
   for (const c of opt.continuations || []) {
     if (labels.size >= 12) break;
-    if (c.point && !labels.has(c.point)) labels.set(c.point, c);
+    if (c.point && !labels.has(c.point) && !occupied(c.point)) labels.set(c.point, c);
   }
   const total = (opt.continuations || []).reduce((n, c) => n + c.count, 0) || 1;
   for (const [p, c] of labels) {
@@ -239,15 +243,16 @@ function drawBoard(container, opt) {
     const share = (100 * c.count) / total;
     const g = el("g", { class: "cont", "data-pt": p }, svg);
     el("circle", {
-      cx: x, cy: y, r: 0.46, class: "cont-label", "data-pt": p,
+      cx: x, cy: y, r: 0.46, class: "cont-label", "data-pt": p, "data-color": c.color,
       fill: c.color === "B" ? "rgba(20,20,20,.78)" : "rgba(255,255,255,.88)",
       stroke: winColour(c), "stroke-width": 0.09,
     }, g);
     el("text", { x, y, class: "label", fill: c.color === "B" ? "#fff" : "#111" }, g).textContent =
       share >= 9.95 ? share.toFixed(0) : share.toFixed(1);
     el("title", {}, g).textContent =
-      `${c.color === "B" ? "Black" : "White"} ${gtp(p, size)}: ${c.count} (${share.toFixed(1)}%), ` +
-      `Black wins ${pct(c.black_wins, c.count)}, White wins ${pct(c.white_wins, c.count)}`;
+      `${c.color === "B" ? "Black" : "White"} ${gtp(p, size)}: ${c.count} (${share.toFixed(1)}%)` +
+      (c.tenuki !== undefined ? `, ${c.count - c.tenuki} directly, ${c.tenuki} after tenuki` : "") +
+      `, Black wins ${pct(c.black_wins, c.count)}, White wins ${pct(c.white_wins, c.count)}`;
   }
   if (opt.onClick) {
     const hits = el("g", { fill: "transparent" }, svg);
@@ -275,7 +280,7 @@ function pct(n, d) { return d ? ((100 * n) / d).toFixed(1) + "%" : "–"; }
 // ---- clicks ------------------------------------------------------------------------------
 
 function onBoardClick(p) {
-  const cont = answer && tool === "move" && !state.pattern
+  const cont = answer && tool === "move" && followable(state)
     ? (answer.continuations || []).find((c) => c.point === p) : null;
   if (cont && !state.black.includes(p) && !state.white.includes(p)) {
     follow(cont);
@@ -316,10 +321,42 @@ function onBoardClick(p) {
   });
 }
 
-// Plays a continuation and searches again: the explorer's step.
+// Whether a continuation of the state's answer is a point of this board: not for a shape
+// searched anywhere, whose continuations are in the pattern's own coordinates.
+function followable(s) {
+  return !(s.pattern && s.anywhere);
+}
+
+// Plays a continuation and searches again: the explorer's step. In pattern mode it is the
+// continuation search of Kombilo (a joseki walked move by move): the stone joins the shape.
 function follow(c) {
-  if (!c.point) return;
-  commit((s) => { play(s, c.color, c.point); s.offset = 0; s.view = ""; });
+  if (!c.point || !followable(state)) return;
+  commit((s) => {
+    if (s.pattern) growRegion(s, c.point);
+    play(s, c.color, c.point);
+    s.offset = 0;
+    s.view = "";
+  });
+}
+
+// Grows a pattern's region to hold point p. The points it newly covers are "?" (any content):
+// the games that played p still match the grown shape, which asks nothing of them but what it
+// asked before and the new stone. (A continuation lies outside the region only when the
+// server takes the move played right after the hit, wherever it was, as its continuation.)
+function growRegion(s, p) {
+  if (!s.region) return;
+  const [x, y] = xy(p);
+  const [x0, y0, x1, y1] = s.region;
+  if (x >= x0 && x <= x1 && y >= y0 && y <= y1) return;
+  const grown = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+  for (let b = grown[1]; b <= grown[3]; b++) {
+    for (let a = grown[0]; a <= grown[2]; a++) {
+      const q = pt(a, b);
+      const inside = a >= x0 && a <= x1 && b >= y0 && b <= y1;
+      if (!inside && !s.black.includes(q) && !s.white.includes(q) && !s.marks[q]) s.marks[q] = "?";
+    }
+  }
+  s.region = grown;
 }
 
 // ---- searching ---------------------------------------------------------------------------
@@ -349,7 +386,8 @@ function diagram(s) {
   return { rows: rows.join("/"), place: `${x0},${y0}` };
 }
 
-function apiUrl(s) {
+// The API request answering state s; `also`, a metadata query narrowing it further.
+function apiUrl(s, also) {
   const p = new URLSearchParams();
   let path;
   if (s.pattern) {
@@ -366,8 +404,9 @@ function apiUrl(s) {
   p.set("size", s.size);
   if (!s.symmetry) p.set("symmetry", "false");
   if (s.swap) p.set("swap_colors", "true");
-  const q = metadataQuery(s);
+  const q = [metadataQuery(s), also].filter(Boolean).join(" AND ");
   if (q) p.set("query", q);
+  if (s.byMonth) p.set("by_month", "true");
   if (s.sort !== "indexed") p.set("sort", s.sort);
   p.set("limit", PAGE);
   if (s.offset) p.set("offset", s.offset);
@@ -392,6 +431,7 @@ function setStatus(text, ok) {
 // setup stones never shows the empty board), with the first moves of those that do.
 function gamesUrl(s) {
   const p = new URLSearchParams({ query: metadataQuery(s), limit: PAGE });
+  if (s.byMonth) p.set("by_month", "true");
   if (s.sort !== "indexed") p.set("sort", s.sort);
   if (s.offset) p.set("offset", s.offset);
   return "/api/games?" + p.toString();
@@ -436,11 +476,12 @@ function render() {
     size: state.size, black: state.black, white: state.white, last: state.last,
     marks: state.pattern ? state.marks : {},
     region: state.pattern ? state.region : null, regionStart,
-    continuations: answer && !state.pattern ? answer.continuations : [],
+    continuations: answer && followable(state) ? answer.continuations : [],
     onClick: onBoardClick,
   });
   renderSummary();
   renderContinuations();
+  renderProfile();
   renderGames();
   renderViewer();
 }
@@ -448,7 +489,54 @@ function render() {
 function renderSummary() {
   const s = $("#summary");
   if (!answer) { s.textContent = ""; return; }
-  s.textContent = `${answer.games.toLocaleString()} games, ${answer.positions.toLocaleString()} positions · ${answer.elapsed_ms} ms`;
+  // Pattern and sequence answers say how many hits never saw another move in their region
+  // (absent from a server that does not count them, and from position answers).
+  const none = answer.no_continuation !== undefined
+    ? ` · ${answer.no_continuation.toLocaleString()} with no further move there` : "";
+  s.textContent = `${answer.games.toLocaleString()} games, ${answer.positions.toLocaleString()} positions${none} · ${answer.elapsed_ms} ms`;
+}
+
+// A mean rank on the API's scale (1k = 0, 1d = 1, 10d = 10, 1p = 11) as players write it,
+// decided on the value as shown so that none reads 0.9p or 11.0d (as the CLI prints it).
+function rankLabel(v) {
+  if (v === null || v === undefined) return "";
+  const r = Math.round(v * 10) / 10;
+  if (r >= 11) return (r - 10).toFixed(1) + "p";
+  if (r >= 0.5) return r.toFixed(1) + "d";
+  return (1 - r).toFixed(1) + "k";
+}
+
+function years(c) {
+  if (!c.first_year) return "";
+  return c.last_year && c.last_year !== c.first_year ? `${c.first_year}–${c.last_year}` : String(c.first_year);
+}
+
+// The columns of the continuation table, as the CLI prints them. "direct" and "tenuki" only
+// when the server splits the count (pattern and sequence answers), "var." only when some row
+// was played by variation lines.
+function contColumns(conts) {
+  const split = conts.some((c) => c.tenuki !== undefined);
+  const lines = conts.some((c) => c.variations);
+  const cols = [
+    { head: "", cell: (c) => (c.color === "B" ? "●" : "○") },
+    { head: "move", cell: (c) => gtp(c.point, state.size) },
+    { head: "count", num: true, cell: (c) => c.count.toLocaleString() },
+  ];
+  if (split) {
+    cols.push({ head: "direct", num: true, title: "Played at once after the hit", cell: (c) => (c.count - (c.tenuki || 0)).toLocaleString() });
+    cols.push({ head: "tenuki", num: true, title: "Played after moves elsewhere", cell: (c) => (c.tenuki || 0).toLocaleString() });
+  }
+  if (lines) cols.push({ head: "var.", num: true, title: "Variation lines that play it (not counted in the other columns)", cell: (c) => c.variations || "" });
+  cols.push(
+    { head: "share", num: true, cell: (c, total) => pct(c.count, total) },
+    { head: "B win", num: true, cell: (c) => pct(c.black_wins, c.count) },
+    { head: "W win", num: true, cell: (c) => pct(c.white_wins, c.count) },
+    { head: "mover", num: true, title: "Mean rank of the player who played it", cell: (c) => rankLabel(c.mover_rank), tip: (c) => c.mover_ranked ? `over ${c.mover_ranked} ranked` : "" },
+    { head: "opp.", num: true, title: "Mean rank of that player's opponent", cell: (c) => rankLabel(c.opponent_rank), tip: (c) => c.opponent_ranked ? `over ${c.opponent_ranked} ranked` : "" },
+    { head: "years", title: "First and last year it was played", cell: years },
+    { head: "example", title: "A game that played it (the strongest, then the newest): click to open it", example: true, cell: (c) => c.example || "" },
+  );
+  return cols;
 }
 
 function renderContinuations() {
@@ -456,24 +544,152 @@ function renderContinuations() {
   body.replaceChildren();
   const conts = (answer && answer.continuations) || [];
   const total = conts.reduce((n, c) => n + c.count, 0) || 1;
+  const cols = contColumns(conts);
+  const head = document.createElement("tr");
+  for (const col of cols) {
+    const th = document.createElement("th");
+    th.textContent = col.head;
+    if (col.title) th.title = col.title;
+    head.appendChild(th);
+  }
+  $("#conts thead").replaceChildren(head);
+  const canFollow = followable(state);
   for (const c of conts.slice(0, 40)) {
     const tr = document.createElement("tr");
     tr.className = "cont-row";
     tr.dataset.pt = c.point;
-    const cells = [
-      c.color === "B" ? "●" : "○", gtp(c.point, state.size), c.count,
-      pct(c.count, total), pct(c.black_wins, c.count), pct(c.white_wins, c.count),
-    ];
-    cells.forEach((v, i) => {
+    tr.dataset.color = c.color;
+    tr.dataset.count = c.count;
+    for (const col of cols) {
       const td = document.createElement("td");
-      td.textContent = v;
-      if (i >= 2) td.className = "num";
+      const v = col.cell(c, total);
+      if (col.example && v) {
+        const a = document.createElement("a");
+        a.href = "#";
+        a.className = "example";
+        a.textContent = v;
+        a.addEventListener("click", (e) => { e.preventDefault(); e.stopPropagation(); openExample(v); });
+        td.appendChild(a);
+        td.className = "name";
+        td.title = `${v}: open this game`;
+      } else {
+        td.textContent = v;
+        if (col.num) td.className = "num";
+        if (col.tip && col.tip(c)) td.title = col.tip(c);
+      }
       tr.appendChild(td);
-    });
-    tr.title = "Play it and search again";
-    tr.addEventListener("click", () => follow(c));
+    }
+    if (canFollow) {
+      tr.title = state.pattern ? "Add it to the shape and search again" : "Play it and search again";
+      tr.addEventListener("click", () => follow(c));
+    }
     body.appendChild(tr);
   }
+}
+
+// Opens a continuation's example game (`FILE#GAME`) in the viewer, at the position where the
+// search hit it (the first hit in it, found by searching that file alone), so that the next
+// moves show what was played; at its start when it cannot be found.
+async function openExample(name) {
+  const cut = name.lastIndexOf("#");
+  if (cut < 0) return;
+  const file = name.slice(0, cut);
+  const game = parseInt(name.slice(cut + 1), 10) || 0;
+  let at = 0;
+  // A name the query language cannot quote as it is is opened at its start.
+  if (!/["\\]/.test(file)) {
+    try {
+      const a = await getJson(apiUrl({ ...state, offset: 0 }, `file:"${file}"`));
+      const hit = (a.hits || []).find((h) => h.file === file && h.game === game && !h.variation);
+      if (hit && hit.moves.length) at = hit.moves[0];
+    } catch (e) {
+      // The game still opens, at its start.
+    }
+  }
+  commit((s) => { s.view = [file, game, at, at, ""].join("\t"); });
+}
+
+// ---- the date profile --------------------------------------------------------------------
+
+// The answer's date profile as an SVG chart: a stacked bar per year (or month) with games
+// Black won, White won and the rest, and Black's win rate over the decided games as a line
+// (the right axis, 50% dashed). Periods stand on a time axis, so a gap in the years shows.
+// Undated games (and, by month, games dated by year only) are said, not drawn.
+function renderProfile() {
+  const box = $("#profile");
+  const note = $("#profile-note");
+  $("#by-month").checked = state.byMonth;
+  const prof = answer && answer.profile;
+  const periods = prof ? (prof.months || prof.years || []) : [];
+  const notes = [];
+  if (prof && prof.undated) notes.push(`${prof.undated.toLocaleString()} undated ${prof.undated === 1 ? "game" : "games"} not drawn`);
+  if (prof && prof.no_month) notes.push(`${prof.no_month.toLocaleString()} dated by year only, not drawn by month`);
+  note.textContent = notes.join(" · ");
+  if (!periods.length) { box.replaceChildren(); return; }
+  const slot = (p) => (p.month ? p.year * 12 + p.month - 1 : p.year);
+  const first = slot(periods[0]), last = slot(periods[periods.length - 1]);
+  const n = last - first + 1;
+  const W = 600, H = 130, L = 40, R = 34, T = 8, B = 20;
+  const pw = W - L - R, ph = H - T - B;
+  const most = Math.max(1, ...periods.map((p) => p.games));
+  const step = pw / n;
+  const bw = Math.max(step * 0.8, 0.6);
+  const X = (p) => L + (slot(p) - first) * step + step / 2;
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "games and Black's win rate per period" });
+  el("line", { x1: L, y1: T + ph, x2: L + pw, y2: T + ph, stroke: "#888", "stroke-width": 1 }, svg);
+  el("line", { x1: L, y1: T + ph / 2, x2: L + pw, y2: T + ph / 2, stroke: "#1f6feb", "stroke-width": 0.6, "stroke-dasharray": "3 3", opacity: 0.6 }, svg);
+  const text = (x, y, t, anchor, cls) => { el("text", { x, y, "text-anchor": anchor, class: cls || "axis" }, svg).textContent = t; };
+  text(L - 4, T + 8, most.toLocaleString(), "end");
+  text(L - 4, T + ph, "0", "end");
+  text(L + pw + 4, T + 8, "100%", "start", "axis rate");
+  text(L + pw + 4, T + ph / 2 + 3, "50%", "start", "axis rate");
+  text(L + pw + 4, T + ph, "0%", "start", "axis rate");
+  // Year ticks: at most about eight, on round years.
+  const span = periods[periods.length - 1].year - periods[0].year + 1;
+  const every = [1, 2, 5, 10, 20, 50, 100, 200, 500].find((e) => span / e <= 8) || 1000;
+  for (let y = Math.ceil(periods[0].year / every) * every; y <= periods[periods.length - 1].year; y += every) {
+    const x = L + ((periods[0].month ? y * 12 : y) - first) * step + (periods[0].month ? 0 : step / 2);
+    text(x, H - 6, String(y), "middle");
+  }
+  const rate = [];
+  for (const p of periods) {
+    const g = el("g", { class: "period", "data-period": p.month ? `${p.year}-${String(p.month).padStart(2, "0")}` : String(p.year) }, svg);
+    const x = X(p) - bw / 2;
+    let top = T + ph;
+    const part = (count, fill, cls) => {
+      if (!count) return;
+      const h = (count / most) * ph;
+      top -= h;
+      el("rect", { x, y: top, width: bw, height: h, fill, class: cls }, g);
+    };
+    const other = p.games - p.black_wins - p.white_wins;
+    part(p.black_wins, "#222", "b");
+    part(p.white_wins, "#f4f4f4", "w");
+    if (p.white_wins) g.lastChild.setAttribute("stroke", "#999");
+    part(other, "#aaa", "o");
+    // The whole period's height, for the pointer and the tooltip.
+    el("rect", { x: L + (slot(p) - first) * step, y: T, width: step, height: ph, fill: "transparent" }, g);
+    const when = p.month ? `${p.year}-${String(p.month).padStart(2, "0")}` : String(p.year);
+    el("title", {}, g).textContent =
+      `${when}: ${p.games.toLocaleString()} ${p.games === 1 ? "game" : "games"}, Black won ${pct(p.black_wins, p.games)}, White won ${pct(p.white_wins, p.games)}`;
+    const decided = p.black_wins + p.white_wins;
+    if (decided) rate.push({ at: slot(p), x: X(p), y: T + ph - (p.black_wins / decided) * ph });
+  }
+  // The rate's line is broken where a period has no decided game: no line crosses a gap.
+  let run = [];
+  const draw = () => {
+    if (run.length > 1) {
+      el("polyline", { points: run.map((r) => `${r.x.toFixed(1)},${r.y.toFixed(1)}`).join(" "), fill: "none", stroke: "#1f6feb", "stroke-width": 1.5, class: "rate" }, svg);
+    } else if (run.length === 1) {
+      el("circle", { cx: run[0].x, cy: run[0].y, r: 2, fill: "#1f6feb", class: "rate" }, svg);
+    }
+  };
+  rate.forEach((r, i) => {
+    if (i && r.at !== rate[i - 1].at + 1) { draw(); run = []; }
+    run.push(r);
+  });
+  draw();
+  box.replaceChildren(svg);
 }
 
 function renderGames() {
@@ -628,9 +844,10 @@ function wire() {
   $("#symmetry").addEventListener("change", (e) => commit((s) => { s.symmetry = e.target.checked; s.offset = 0; }));
   $("#swap").addEventListener("change", (e) => commit((s) => { s.swap = e.target.checked; s.offset = 0; }));
   $("#nextmove").addEventListener("change", (e) => commit((s) => { s.next = e.target.value; s.offset = 0; }));
+  $("#by-month").addEventListener("change", (e) => commit((s) => { s.byMonth = e.target.checked; }));
   $("#size").addEventListener("change", (e) => commit((s) => {
     const keep = emptyState();
-    Object.assign(s, { ...keep, size: parseInt(e.target.value, 10), symmetry: s.symmetry, swap: s.swap,
+    Object.assign(s, { ...keep, size: parseInt(e.target.value, 10), symmetry: s.symmetry, swap: s.swap, byMonth: s.byMonth,
       player: s.player, event: s.event, from: s.from, to: s.to, winner: s.winner, query: s.query });
   }));
   $("#clear").addEventListener("click", clearBoard);

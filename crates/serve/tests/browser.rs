@@ -2,7 +2,10 @@
 //! with a few hand-made JSON calls. It loads `/`, places a stone by clicking the board, checks
 //! that continuation labels and the game list appear, follows a continuation from the table,
 //! goes back, opens a game and steps through it; screenshots go to `target/serve-board.png`
-//! and `target/serve-viewer.png`.
+//! and `target/serve-viewer.png`. On real games (`../shared/datasets/fox-pro`), it draws a
+//! corner pattern, checks the continuation table's columns and the date chart against the
+//! API's answer, and walks a joseki by clicking continuation labels, back and by a reloaded
+//! URL (`target/serve-joseki.png`).
 //!
 //! Skipped, saying so, when chromium or chromedriver is missing, unless
 //! `QIPU_REQUIRE_BROWSER=1` (as `.ci/run` sets after installing them).
@@ -12,6 +15,7 @@ mod common;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
@@ -140,8 +144,9 @@ fn base64(text: &str) -> Vec<u8> {
     out
 }
 
-#[test]
-fn the_board_works_in_a_real_browser() {
+/// chromium and chromedriver, or `None` after saying that the test is skipped without them
+/// (a failure when `QIPU_REQUIRE_BROWSER=1`).
+fn browsers() -> Option<(PathBuf, PathBuf)> {
     let required = std::env::var("QIPU_REQUIRE_BROWSER").is_ok_and(|v| v == "1");
     let (Some(chromium), Some(chromedriver)) = (
         find(&["chromium", "chromium-browser", "google-chrome"]),
@@ -152,27 +157,28 @@ fn the_board_works_in_a_real_browser() {
             "QIPU_REQUIRE_BROWSER=1 but chromium or chromedriver is not on the PATH"
         );
         eprintln!("skipped: chromium and chromedriver are not installed (apt-get install chromium chromium-driver)");
-        return;
+        return None;
     };
-    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("serve-browser-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&tmp);
-    let index = tmp.join("index");
-    // The samples, and a record whose variation line a search will hit: indexed with
-    // variations.
-    let extra = tmp.join("records");
-    std::fs::create_dir_all(&extra).unwrap();
-    std::fs::write(extra.join("v.sgf"), common::WITH_A_VARIATION).unwrap();
-    common::build_with(
-        &index,
-        &[
-            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/games"),
-            extra,
-        ],
-        true,
-    );
-    let server = common::start(&index, serve::Config::default());
+    Some((chromium, chromedriver))
+}
 
+/// One browser at a time: the tests of this file run in parallel threads, and a machine of few
+/// cores running two Chromiums makes both slow enough to reach their waits' bounds.
+static ONE_BROWSER: Mutex<()> = Mutex::new(());
+
+/// Where the screenshots go: `target/`.
+fn out_dir() -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
+}
+
+/// Runs `test` in a WebDriver session of a fresh headless Chromium whose profile is under
+/// `tmp`, then ends the session and chromedriver (the test's failure is passed on after).
+fn in_browser(browsers: (PathBuf, PathBuf), tmp: &Path, test: impl FnOnce(&Session)) {
+    let _one = ONE_BROWSER.lock().unwrap_or_else(|e| e.into_inner());
+    let (chromium, chromedriver) = browsers;
     let port = TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
@@ -225,12 +231,39 @@ fn the_board_works_in_a_real_browser() {
             .expect("a session")
             .to_string(),
     };
-    let out = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .parent()
-        .unwrap()
-        .to_path_buf();
+    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| test(&s)));
+    call("DELETE", &format!("{base}/session/{}", s.id), None);
+    if let Err(e) = result {
+        std::panic::resume_unwind(e);
+    }
+}
 
-    let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+#[test]
+fn the_board_works_in_a_real_browser() {
+    let Some(browsers) = browsers() else {
+        return;
+    };
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("serve-browser-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let index = tmp.join("index");
+    // The samples, and a record whose variation line a search will hit: indexed with
+    // variations.
+    let extra = tmp.join("records");
+    std::fs::create_dir_all(&extra).unwrap();
+    std::fs::write(extra.join("v.sgf"), common::WITH_A_VARIATION).unwrap();
+    common::build_with(
+        &index,
+        &[
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples/games"),
+            extra,
+        ],
+        true,
+    );
+    let server = common::start(&index, serve::Config::default());
+    let out = out_dir();
+
+    in_browser(browsers, &tmp, |s| {
         s.post("/url", json!({"url": format!("{}/", server.base)}));
         // The empty board: every game, and the first moves as labels.
         s.wait(
@@ -384,10 +417,336 @@ fn the_board_works_in_a_real_browser() {
             "return [...document.querySelectorAll('#viewer-board [data-stone]')].map((e) => e.dataset.pt).sort().join(',')",
         );
         assert_eq!(points, "dd,jj,pd,pp,qq");
-    }));
-    call("DELETE", &format!("{base}/session/{}", s.id), None);
+    });
     let _ = std::fs::remove_dir_all(&tmp);
-    if let Err(e) = result {
-        std::panic::resume_unwind(e);
+}
+
+/// The board's state as its URL holds it (`location.hash`, read by the browser's own
+/// `URLSearchParams`): parameter → value.
+fn hash_state(s: &Session) -> serde_json::Map<String, Value> {
+    match s.script("return Object.fromEntries(new URLSearchParams(location.hash.slice(1)))") {
+        Value::Object(m) => m,
+        other => panic!("the URL's state: {other}"),
     }
+}
+
+/// The API request (`/api/pattern` parameters) for the pattern a board state holds, built here
+/// from the URL's stones, marks and region rather than by the page: what the board must show
+/// is the answer to the pattern its URL says.
+fn pattern_params(st: &serde_json::Map<String, Value>) -> Vec<(String, String)> {
+    let text = |k: &str| st.get(k).and_then(Value::as_str).unwrap_or("").to_string();
+    let size: i64 = st
+        .get("s")
+        .and_then(Value::as_str)
+        .map_or(19, |v| v.parse().unwrap());
+    let list = |k: &str| -> Vec<String> {
+        text(k)
+            .split(',')
+            .filter(|p| !p.is_empty())
+            .map(str::to_string)
+            .collect()
+    };
+    let (black, white) = (list("b"), list("w"));
+    let marks: Vec<String> = list("m");
+    let region: Vec<i64> = match text("r").as_str() {
+        "" => vec![0, 0, size - 1, size - 1],
+        r => r.split(',').map(|v| v.parse().unwrap()).collect(),
+    };
+    let letter = |i: i64| (b'a' + i as u8) as char;
+    let mut rows = Vec::new();
+    for y in region[1]..=region[3] {
+        let mut row = String::new();
+        for x in region[0]..=region[2] {
+            let p = format!("{}{}", letter(x), letter(y));
+            row.push(if black.contains(&p) {
+                'X'
+            } else if white.contains(&p) {
+                'O'
+            } else if let Some(m) = marks.iter().find(|m| m.starts_with(&p)) {
+                m.chars().nth(2).unwrap()
+            } else {
+                '.'
+            });
+        }
+        rows.push(row);
+    }
+    vec![
+        ("diagram".into(), rows.join("/")),
+        ("place".into(), format!("{},{}", region[0], region[1])),
+        ("size".into(), size.to_string()),
+        ("limit".into(), "20".into()),
+    ]
+}
+
+/// The API's answer to `params` on `path`.
+fn api(base: &str, path: &str, params: &[(String, String)]) -> Value {
+    let pairs: Vec<(&str, &str)> = params
+        .iter()
+        .map(|(k, v)| (k.as_str(), v.as_str()))
+        .collect();
+    let r = common::get(base, path, &pairs, "application/json");
+    assert_eq!(r.status, 200, "{path} {params:?}: {}", r.body);
+    r.json()
+}
+
+/// The rows the continuation table must show for `answer`: colour, point and count of its
+/// first 40 continuations.
+fn expected_rows(answer: &Value) -> Value {
+    Value::Array(
+        answer["continuations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .take(40)
+            .map(|c| json!([c["color"], c["point"], c["count"].to_string()]))
+            .collect(),
+    )
+}
+
+const TABLE_ROWS: &str = "return [...document.querySelectorAll('#conts tbody tr')].map((r) => [r.dataset.color, r.dataset.pt, r.dataset.count])";
+
+const STONES: &str = "return Object.fromEntries([...document.querySelectorAll('#board [data-stone]')].map((e) => [e.dataset.pt, e.dataset.stone]))";
+
+impl Session {
+    /// Waits until the continuation table shows `rows` ([`expected_rows`]).
+    fn wait_rows(&self, what: &str, rows: &Value) {
+        let until = Instant::now() + Duration::from_secs(20);
+        let mut shown = Value::Null;
+        while Instant::now() < until {
+            shown = self.script(TABLE_ROWS);
+            if &shown == rows {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("{what}: the table shows {shown}, the API answers {rows}");
+    }
+}
+
+#[test]
+fn a_joseki_is_walked_by_clicks_on_the_board() {
+    let Some(fox) = testdata::dataset("fox-pro") else {
+        return;
+    };
+    let Some(browsers) = browsers() else {
+        return;
+    };
+    let tmp =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("serve-joseki-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&tmp);
+    let index = tmp.join("index");
+    // 224 professional games of 2013 to 2019: corner joseki played often enough to walk.
+    common::build(&index, &[fox.join("2p")]);
+    let server = common::start(&index, serve::Config::default());
+    let base = server.base.clone();
+
+    in_browser(browsers, &tmp, |s| {
+        s.post("/url", json!({"url": format!("{base}/")}));
+        s.wait(
+            "the first answer",
+            "return document.querySelectorAll('#games tbody tr').length > 0",
+        );
+        // Draw a corner pattern: the upper right 7×7 region holding Black's 4-4 stone.
+        s.click("#pattern-mode");
+        s.click("button[data-tool=region]");
+        s.click("#board rect.pt[data-pt=ma]");
+        s.click("#board rect.pt[data-pt=sg]");
+        s.click("button[data-tool=B]");
+        s.click("#board rect.pt[data-pt=pd]");
+        s.wait(
+            "the pattern in the URL",
+            "const p = new URLSearchParams(location.hash.slice(1)); return p.get('pat') === '1' && p.get('r') === '12,0,18,6' && p.get('b') === 'pd'",
+        );
+        let st = hash_state(s);
+        let params = pattern_params(&st);
+        let first = api(&base, "/api/pattern", &params);
+        assert!(
+            first["continuations"].as_array().unwrap().len() > 3,
+            "a corner the games play: {first}"
+        );
+        s.wait_rows("the corner's answer", &expected_rows(&first));
+
+        // The rich columns: ranks, years and an example game, as the CLI prints them.
+        let heads = s.script(
+            "return [...document.querySelectorAll('#conts thead th')].map((t) => t.textContent)",
+        );
+        for h in [
+            "move", "count", "share", "B win", "W win", "mover", "opp.", "years", "example",
+        ] {
+            assert!(
+                heads.as_array().unwrap().iter().any(|t| t == h),
+                "column {h} in {heads}"
+            );
+        }
+        let top = &first["continuations"][0];
+        let cells = s.script(
+            "return [...document.querySelectorAll('#conts tbody tr:first-child td')].map((t) => t.textContent)",
+        );
+        let cells = cells.as_array().unwrap();
+        let example = top["example"].as_str().expect("an example game");
+        assert!(cells.iter().any(|c| c == example), "{cells:?}");
+        let (y0, y1) = (&top["first_year"], &top["last_year"]);
+        let years = if y0 == y1 {
+            y0.to_string()
+        } else {
+            format!("{y0}–{y1}")
+        };
+        assert!(cells.iter().any(|c| c == &years), "{years} in {cells:?}");
+
+        // The date profile: a bar per dated year of the answer, then per month.
+        let years = first["profile"]["years"].as_array().unwrap().len();
+        assert!(years > 1, "{}", first["profile"]);
+        assert_eq!(s.count("#profile g.period"), years as u64);
+        s.click("#by-month");
+        let mut monthly = params.clone();
+        monthly.push(("by_month".into(), "true".into()));
+        let months = api(&base, "/api/pattern", &monthly)["profile"]["months"]
+            .as_array()
+            .expect("months")
+            .len();
+        assert!(months > years, "{months} months, {years} years");
+        s.wait(
+            "the profile by month",
+            &format!("return location.hash.includes('bm=1') && document.querySelectorAll('#profile g.period').length === {months}"),
+        );
+        s.click("#by-month");
+        s.wait(
+            "the profile by year",
+            &format!("return !location.hash.includes('bm=1') && document.querySelectorAll('#profile g.period').length === {years}"),
+        );
+
+        // The example opens its game in the viewer, at the position where the pattern hit it
+        // (its first hit), whose next moves show the continuation.
+        s.click("#conts tbody tr:first-child a.example");
+        let (file, game) = example.rsplit_once('#').unwrap();
+        let mut in_file = params.clone();
+        in_file.push(("query".into(), format!("file:\"{file}\"")));
+        let hits = api(&base, "/api/pattern", &in_file);
+        let hit = hits["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["game"] == game.parse::<u64>().unwrap())
+            .unwrap_or_else(|| panic!("the example among the hits: {hits}"));
+        let at = &hit["moves"][0];
+        s.wait(
+            "the example game",
+            &format!(
+                "return !document.querySelector('#viewer').hidden && document.querySelector('#viewer-info').textContent.includes({:?}) && /^move {at} \\//.test(document.querySelector('#viewer-move').textContent)",
+                format!("{file} #{game}")
+            ),
+        );
+        s.click("#viewer-close");
+        s.wait(
+            "the viewer closed",
+            "return document.querySelector('#viewer').hidden",
+        );
+        s.wait_rows("the corner's answer again", &expected_rows(&first));
+
+        // Rows that say how many came after tenuki, and a summary that counts the hits with no
+        // further move in the region (pattern answers carry them when the server counts them):
+        // the split columns and the count appear; without them (above), neither does.
+        assert!(!heads.as_array().unwrap().iter().any(|t| t == "tenuki"));
+        let split = s.script(
+            "answer.no_continuation = 7; answer.continuations.forEach((c, i) => { c.tenuki = i % 2; }); render(); \
+             const heads = [...document.querySelectorAll('#conts thead th')].map((t) => t.textContent); \
+             const first = [...document.querySelectorAll('#conts tbody tr:first-child td')].map((t) => t.textContent); \
+             const second = [...document.querySelectorAll('#conts tbody tr:nth-child(2) td')].map((t) => t.textContent); \
+             return [first[heads.indexOf('direct')], first[heads.indexOf('tenuki')], second[heads.indexOf('direct')], second[heads.indexOf('tenuki')], document.querySelector('#summary').textContent]",
+        );
+        let count = |i: usize| first["continuations"][i]["count"].as_u64().unwrap();
+        assert_eq!(split[0], count(0).to_string(), "{split}");
+        assert_eq!(split[1], "0", "{split}");
+        assert_eq!(split[2], (count(1) - 1).to_string(), "{split}");
+        assert_eq!(split[3], "1", "{split}");
+        assert!(
+            split[4]
+                .as_str()
+                .unwrap()
+                .contains("7 with no further move there"),
+            "{split}"
+        );
+
+        // Walk three moves of a joseki by clicking the most played continuation's label: each
+        // adds that stone to the pattern and searches again.
+        s.click("button[data-tool=move]");
+        let mut walk = vec![(s.script("return location.hash"), expected_rows(&first))];
+        for step in 1..=3 {
+            let label = s.script(
+                "const l = document.querySelector('#board .cont-label'); return l && [l.dataset.pt, l.dataset.color]",
+            );
+            let (pt, color) = (
+                label[0]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("a label at step {step}"))
+                    .to_string(),
+                label[1].as_str().unwrap().to_string(),
+            );
+            let before = s.script(STONES);
+            let hash = s.script("return location.hash");
+            s.click(&format!("#board rect.pt[data-pt={pt:?}]"));
+            s.wait(
+                &format!("the stone of step {step}"),
+                &format!(
+                    "const s = {}; return Object.keys(s).length === {} && s[{pt:?}] === {color:?}",
+                    STONES.trim_start_matches("return "),
+                    before.as_object().unwrap().len() + 1
+                ),
+            );
+            assert_ne!(s.script("return location.hash"), hash, "step {step}");
+            let st = hash_state(s);
+            let list = if color == "B" { "b" } else { "w" };
+            assert!(
+                st[list].as_str().unwrap().split(',').any(|p| p == pt),
+                "step {step}: {pt} in the URL's stones: {st:?}"
+            );
+            // The stone is inside the pattern's region (grown to hold it when the server's
+            // continuation lay outside).
+            let r: Vec<u8> = st["r"]
+                .as_str()
+                .unwrap()
+                .split(',')
+                .map(|v| v.parse().unwrap())
+                .collect();
+            let (x, y) = (pt.as_bytes()[0] - b'a', pt.as_bytes()[1] - b'a');
+            assert!(
+                (r[0]..=r[2]).contains(&x) && (r[1]..=r[3]).contains(&y),
+                "step {step}: {pt} in the region {r:?}"
+            );
+            let answer = api(&base, "/api/pattern", &pattern_params(&st));
+            assert!(
+                answer["games"].as_u64().unwrap() > 0,
+                "step {step}: {answer}"
+            );
+            let rows = expected_rows(&answer);
+            s.wait_rows(&format!("the answer after step {step}"), &rows);
+            walk.push((s.script("return location.hash"), rows));
+        }
+        s.screenshot(&out_dir().join("serve-joseki.png"));
+
+        // Back twice: the pattern after the first step, and its answer.
+        for back in [2, 1] {
+            s.script("history.back()");
+            let (hash, rows) = &walk[back];
+            s.wait(
+                &format!("back to step {back}"),
+                &format!("return location.hash === {hash}"),
+            );
+            s.wait_rows(&format!("the answer of step {back}"), rows);
+            assert_eq!(
+                s.count("#board [data-stone]"),
+                1 + back as u64,
+                "the stones of step {back}"
+            );
+        }
+        // The URL reloaded shows the same pattern and answer.
+        let stones = s.script(STONES);
+        let url = s.script("return location.href");
+        s.post("/url", json!({"url": "about:blank"}));
+        s.post("/url", json!({"url": url}));
+        s.wait_rows("the reloaded answer", &walk[1].1);
+        assert_eq!(s.script(STONES), stones);
+        assert_eq!(s.script("return location.hash"), walk[1].0);
+    });
+    let _ = std::fs::remove_dir_all(&tmp);
 }
