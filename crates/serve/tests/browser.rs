@@ -295,6 +295,32 @@ fn the_board_works_in_a_real_browser() {
             hash.as_str().unwrap().contains(&format!("b={first}")),
             "{hash}"
         );
+        // The position's table has the CLI's columns and its example games, and the date
+        // chart a bar per dated year of the API's answer to the same position.
+        let position = api(
+            &server.base,
+            "/api/position",
+            &[
+                ("black".into(), first.clone()),
+                ("limit".into(), "20".into()),
+            ],
+        );
+        s.wait_rows("the position's answer", &expected_rows(&position));
+        let examples = s.script(
+            "return [...document.querySelectorAll('#conts tbody a.example')].map((a) => a.textContent)",
+        );
+        let want: Vec<Value> = position["continuations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .take(40)
+            .filter_map(|c| c["example"].as_str().map(|e| json!(e)))
+            .collect();
+        assert!(!want.is_empty(), "{position}");
+        assert_eq!(examples, Value::Array(want));
+        let years = position["profile"]["years"].as_array().unwrap().len();
+        assert!(years > 0, "{position}");
+        assert_eq!(s.count("#profile g.period"), years as u64);
         s.screenshot(&out.join("serve-board.png"));
 
         // Follow the most played continuation from the table: a second stone, a new answer.
