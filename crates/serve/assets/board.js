@@ -20,6 +20,8 @@ function emptyState() {
     marks: {},                     // point -> "?", "x" or "o" (pattern mode)
     symmetry: true, swap: false, next: "",
     byMonth: false,                // the date profile per month instead of per year
+    moves: [],                     // the moves played in order since the last other edit ("Bpd")
+    sequence: false,               // search those moves as a sequence (a joseki anywhere)
     player: "", event: "", from: "", to: "", winner: "", query: "",
     sort: "indexed", offset: 0,
     view: "",                      // "file\tgame\tk\thit\tline" of the game (or variation line) in the viewer
@@ -50,6 +52,8 @@ function encodeState(s) {
   put("sw", s.swap ? 1 : 0, 0);
   put("n", s.next, "");
   put("bm", s.byMonth ? 1 : 0, 0);
+  put("mv", s.moves.join(","), "");
+  put("sq", s.sequence ? 1 : 0, 0);
   for (const k of ["player", "event", "from", "to", "winner", "query"]) put(k, s[k], "");
   put("sort", s.sort, "indexed");
   put("o", s.offset, 0);
@@ -78,6 +82,8 @@ function decodeState(hash) {
   s.swap = p.get("sw") === "1";
   s.next = ["B", "W"].includes(p.get("n")) ? p.get("n") : "";
   s.byMonth = p.get("bm") === "1";
+  s.moves = (p.get("mv") || "").split(",").filter((m) => /^[BW][a-zA-Z]{2}$/.test(m) && onBoard(m.slice(1), s.size));
+  s.sequence = p.get("sq") === "1";
   for (const k of ["player", "event", "from", "to", "winner", "query"]) s[k] = p.get(k) || "";
   s.sort = ["indexed", "positions", "oldest", "newest"].includes(p.get("sort")) ? p.get("sort") : "indexed";
   s.offset = Math.max(0, parseInt(p.get("o") || "0", 10) || 0);
@@ -252,7 +258,8 @@ function drawBoard(container, opt) {
     el("title", {}, g).textContent =
       `${c.color === "B" ? "Black" : "White"} ${gtp(p, size)}: ${c.count} (${share.toFixed(1)}%)` +
       (c.tenuki !== undefined ? `, ${c.count - c.tenuki} directly, ${c.tenuki} after tenuki` : "") +
-      `, Black wins ${pct(c.black_wins, c.count)}, White wins ${pct(c.white_wins, c.count)}`;
+      `, Black wins ${pct(c.black_wins, c.count)}, White wins ${pct(c.white_wins, c.count)}` +
+      (opt.labelHint ? ` (${opt.labelHint})` : "");
   }
   if (opt.onClick) {
     const hits = el("g", { fill: "transparent" }, svg);
@@ -303,8 +310,12 @@ function onBoardClick(p) {
     };
     if (tool === "move") {
       if (has(s.black) || has(s.white)) return;
-      play(s, s.toMove, p);
-    } else if (tool === "B" || tool === "W") {
+      playMove(s, s.toMove, p);
+      return;
+    }
+    // Any other edit makes the board no longer the result of the moves played.
+    s.moves = [];
+    if (tool === "B" || tool === "W") {
       const was = has(tool === "B" ? s.black : s.white);
       drop();
       delete s.marks[p];
@@ -333,10 +344,17 @@ function follow(c) {
   if (!c.point || !followable(state)) return;
   commit((s) => {
     if (s.pattern) growRegion(s, c.point);
-    play(s, c.color, c.point);
+    playMove(s, c.color, c.point);
     s.offset = 0;
     s.view = "";
   });
+}
+
+// Plays a move and keeps it in the state's moves (those a sequence search asks for); in pattern
+// mode the stone joins the shape and the moves are no longer what the board holds.
+function playMove(s, colour, p) {
+  play(s, colour, p);
+  s.moves = s.pattern ? [] : [...s.moves, colour + p];
 }
 
 // Grows a pattern's region to hold point p. The points it newly covers are "?" (any content):
@@ -386,6 +404,11 @@ function diagram(s) {
   return { rows: rows.join("/"), place: `${x0},${y0}` };
 }
 
+// Whether state s searches its moves as a sequence (without moves it searches the position).
+function searchesMoves(s) {
+  return s.sequence && !s.pattern && s.moves.length > 0;
+}
+
 // The API request answering state s; `also`, a metadata query narrowing it further.
 function apiUrl(s, also) {
   const p = new URLSearchParams();
@@ -395,6 +418,9 @@ function apiUrl(s, also) {
     const d = diagram(s);
     p.set("diagram", d.rows);
     if (s.anywhere) p.set("anywhere", "true"); else p.set("place", d.place);
+  } else if (searchesMoves(s)) {
+    path = "/api/sequence";
+    p.set("moves", s.moves.map((m) => `${m[0]}[${m.slice(1)}]`).join(" "));
   } else {
     path = "/api/position";
     p.set("black", s.black.join(","));
@@ -466,6 +492,7 @@ function render() {
   document.body.classList.toggle("pattern", state.pattern);
   for (const b of document.querySelectorAll("#tools button[data-tool]")) b.classList.toggle("on", b.dataset.tool === tool);
   $("#pattern-mode").checked = state.pattern;
+  $("#sequence").checked = state.sequence;
   $("#anywhere").checked = state.anywhere;
   $("#symmetry").checked = state.symmetry;
   $("#swap").checked = state.swap;
@@ -478,6 +505,7 @@ function render() {
     region: state.pattern ? state.region : null, regionStart,
     continuations: answer && followable(state) ? answer.continuations : [],
     onClick: onBoardClick,
+    labelHint: tool !== "move" ? "the Move tool (m) follows it" : state.pattern ? "click: add it to the shape" : "click: play it",
   });
   renderSummary();
   renderContinuations();
@@ -493,7 +521,9 @@ function renderSummary() {
   // (absent from a server that does not count them, and from position answers).
   const none = answer.no_continuation !== undefined
     ? ` · ${answer.no_continuation.toLocaleString()} with no further move there` : "";
-  s.textContent = `${answer.games.toLocaleString()} games, ${answer.positions.toLocaleString()} positions${none} · ${answer.elapsed_ms} ms`;
+  const what = state.pattern ? "" : searchesMoves(state) ? ` · the sequence of ${state.moves.length} moves`
+    : state.sequence ? " · the position (play moves with the Move tool to search them as a sequence)" : "";
+  s.textContent = `${answer.games.toLocaleString()} games, ${answer.positions.toLocaleString()} positions${none}${what} · ${answer.elapsed_ms} ms`;
 }
 
 // A mean rank on the API's scale (1k = 0, 1d = 1, 10d = 10, 1p = 11) as players write it,
@@ -820,7 +850,7 @@ function exploreViewed() {
     s.black = g.black; s.white = g.white;
     s.toMove = next ? next.color : (g.at % 2 ? "B" : "W");
     s.last = g.at > 0 ? g.moves[g.at - 1].point : "";
-    s.pattern = false; s.marks = {}; s.region = null; s.offset = 0; s.view = "";
+    s.pattern = false; s.marks = {}; s.region = null; s.offset = 0; s.view = ""; s.moves = [];
   });
 }
 
@@ -840,6 +870,7 @@ function setTool(t) {
 function wire() {
   for (const b of document.querySelectorAll("#tools button[data-tool]")) b.addEventListener("click", () => setTool(b.dataset.tool));
   $("#pattern-mode").addEventListener("change", (e) => commit((s) => { s.pattern = e.target.checked; s.offset = 0; }));
+  $("#sequence").addEventListener("change", (e) => commit((s) => { s.sequence = e.target.checked; s.offset = 0; }));
   $("#anywhere").addEventListener("change", (e) => commit((s) => { s.anywhere = e.target.checked; s.offset = 0; }));
   $("#symmetry").addEventListener("change", (e) => commit((s) => { s.symmetry = e.target.checked; s.offset = 0; }));
   $("#swap").addEventListener("change", (e) => commit((s) => { s.swap = e.target.checked; s.offset = 0; }));
@@ -847,7 +878,7 @@ function wire() {
   $("#by-month").addEventListener("change", (e) => commit((s) => { s.byMonth = e.target.checked; }));
   $("#size").addEventListener("change", (e) => commit((s) => {
     const keep = emptyState();
-    Object.assign(s, { ...keep, size: parseInt(e.target.value, 10), symmetry: s.symmetry, swap: s.swap, byMonth: s.byMonth,
+    Object.assign(s, { ...keep, size: parseInt(e.target.value, 10), symmetry: s.symmetry, swap: s.swap, byMonth: s.byMonth, sequence: s.sequence,
       player: s.player, event: s.event, from: s.from, to: s.to, winner: s.winner, query: s.query });
   }));
   $("#clear").addEventListener("click", clearBoard);
@@ -880,6 +911,7 @@ function wire() {
 function clearBoard() {
   commit((s) => {
     s.black = []; s.white = []; s.marks = {}; s.region = null; s.toMove = "B"; s.last = ""; s.offset = 0; s.view = "";
+    s.moves = [];
   });
 }
 

@@ -443,6 +443,59 @@ fn the_board_works_in_a_real_browser() {
             "return [...document.querySelectorAll('#viewer-board [data-stone]')].map((e) => e.dataset.pt).sort().join(',')",
         );
         assert_eq!(points, "dd,jj,pd,pp,qq");
+
+        // The moves played, searched as a sequence: its answer is the API's, and a label
+        // followed makes the sequence one move longer.
+        s.post("/url", json!({"url": "about:blank"}));
+        s.post("/url", json!({"url": format!("{}/", server.base)}));
+        s.wait(
+            "continuation labels",
+            "return document.querySelectorAll('.cont-label').length > 0",
+        );
+        let mut moves = Vec::new();
+        for step in 0..2 {
+            let label = s.script(
+                "const l = document.querySelector('#board .cont-label'); return [l.dataset.pt, l.dataset.color]",
+            );
+            s.click(&format!("#board rect.pt[data-pt={}]", label[0]));
+            moves.push(format!(
+                "{}[{}]",
+                label[1].as_str().unwrap(),
+                label[0].as_str().unwrap()
+            ));
+            if step == 0 {
+                s.click("#sequence");
+            }
+            s.wait(
+                "the moves in the URL",
+                &format!(
+                    "return new URLSearchParams(location.hash.slice(1)).get('mv') === {:?} && location.hash.includes('sq=1')",
+                    moves.iter().map(|m| m.replace(['[', ']'], "")).collect::<Vec<_>>().join(",")
+                ),
+            );
+            let answer = api(
+                &server.base,
+                "/api/sequence",
+                &[
+                    ("moves".into(), moves.join(" ")),
+                    ("limit".into(), "20".into()),
+                ],
+            );
+            assert!(answer["games"].as_u64().unwrap() > 0, "{answer}");
+            s.wait_rows(
+                &format!("the sequence of {} moves", moves.len()),
+                &expected_rows(&answer),
+            );
+            let years = answer["profile"]["years"].as_array().unwrap().len();
+            assert_eq!(s.count("#profile g.period"), years as u64);
+            s.wait(
+                "the summary naming the sequence",
+                &format!(
+                    "return document.querySelector('#summary').textContent.includes('the sequence of {} moves')",
+                    moves.len()
+                ),
+            );
+        }
     });
     let _ = std::fs::remove_dir_all(&tmp);
 }
