@@ -232,7 +232,7 @@ function drawBoard(container, opt) {
   }
   for (const [p, m] of Object.entries(opt.marks || {})) {
     const [x, y] = xy(p);
-    el("text", { x, y, class: "mark" }, svg).textContent = m;
+    el("text", { x, y, class: m === "?" ? "mark any" : "mark" }, svg).textContent = m;
   }
   // Continuations: the most played move at each point, its share of all next moves; the
   // twelve most played points only, so that rare replies do not hide the board (the table
