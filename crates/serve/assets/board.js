@@ -679,7 +679,8 @@ function renderProfile() {
   const every = [1, 2, 5, 10, 20, 50, 100, 200, 500].find((e) => span / e <= 8) || 1000;
   for (let y = Math.ceil(periods[0].year / every) * every; y <= periods[periods.length - 1].year; y += every) {
     const x = L + ((periods[0].month ? y * 12 : y) - first) * step + (periods[0].month ? 0 : step / 2);
-    text(x, H - 6, String(y), "middle");
+    // By month, a year's January may lie before the first month drawn.
+    if (x >= L) text(x, H - 6, String(y), "middle");
   }
   const rate = [];
   for (const p of periods) {
