@@ -481,7 +481,12 @@ fn the_board_works_in_a_real_browser() {
                     ("limit".into(), "20".into()),
                 ],
             );
-            assert!(answer["games"].as_u64().unwrap() > 0, "{answer}");
+            // A one-move sequence is played in every game that played the move; a longer one
+            // need not be where its last move came late (sequences have a window).
+            assert!(
+                step > 0 || answer["games"].as_u64().unwrap() > 0,
+                "{answer}"
+            );
             s.wait_rows(
                 &format!("the sequence of {} moves", moves.len()),
                 &expected_rows(&answer),
@@ -724,8 +729,12 @@ fn a_joseki_is_walked_by_clicks_on_the_board() {
 
         // Rows that say how many came after tenuki, and a summary that counts the hits with no
         // further move in the region (pattern answers carry them when the server counts them):
-        // the split columns and the count appear; without them (above), neither does.
-        assert!(!heads.as_array().unwrap().iter().any(|t| t == "tenuki"));
+        // the split columns and the count appear, and only when the rows carry the split.
+        assert_eq!(
+            heads.as_array().unwrap().iter().any(|t| t == "tenuki"),
+            top.get("tenuki").is_some(),
+            "{heads}"
+        );
         let split = s.script(
             "answer.no_continuation = 7; answer.continuations.forEach((c, i) => { c.tenuki = i % 2; }); render(); \
              const heads = [...document.querySelectorAll('#conts thead th')].map((t) => t.textContent); \
