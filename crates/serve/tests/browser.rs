@@ -321,6 +321,19 @@ fn the_board_works_in_a_real_browser() {
         let years = position["profile"]["years"].as_array().unwrap().len();
         assert!(years > 0, "{position}");
         assert_eq!(s.count("#profile g.period"), years as u64);
+        // Undated games are counted in words, not drawn on a year.
+        let undated = position["profile"]["undated"].as_u64().unwrap();
+        let note = s.script("return document.querySelector('#profile-note').textContent");
+        if undated > 0 {
+            assert!(
+                note.as_str()
+                    .unwrap()
+                    .starts_with(&format!("{undated} undated")),
+                "{note}"
+            );
+        } else {
+            assert_eq!(note, "");
+        }
         s.screenshot(&out.join("serve-board.png"));
 
         // Follow the most played continuation from the table: a second stone, a new answer.
