@@ -1,14 +1,15 @@
 //! The web board in a real browser: headless Chromium driven through WebDriver (chromedriver),
 //! with a few hand-made JSON calls. It loads `/`, places a stone by clicking the board, checks
 //! that continuation labels and the game list appear, follows a continuation from the table,
-//! goes back, opens a game and steps through it; screenshots go to `target/serve-board.png`
-//! and `target/serve-viewer.png`. On real games (`../shared/datasets/fox-pro`), it draws a
+//! goes back, opens a game and steps through it, and searches the moves played as a sequence;
+//! screenshots go to `target/serve-board.png` and `target/serve-viewer.png`. On real games (`../shared/datasets/fox-pro`), it draws a
 //! corner pattern, checks the continuation table's columns and the date chart against the
 //! API's answer, and walks a joseki by clicking continuation labels, back and by a reloaded
 //! URL (`target/serve-joseki.png`).
 //!
 //! Skipped, saying so, when chromium or chromedriver is missing, unless
-//! `QIPU_REQUIRE_BROWSER=1` (as `.ci/run` sets after installing them).
+//! `QIPU_REQUIRE_BROWSER=1` (as `.ci/run` sets after installing them); the walk also without
+//! the shared datasets, unless `QIPU_REQUIRE_DATASETS=1`.
 
 mod common;
 
