@@ -257,7 +257,7 @@ function drawBoard(container, opt) {
       share >= 9.95 ? share.toFixed(0) : share.toFixed(1);
     el("title", {}, g).textContent =
       `${c.color === "B" ? "Black" : "White"} ${gtp(p, size)}: ${c.count} (${share.toFixed(1)}%)` +
-      (c.tenuki !== undefined ? `, ${c.count - c.tenuki} directly, ${c.tenuki} after tenuki` : "") +
+      (opt.tenuki && c.tenuki !== undefined ? `, ${c.count - c.tenuki} directly, ${c.tenuki} after tenuki` : "") +
       `, Black wins ${pct(c.black_wins, c.count)}, White wins ${pct(c.white_wins, c.count)}` +
       (opt.labelHint ? ` (${opt.labelHint})` : "");
   }
@@ -505,6 +505,7 @@ function render() {
     region: state.pattern ? state.region : null, regionStart,
     continuations: answer && followable(state) ? answer.continuations : [],
     onClick: onBoardClick,
+    tenuki: splitsTenuki(state),
     labelHint: tool !== "move" ? "the Move tool (m) follows it" : state.pattern ? "click: add it to the shape" : "click: play it",
   });
   renderSummary();
@@ -541,11 +542,18 @@ function years(c) {
   return c.last_year && c.last_year !== c.first_year ? `${c.first_year}–${c.last_year}` : String(c.first_year);
 }
 
+// Whether the answer to state s counts continuations after tenuki apart: a pattern's or a
+// sequence's rows are the first move played later in its region, which may come after moves
+// elsewhere; a position's are the next move (their tenuki, when sent, is always 0).
+function splitsTenuki(s) {
+  return s.pattern || searchesMoves(s);
+}
+
 // The columns of the continuation table, as the CLI prints them. "direct" and "tenuki" only
-// when the server splits the count (pattern and sequence answers), "var." only when some row
-// was played by variation lines.
+// when the rows split the count (pattern and sequence answers of a server that sends it),
+// "var." only when some row was played by variation lines.
 function contColumns(conts) {
-  const split = conts.some((c) => c.tenuki !== undefined);
+  const split = splitsTenuki(state) && conts.some((c) => c.tenuki !== undefined);
   const lines = conts.some((c) => c.variations);
   const cols = [
     { head: "", cell: (c) => (c.color === "B" ? "●" : "○") },

@@ -322,6 +322,14 @@ fn the_board_works_in_a_real_browser() {
         let years = position["profile"]["years"].as_array().unwrap().len();
         assert!(years > 0, "{position}");
         assert_eq!(s.count("#profile g.period"), years as u64);
+        // A position's rows are its next moves: no count after tenuki to split.
+        let heads = s.script(
+            "return [...document.querySelectorAll('#conts thead th')].map((t) => t.textContent)",
+        );
+        assert!(
+            !heads.as_array().unwrap().iter().any(|t| t == "tenuki"),
+            "{heads}"
+        );
         // Undated games are counted in words, not drawn on a year.
         let undated = position["profile"]["undated"].as_u64().unwrap();
         let note = s.script("return document.querySelector('#profile-note').textContent");
