@@ -479,6 +479,9 @@ struct Page<'a> {
     limit: usize,
     hits: Vec<HitLine<'a>>,
     continuations: &'a [Continuation],
+    /// For patterns and sequences: hit positions never followed by a move in the region.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    no_continuation: Option<usize>,
     profile: &'a qipu::Profile,
     elapsed_ms: f64,
 }
@@ -530,6 +533,7 @@ async fn answer(state: &Arc<State>, headers: &HeaderMap, c: Common) -> Result<Re
         limit: c.limit,
         hits: answer.hits.iter().map(HitLine::from).collect(),
         continuations: &answer.continuations,
+        no_continuation: answer.summary.no_continuation,
         profile: &answer.profile,
         elapsed_ms: summary.elapsed_ms,
     };
