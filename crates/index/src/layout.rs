@@ -6,43 +6,11 @@
 //! layout is seen (and bumps [`FORMAT_VERSION`]) where it is made. What each file holds is
 //! described where it is written: the manifest in `manifest`, a segment's files in `store`.
 
-/// The layout of the index files this build reads and writes. Version 2 stores the stones each
-/// move removes in the replay programs; version 3 stores occupancy by point; version 4 keeps
-/// positions of at most 20 stones in the position table (40 before); version 5 indexes the months
-/// of each game's date; version 6 packs replay programs of boards up to 19×19 in 12 bits per op;
-/// version 7 stores records without their main-line coordinates (see `skeleton`); version 8
-/// groups the position table by hash, with 6-byte entries; version 9 lists each segment's copies
-/// and long games in files of their own; version 10 keeps the winners in a file of their own;
-/// version 11 ends the occupancy columns with how many games each holds; version 12 indexes
-/// repeating values (names, events, results, …) as exact terms beside a dictionary of their
-/// tokens (see `meta/values.rs`); version 13 signs a game up to symmetry by the least image of
-/// its main line (copies found by an older build would not match); version 14 records each
-/// segment file's length and checksum, and a generation naming the metadata folder and the
-/// segments of the current build (a rebuild writes beside the old index, see [`meta_dir`]); it
-/// also knows inputs by canonical path, size, modification time and fingerprint, with the games
-/// of each, and hides the games of changed and deleted inputs (`removed`); version 15 folds Han
-/// characters in the tokens of names and text (traditional and Japanese forms to simplified, see
-/// `meta/tokenizer.rs`) and records the player alias list in the metadata folder
-/// (`meta/aliases.rs`): an older dictionary's tokens would miss folded queries; version 16 adds
-/// the corner table (`corners.*`, see `goban::corner`) and each game's
-/// vacated points (`vacated.bin`); version 17 keeps, for each time a corner came to hold a keyed
-/// content, the position, the corner's orientation and the move played next, so that a whole
-/// corner square is answered from the table alone, and adds each game's facts (`facts.bin`:
-/// date month, ranks, handicap, komi, result class; see `facts`); version 18 keeps in
-/// `records.idx` each game's end in its record block and each block's place once, not the
-/// whole span per game (20 → 4.2 bytes a game); version 19 can hold variation lines
-/// (`variations.bin` in every segment, a game flag, and whether the index takes them in the
-/// manifest; see `variations`); version 20 adds the pre-aggregated continuations of the
-/// positions a segment's games reach often (`aggregates.*`, see `aggregate`); version 21 counts
-/// in each game cell the positions its games reach it at, so that an answer's summary is read
-/// from the cells too; version 22 replaces `winners.bin` by `years.bin`, each game's year and
-/// winner in two bytes, so that a date profile of millions of games reads a quarter of the
-/// bytes of their facts, and the manifest may name the board all of a segment's games share
-/// (`manifest::SegmentInfo::board`; absent, each game's record says); version 23 keeps komi to
-/// the quarter point (the top bit of a game's month byte in `facts.bin` says the komi was a
-/// quarter, see `facts`); version 24 ends the manifest with a checksum of its own body and
-/// writes each segment's block checksums (`sums.bin`, see `store::check`), which a search
-/// checks as it first reads each block.
+/// The layout of the index files this build writes: version 24, whose manifest ends with a
+/// checksum of its own body and whose segments carry their block checksums (`sums.bin`, see
+/// `store::check`), which a search checks as it first reads each block. Any change to what a
+/// file holds or how it is named bumps it; CHANGELOG.md at the top of the repository lists
+/// what each version changed.
 pub const FORMAT_VERSION: u32 = 24;
 
 /// The oldest format this qipu still reads: version 22 differs only in never setting the
