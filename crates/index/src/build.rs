@@ -47,7 +47,7 @@ use inputs::{Record, Source};
 /// looks every hash up in every segment, and each look-up's first touch of a mapped page costs
 /// a page fault in a fresh process, so fewer segments answer faster; the cost is the memory of
 /// the open segment while building. The measurements behind the choice: DESIGN-index.md, "Why
-/// a segment holds a million games", and BENCHMARKS.md, twentieth session.
+/// a segment holds a million games", and BENCHMARKS.md, Indexing: segments of a million games.
 pub const DEFAULT_SEGMENT_GAMES: u32 = 1_000_000;
 
 /// How to build.
@@ -63,7 +63,8 @@ pub struct BuildOptions {
     pub batch_bytes: usize,
     /// Games of one large record file parsed, analysed and held at once; the open segment may
     /// be committed between chunks, so neither the games in flight nor a segment grow with the
-    /// file (a 150 MB file of short games once needed 2.7 GB).
+    /// file, whose games would otherwise all be held at once (BENCHMARKS.md, Indexing: inputs
+    /// read in chunks of games).
     pub chunk_games: usize,
     /// Largest record file taken once decompressed (a file, an archive member, a `.sgf.zst`);
     /// larger ones are refused as damage. Bounds what a zip or zstd bomb costs.
@@ -527,13 +528,13 @@ enum Processed {
 /// collections, a few batches of small files.
 const IN_FLIGHT_BYTES: usize = 64 << 20;
 
-/// The record bytes read and not yet analysed, bounded. The reader decodes a compressed
-/// collection far faster than its games are analysed, so with only the channel's 256 records to
-/// stop it, it held a folder's monthly collections in memory all at once (BENCHMARKS.md,
-/// twenty-sixth session). It now waits while the bound is reached (a record larger than the
-/// bound passes when less is in flight, and alone fills it); the processor, which frees bytes a
-/// batch at a time, never waits for the reader while they are (the bound is at least two
-/// batches, and a batch being gathered is less than one), so neither waits on the other.
+/// The record bytes read and not yet analysed, bounded. The reader decodes a compressed collection
+/// far faster than its games are analysed, so with only the channel's 256 records to stop it, it
+/// held a folder's monthly collections in memory all at once (BENCHMARKS.md, Indexing: bytes read
+/// ahead bounded). It now waits while the bound is reached (a record larger than the bound passes
+/// when less is in flight, and alone fills it); the processor, which frees bytes a batch at a time,
+/// never waits for the reader while they are (the bound is at least two batches, and a batch being
+/// gathered is less than one), so neither waits on the other.
 struct InFlight {
     /// Bytes in flight, and whether the processor has stopped (the reader then never waits).
     state: std::sync::Mutex<(usize, bool)>,

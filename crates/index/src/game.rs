@@ -215,9 +215,9 @@ fn replay(
     }
 }
 
-/// Working vectors of [`analyse`], kept by each thread from one game to the next: with them
-/// kept (and the skeleton checked without a copy), indexing all shared games took 10.5 s
-/// instead of 11.1 s (alternated runs, BENCHMARKS.md).
+/// Working vectors of [`analyse`], kept by each thread from one game to the next: allocating
+/// them for every game was a visible part of a build, more so with all threads running than on
+/// one core (BENCHMARKS.md, Indexing: skeletons).
 #[derive(Default)]
 struct Scratch {
     ops: Vec<u16>,
@@ -312,7 +312,7 @@ fn corners_of(ops: &[u16], width: u8, height: u8, marks: bool) -> Vec<(u64, Corn
         return corners_walked(ops, width, height);
     }
     // Room for a game's events at once, not grown from nothing by doubling (BENCHMARKS.md,
-    // twenty-third session).
+    // Indexing: corner events: room at once, effects from a table).
     let mut events = Vec::with_capacity(EVENTS_A_GAME);
     let mut corners = Corners::default();
     let mut k = 0;
@@ -469,10 +469,9 @@ impl Corners {
 ///
 /// The least image is found first, by following each symmetry's image op by op and dropping the
 /// ones that compare greater; all but one are usually gone after a move or two. Only two chains
-/// are then hashed (identity and the least image) instead of one per symmetry: hashing all eight
-/// was 5% of the samples of `perf record --call-graph dwarf qipu index --rebuild …
-/// ../shared/datasets/big`, and the change took a build of all shared games from 15.43 to 15.08 s
-/// of CPU (`scripts/ab 3`, medians). Images still tied at the end are the same sequence, so
+/// are then hashed (identity and the least image) instead of one per symmetry, since hashing all
+/// eight showed in a build's profile (BENCHMARKS.md, Indexing: canonical signature from the
+/// least image). Images still tied at the end are the same sequence, so
 /// whichever is taken hashes the same.
 fn signatures(ops: &[u16], width: u8, height: u8) -> (u64, u64) {
     let syms = Symmetry::of_board(width, height);

@@ -217,8 +217,8 @@ impl Manifest {
     /// The manifest in `dir` without its inputs ([`Manifest::sources`] left empty), and its
     /// bytes, from which [`Manifest::sources_of`] reads them when they are wanted. A search
     /// needs the segments and counts only; the inputs are most of the file (some 500 bytes a
-    /// file read: 5.5 of 7.4 MB for the shared data beside a derived corpus), and building
-    /// their map took half of a search process's time to open an index.
+    /// file read), and building their map was most of what a search process paid to open an
+    /// index (BENCHMARKS.md, Opening an index and printing hits: the table of sources).
     pub fn load_without_sources(dir: &Path) -> Result<Option<(Manifest, Vec<u8>)>, IndexError> {
         /// The manifest's fields but its inputs, which the parser skips over.
         #[derive(Deserialize)]
@@ -263,7 +263,7 @@ impl Manifest {
 
     /// Replaces the manifest atomically. Written compact, not pretty: the inputs are most of
     /// it, and a search that cannot use the table of sources parses them (BENCHMARKS.md,
-    /// fourteenth session, measures both layouts).
+    /// Opening an index and printing hits: the table of sources, measures both layouts).
     pub fn save(&self, dir: &Path) -> Result<(), IndexError> {
         let tmp = dir.join(format!("{MANIFEST}.tmp"));
         let data = with_checksum(serde_json::to_vec(self).expect("manifest serialises"));

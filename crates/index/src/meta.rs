@@ -438,7 +438,7 @@ impl MetaWriter {
         let fields = Fields::new(&index.schema())?;
         // One indexing thread: each segment then holds consecutive games in order, so a game's
         // document is found without a map (see `Lookup`). Two threads were not measurably
-        // faster (BENCHMARKS.md).
+        // faster (BENCHMARKS.md, Indexing: metadata segments not merged, one indexing thread).
         let writer = index.writer_with_num_threads(1, heap_bytes.max(15_000_000))?;
         writer.set_merge_policy(Box::new(NoMergePolicy));
         Ok(MetaWriter {
@@ -530,8 +530,9 @@ impl MetaWriter {
 
     /// Commits and bounds the number of segments: the end of a build.
     ///
-    /// Segments are not merged into one: on all shared games that merge took 1.3 s of a 15 s
-    /// build, alone on one core, and searches do not need it (a document is found in any
+    /// Segments are not merged into one: that merge ran alone on one core at a build's end
+    /// (BENCHMARKS.md, Indexing: metadata segments not merged, one indexing thread), and
+    /// searches do not need it (a document is found in any
     /// segment that holds its games in order, see `Lookup`). Only past [`MAX_SEGMENTS`] are the
     /// two neighbouring segments (in game order) with the fewest documents merged, again and
     /// again, so each merge stays small and the result keeps game order.

@@ -59,12 +59,12 @@ impl Occupancy {
 pub struct Vacated(pub [u64; 6]);
 
 /// A 19×19 program's [`Occupancy`] and [`Vacated`] points, from its ops with their removals
-/// ([`crate::ops::with_removals`]), in one pass with the board's stones as two bit sets (one
-/// pass for each, one of them through a table of the 361 points cleared for every game, took
-/// more: BENCHMARKS.md, twenty-fifth session). A point held a stone of a colour when a move or
-/// setup put one there; it is vacated when its stone left: taken off (a removal, setup that
-/// empties it) or replaced by the other colour's. A setup without a point counts for the corner
-/// point's occupancy, as [`crate::ops::Op::decode`] reads it.
+/// ([`crate::ops::with_removals`]), in one pass with the board's stones as two bit sets (one pass
+/// for each, one of them through a table of the 361 points cleared for every game, took more:
+/// BENCHMARKS.md, Indexing: occupancy in one pass). A point held a stone of a colour when a move or
+/// setup put one there; it is vacated when its stone left: taken off (a removal, setup that empties
+/// it) or replaced by the other colour's. A setup without a point counts for the corner point's
+/// occupancy, as [`crate::ops::Op::decode`] reads it.
 pub(crate) fn stones_of(ops: &[u16]) -> (Occupancy, Vacated) {
     use crate::layout::op::NO_POINT;
     use crate::ops::{Raw, RawKind};
@@ -190,8 +190,7 @@ pub fn to_columns(games: &[Occupancy]) -> Vec<u8> {
     let mut counts = [0u32; 2 * POINTS];
     // The games are taken 64 at a time, their bits gathered per column in a small block, and
     // each column's word written once: setting bit by bit straight in the columns touched a
-    // cache line of a 20 MB array per stone (this function: 1.22% → 0.96% of the samples of
-    // `perf record -F 999 -g qipu index --rebuild … ../shared/datasets`).
+    // cache line of a 20 MB array per stone (BENCHMARKS.md, Indexing: occupancy in one pass).
     let mut block = [0u64; 2 * POINTS];
     for (b, chunk) in games.chunks(64).enumerate() {
         block.fill(0);

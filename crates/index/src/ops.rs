@@ -586,8 +586,8 @@ pub fn with_removals_into(
 
 /// [`with_removals_into`] for a program without marks (one move per node, no setup beside a
 /// move: all but a few games): each move is preceded by its position, so the ops are taken one
-/// by one without the [`Cursor`]'s bookkeeping (analysis bench 199 → 186 ms, `cargo bench -p
-/// qipu-benches --bench analyse`).
+/// by one without the [`Cursor`]'s bookkeeping, which nearly every game would pay for nothing
+/// (BENCHMARKS.md, Indexing: replay without the cursor).
 fn removals_unmarked(
     ops: &[u16],
     mut board: Board,

@@ -84,7 +84,7 @@ pub(crate) fn stored_len(n: usize, packed: bool) -> usize {
 
 /// Packs `ops` into `out` if every op has a code; returns whether it did (if not, `out` is as it
 /// was). Every game indexed is packed, so the room is made once and filled in place, and each
-/// op's slot comes from [`slots`] (BENCHMARKS.md, twenty-fifth session).
+/// op's slot comes from [`slots`] (BENCHMARKS.md, Indexing: program packing).
 pub fn pack(ops: &[u16], out: &mut Vec<u8>) -> bool {
     let start = out.len();
     out.resize(start + packed_len(ops.len()), 0);

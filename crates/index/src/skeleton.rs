@@ -12,14 +12,12 @@
 //! hold the marker byte already. Anything else (a `[pd ]`, a `[ pd]`, a two-move node written
 //! White first, a UTF-16 file full of zero bytes) keeps its record whole.
 //!
-//! Those checks are what make [`restore`] give back the record, byte for byte: the record holds
-//! no marker, so the skeleton's markers are exactly the ones put in; each stands for the two
-//! letters of the next played point of the program, in order; and there are as many markers as
-//! played points. Restoring the skeleton once more to compare it with the record (as earlier
-//! builds did) therefore could not fail; it cost 3.6% of the samples of `perf record
-//! --call-graph dwarf qipu index --rebuild … ../shared/datasets/big`, and without it a build of
-//! all shared games took 14.31 s of CPU instead of 15.27 (`scripts/ab 3`, medians). The
-//! round trip of every game of the samples and of `diverse` is tested
+//! Those checks are what make [`restore`] give back the record, byte for byte: the record holds no
+//! marker, so the skeleton's markers are exactly the ones put in; each stands for the two letters
+//! of the next played point of the program, in order; and there are as many markers as played
+//! points. Restoring the skeleton once more to compare it with the record (as earlier builds did)
+//! therefore could not fail, and it was a visible part of a build's CPU (BENCHMARKS.md, Indexing:
+//! skeletons). The round trip of every game of the samples and of `diverse` is tested
 //! (`crates/index/tests/records.rs`), and in debug builds each skeleton is still compared.
 
 use goban::Point;
@@ -114,8 +112,8 @@ fn append(out: &mut Vec<u8>, src: &[u8], from: usize, to: usize) {
 }
 
 /// Whether two slices are equal; the short runs between moves are compared byte by byte, not
-/// by a comparison call (with the same for name quotes: analysis 264/269 → 257/266 ms,
-/// alternated, `cargo bench -p qipu-benches --bench analyse`).
+/// by a comparison call, whose overhead is larger than such a run (BENCHMARKS.md, Indexing:
+/// skeletons).
 #[cfg(any(test, debug_assertions))]
 #[inline(always)]
 fn same(a: &[u8], b: &[u8]) -> bool {

@@ -12,7 +12,8 @@
 //! scan did (the first source in key order whose ranges hold the id).
 //!
 //! Making the table still means parsing the manifest's inputs, most of the manifest and most of
-//! a search that prints hits (BENCHMARKS.md, fourteenth session). So every manifest written is
+//! a search that prints hits (BENCHMARKS.md, Opening an index and printing hits: the table of
+//! sources). So every manifest written is
 //! followed by the same table with each source's key and name in a file of its own
 //! ([`StoredTable`]), which a search reads instead, when it belongs to the manifest it opened.
 

@@ -38,13 +38,14 @@ use crate::mapped::Mapped;
 /// [`checked`]); every other file is.
 pub(crate) const STORE_CHECK_BYTES: u64 = 1 << 20;
 
-/// Whether the tantivy file `path`, `len` bytes long, is checked whole when a reader first
-/// opens it. Every file that decides which games match (terms, postings, positions, columns,
-/// norms, deletes) is: a flipped byte there changes an answer without any error. The document
-/// store of the games is not once it is large: it is most of the folder (21 of 34 MB for all
-/// shared games), and checking it whole cost every one-shot query a third more wall time; a
-/// reader only shows what it holds, and its damage is met by the checks of each document
-/// (`meta/stored.rs`) and tantivy's decompression (DESIGN-index.md, "Damage is reported").
+/// Whether the tantivy file `path`, `len` bytes long, is checked whole when a reader first opens
+/// it. Every file that decides which games match (terms, postings, positions, columns, norms,
+/// deletes) is: a flipped byte there changes an answer without any error. The document store of the
+/// games is not once it is large: it is most of the folder, and checking it whole would cost every
+/// one-shot query in proportion to the index (BENCHMARKS.md, Opening an index and printing hits:
+/// checks of what a search reads); a reader only shows what it holds, and its damage is met by the
+/// checks of each document (`meta/stored.rs`) and tantivy's decompression (DESIGN-index.md, "Damage
+/// is reported").
 fn check_whole(path: &Path, len: u64) -> bool {
     !summed(path, len)
 }

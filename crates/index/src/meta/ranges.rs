@@ -1,14 +1,14 @@
 //! Ranges on numeric fields answered from their postings, not from their fast columns.
 //!
-//! Older indexes keep a column beside the terms of each numeric field (`moves`, `komi`, …);
-//! those written now keep only the terms of [`BY_POSTINGS`], whose columns nothing read (the
-//! schema), and only the columns of the dates. Tantivy answers a range on a field that has a
-//! column by scanning the column (`FastFieldRangeWeight`), which costs a value read for every
-//! document of the index whatever the range holds (with the blockwise linear codec tantivy
-//! picks for these columns, most of a large range query's time: BENCHMARKS.md, "Seventeenth
-//! session"). From the postings (`InvertedIndexRangeWeight`) the cost is the documents the
-//! range holds and the terms it spans, as for every other kind of query here; the answer is
-//! the same (the terms and the column are written from one value).
+//! Older indexes keep a column beside the terms of each numeric field (`moves`, `komi`, …); those
+//! written now keep only the terms of [`BY_POSTINGS`], whose columns nothing read (the schema), and
+//! only the columns of the dates. Tantivy answers a range on a field that has a column by scanning
+//! the column (`FastFieldRangeWeight`), which costs a value read for every document of the index
+//! whatever the range holds (with the blockwise linear codec tantivy picks for these columns, most
+//! of a large range query's time: BENCHMARKS.md, Metadata queries: ranges from postings). From the
+//! postings (`InvertedIndexRangeWeight`) the cost is the documents the range holds and the terms it
+//! spans, as for every other kind of query here; the answer is the same (the terms and the column
+//! are written from one value).
 //!
 //! Tantivy chooses between the two by the schema the weight is made with, so each range on
 //! one of [`BY_POSTINGS`] is wrapped in [`ByPostings`], which makes its weight with a copy of

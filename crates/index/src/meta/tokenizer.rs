@@ -40,9 +40,8 @@ pub const TOKENIZER: &str = "qipu_text";
 /// Splits text into lower-cased, folded words and CJK n-grams; see the module documentation.
 ///
 /// The tokens come out final: no filter follows. (Tantivy's lower-casing and folding filters
-/// looked at every token again, CJK n-grams included, which they never change; without them,
-/// and with token buffers reused, the metadata documents of a tygem month took 114 ms instead
-/// of about 140: `cargo bench -p qipu-benches --bench analyse -- tantivy`.)
+/// looked at every token again, CJK n-grams included, which they never change: BENCHMARKS.md,
+/// Indexing: tokenizer folds its own tokens.)
 #[derive(Clone, Default)]
 pub struct NameTokenizer {
     /// Query mode: bigrams only for CJK runs of two or more characters.
@@ -114,9 +113,8 @@ impl NameTokenizer {
 
     /// [`NameTokenizer::tokenize`] for ASCII text (most comments, events and Latin names): its
     /// only tokens are runs of letters and digits, lower-cased, so it is split byte by byte,
-    /// without the character classes and folding the other scripts need. With a comment on
-    /// every game (a derived corpus's), the general path was 3% of the instructions of a build
-    /// (BENCHMARKS.md, twenty-fifth session).
+    /// without the character classes and folding the other scripts need, which the general
+    /// path pays per character (BENCHMARKS.md, Indexing: tokenizer folds its own tokens).
     fn tokenize_ascii(&mut self, text: &str) {
         self.len = 0;
         let bytes = text.as_bytes();

@@ -3,10 +3,8 @@
 //!
 //! These fields repeat from game to game (a player has hundreds of games, a server writes the
 //! same place on every one), yet tokenizing them into every game's document was the costliest
-//! part of the metadata index: leaving out Black's name alone, with its CJK n-grams, took a fifth
-//! off the metadata documents of a tygem month (126 → 100 and 121 → 92 ms, an experiment with
-//! `cargo bench -p qipu-benches --bench analyse -- tantivy`). With this dictionary that bench
-//! went from 126/129 to 99/104 ms (BENCHMARKS.md, fifth session).
+//! part of the metadata index: a name's CJK n-grams were made again for each of its games
+//! (BENCHMARKS.md, Indexing: value dictionary).
 //! So a game's document holds each such value as one exact term, and this small second index
 //! holds one document per distinct value, with its tokens. A query on such a field is answered
 //! in two steps: the dictionary finds the values that match (`black:李世石` finds

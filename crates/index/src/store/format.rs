@@ -9,9 +9,9 @@ use crate::layout::op::{KIND_SHIFT, NO_POINT, POINT_MASK};
 use crate::leb::{push_leb, read_leb};
 
 /// Positions with at most this many stones are in the position table; deeper positions are found
-/// by filtering games on occupancy and following them. Measured with `scripts/bench` on 1.3 M
-/// games (BENCHMARKS.md): 20 instead of 40 halves the table (659 → 334 B/game), and a rare deeper
-/// position still takes 1.7 ms at p50, because thirty stones leave few games past the filter.
+/// by filtering games on occupancy and following them. 20 instead of 40 halves the table, and a
+/// rare deeper position stays fast, because that many stones leave few games past the filter
+/// (BENCHMARKS.md, Indexing: positions of at most 20 stones in the table).
 pub const MAX_INDEXED_STONES: u32 = 20;
 
 /// Positions after this move number are not in the position table (11 bits hold k); a game

@@ -637,8 +637,8 @@ impl Segment {
         let len = crate::pack::stored_len(rec.ops_len as usize, rec.flags & FLAG_PACKED != 0);
         // Its first lines: a scan reads on from its first op, and the processor's own
         // prefetcher sees no pattern in a few hundred bytes here and there. Asking for the
-        // whole program gained one probe what it cost others (BENCHMARKS.md, twenty-second
-        // session).
+        // whole program gained one probe what it cost others (BENCHMARKS.md, Patterns:
+        // prefetching programs).
         let lines = (at % 64 + len).div_ceil(64).min(PREFETCH_LINES);
         for line in 0..lines {
             prefetch(self.ops.unchecked().get(at - at % 64 + line * 64));

@@ -46,7 +46,8 @@ pub struct GameData {
 /// search maps into its address space with one page-table entry instead of 512: a search
 /// process maps the pages it touches anew each time, and on a machine where mapping a page
 /// costs a fraction of a microsecond, a pattern that touches most of the replay programs spent
-/// as much time in the kernel as in its own code (BENCHMARKS.md, twenty-first session).
+/// as much time in the kernel as in its own code (BENCHMARKS.md, Indexing: segment files in
+/// 2 MiB chunks).
 /// Elsewhere this is just a buffer.
 struct Summed {
     name: &'static str,
@@ -204,7 +205,7 @@ pub struct SegmentWriter {
 /// ([`SegmentWriter::finish_keeping`], [`SegmentWriter::create_with`]): the first segment of a
 /// build grows them and touches their memory; later ones write into memory already mapped.
 /// Made anew for each segment, they were most of a large build's page faults (BENCHMARKS.md,
-/// twenty-sixth session).
+/// Indexing: segment vectors handed on).
 #[derive(Default)]
 pub struct Spare {
     positions: Vec<PosEntry>,
@@ -293,8 +294,8 @@ impl SegmentWriter {
             block: Vec::new(),
             block_entries: Vec::new(),
             record_blocks: Vec::new(),
-            // Level 1, not 3: skeletons are already small (20.8 → 21.2 MB for all shared games)
-            // and a build's CPU time fell 14.14 → 13.74 s (`scripts/ab 3`, medians).
+            // Level 1, not 3: skeletons are already small, so level 3 saves little room for
+            // its CPU (BENCHMARKS.md, Indexing: records at zstd level 1).
             compressor: zstd::bulk::Compressor::new(1).map_err(|e| IndexError::io(dir, e))?,
             count: 0,
             file_count: 0,
@@ -393,8 +394,9 @@ impl SegmentWriter {
         self.block_entries
             .push((self.block.len() as u32, g.record.len() as u32));
         if self.block.is_empty() && g.record.len() > self.block.capacity() {
-            // A record larger than the block's buffer becomes the buffer: a record near the
-            // size limit (1 GiB) is not copied a second time (BENCHMARKS.md, issue 50's memory).
+            // A record larger than the block's buffer becomes the buffer: a record near the size
+            // limit (1 GiB) is not copied a second time (BENCHMARKS.md, Indexing: a record at the
+            // size limit).
             self.block = std::mem::take(&mut g.record);
         } else {
             self.block.extend_from_slice(&g.record);
@@ -442,7 +444,7 @@ impl SegmentWriter {
     /// The position table (with its pre-aggregated continuations) and the corner table (with
     /// the occupancy columns) are written side by side: they are most of a segment's end, and at
     /// the last segment's end only the metadata's commit runs beside them, so one core would
-    /// otherwise wait (BENCHMARKS.md, twenty-third session).
+    /// otherwise wait (BENCHMARKS.md, Indexing: a segment's end on both cores).
     pub fn finish(self) -> Result<Vec<FileSum>, IndexError> {
         self.finish_keeping().map(|(files, _)| files)
     }
