@@ -386,9 +386,9 @@ impl Board {
     /// coming or going at point (`x`, `y`).
     ///
     /// The identity key is read from the 52×52 grid of point keys, not from this size's table
-    /// of oriented keys: a 19×19 board touches 3 KB of the grid against 23 KB of the table
-    /// (analysis bench 189.5 → 184.9 ms, medians of three alternated runs of `cargo bench -p
-    /// qipu-benches --bench analyse`; a build's CPU time 14.53 → 14.19 s, `scripts/ab 3`).
+    /// of oriented keys: a 19×19 board touches 3 KB of the grid against 23 KB of the table,
+    /// and that load showed in `play`'s profile (BENCHMARKS.md, Replay: identity key from
+    /// the point grid).
     #[inline(always)]
     fn toggle_key(&mut self, c: usize, y: usize, x: usize) {
         if !self.hashing {
@@ -424,7 +424,8 @@ impl Board {
     fn remove_if_dead(&mut self, c: usize, r: usize, bit: u64, removed: &mut StoneList) {
         // The group's rows, with a guard row on each side: on boards up to 19 lines, room for
         // those rows only, since zeroing room for the largest board at every call was a
-        // visible part of a build's profile (BENCHMARKS.md, twenty-fifth session).
+        // visible part of a build's profile (BENCHMARKS.md, Replay: dead-group test clears
+        // the board's rows only).
         if self.pos.height <= 19 {
             self.remove_in(c, r, bit, &mut [0u64; 21], removed);
         } else {

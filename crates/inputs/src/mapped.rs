@@ -90,7 +90,7 @@ impl Mapped {
     /// only; elsewhere, and where the kernel declines, nothing changes). For a file, this makes
     /// a page read from disk for the map come in as a 2 MiB folio, mapped with one page-table
     /// entry: what a search scanning a large part of the file needs, and what readahead alone
-    /// does not give (BENCHMARKS.md, twenty-first session).
+    /// does not give (BENCHMARKS.md, Indexing: segment files in 2 MiB chunks).
     pub fn advise_huge_pages(&self) {
         #[cfg(target_os = "linux")]
         // A hint: a kernel without transparent huge pages refuses it, and the map stays usable.

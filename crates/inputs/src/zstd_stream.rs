@@ -10,9 +10,8 @@ use crate::limits::{too_large, ZSTD_WINDOW_LOG_MAX};
 /// The first frame's header usually says how large it is decompressed: the output is sized from
 /// it, instead of growing by doubling (copying each time, and touching fresh memory twice). The
 /// decoder writes straight into the output's spare capacity: through `Read::read_to_end`, each
-/// stretch of it was zero-filled first: 1.7% of the samples of `perf record --call-graph dwarf
-/// qipu index --rebuild … ../shared/datasets`, and a build's CPU time 13.30 → 13.14 s without it
-/// (`scripts/ab 3`, medians).
+/// stretch of it was zero-filled first, a visible part of a build's profile with the page
+/// faults it caused (BENCHMARKS.md, Indexing: zstd inputs decoded into spare capacity).
 /// On an error, what decoded before it is returned with the error.
 pub(crate) fn decode_zstd<R: Read>(reader: R, max: u64) -> (Vec<u8>, Option<io::Error>) {
     use zstd::zstd_safe::{DCtx, DParameter, InBuffer, OutBuffer};

@@ -95,9 +95,9 @@ pub(crate) fn parse_with<'a>(
 }
 
 /// The vectors of the last tree dropped on this thread, kept for the next tree to parse:
-/// building trees is most of what reading a record costs, and with the vectors kept (and sized
-/// once) splitting and parsing a tygem month took 33 ms instead of 38
-/// (`cargo bench -p qipu-benches --bench analyse -- parse`).
+/// building trees is most of what reading a record costs, and allocating the vectors afresh
+/// for each tree was a visible part of it (BENCHMARKS.md, Parsing: tree vectors kept per
+/// thread).
 #[derive(Default)]
 pub(crate) struct Spare {
     last_child: Vec<u32>,
