@@ -29,10 +29,8 @@ use clap::{Parser, Subcommand, ValueEnum};
 /// allocated (parsed games on the writer thread, documents on tantivy's), and glibc's malloc then
 /// makes threads wait on each other's arena locks, which showed as futex waits and context
 /// switches (`perf record -e context-switches`); mimalloc hands such frees back without a lock.
-/// With the metadata's value dictionary in, all shared games indexed in 10.2 s (median of three
-/// alternated runs) instead of 10.9 s with glibc; on the code before the dictionary it made no
-/// difference (11.44 against 11.35 s, means of three). Built without transparent huge pages
-/// (`no_thp`): the kernel spent 11% of a run zeroing whole 2 MB pages (BENCHMARKS.md).
+/// Built without transparent huge pages (`no_thp`), since zeroing whole 2 MB pages for it was a
+/// large part of a run's kernel time (BENCHMARKS.md, Indexing: allocator).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -303,7 +303,7 @@ pub(crate) fn profile<H: Sync>(
             } else {
                 // By year, two bytes a game instead of the facts' eight: an answer of a tenth of
                 // the games touches a quarter of the pages and half the cache lines
-                // (BENCHMARKS.md, eighteenth session).
+                // (BENCHMARKS.md, Metadata queries: years in two bytes a game).
                 index.each_year_and_winner(chunk, &game, |h, (year, winner)| {
                     add(h, year, 0, winner)
                 });

@@ -494,7 +494,7 @@ async fn answer(state: &Arc<State>, headers: &HeaderMap, c: Common) -> Result<Re
     let deadline = Instant::now() + state.config.timeout;
     // A flag, not `Stop::at(deadline)`: `run` sets it when the deadline passes, and the guard
     // when the request ends, and the search then reads only the flag for each game it replays,
-    // not the clock as well (BENCHMARKS.md, twenty-third session).
+    // not the clock as well (BENCHMARKS.md, The server: a served search reads a flag).
     let stop = Stop::new();
     let _guard = StopOnDrop(stop.clone());
     let query = c.query.stop_when(stop.clone());
