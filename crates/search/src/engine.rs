@@ -615,7 +615,7 @@ pub(crate) fn hits_of(all: &[Occurrence]) -> Vec<Hit> {
 /// is moved once to where it ends. A pattern that most games show has millions of hits and a
 /// few thousand copies: a new buffer for the merged answer is as large as the answer, and each
 /// of its pages is faulted in and zeroed afresh; the hits collected from the scan usually have
-/// the room already (BENCHMARKS.md, twenty-fifth session).
+/// the room already (BENCHMARKS.md, Patterns: copies merged in place).
 fn merge_by_key<T: Default, K: Ord>(
     mut many: Vec<T>,
     mut few: Vec<T>,
@@ -782,19 +782,18 @@ pub(crate) fn covering_each<S: Store>(
 
 /// What reading a byte of corner games costs against ANDing a byte of occupancy columns: the
 /// games are decoded number by number (a game, a move and two bytes an event), the columns
-/// ANDed a word at a time. Timed at 7 M games: 1.5 ns a byte of a long list, against 0.22 ns a
-/// byte of columns (BENCHMARKS.md, nineteenth session).
+/// ANDed a word at a time: a byte of a long list costs several bytes of columns (BENCHMARKS.md,
+/// Positions: deep positions from the corner table).
 const EVENT_BYTE: usize = 8;
 
 /// What checking one candidate's occupancy for one image costs, in bytes of columns ANDed: a
 /// word or two read at random (a page each, in a process that has not touched it) before the
-/// image's rarest missing stone. Timed at 7 M games: 80 ns to 1.5 µs a candidate's image, the
-/// fewer the candidates the dearer each, where the AND reads 4.5 bytes a nanosecond
-/// (BENCHMARKS.md, nineteenth session).
+/// image's rarest missing stone: the fewer the candidates the dearer each, where the AND reads
+/// columns at memory speed (BENCHMARKS.md, Positions: deep positions from the corner table).
 const CANDIDATE_IMAGE: usize = 1024;
 
-/// Columns read per block of [`Store::covering`]'s AND for a deep position's image, about (8.5
-/// to 10 counted at 7 M games, BENCHMARKS.md, eighteenth session).
+/// Columns read per block of [`Store::covering`]'s AND for a deep position's image, about
+/// (BENCHMARKS.md, Positions: columns per block of the AND).
 const COLUMNS_PER_BLOCK: usize = 8;
 
 /// The candidates of a deep position (past the table) from the corner table, when that is

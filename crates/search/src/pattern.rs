@@ -45,8 +45,8 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
 /// ([`Store::covering_each`]): each group then gets what a pattern in a fixed place gets, the
 /// candidates of its own placements, each with those it covers, and a scan that stops when
 /// none of them can appear again. All at once, every game having the stones of any placement
-/// was replayed to its end, testing every placement its changes touched (a 4×4 diagram of 11
-/// stones on all shared games: 3.4 s, against 0.17–0.18 s in groups; DESIGN-index.md). A game
+/// was replayed to its end, testing every placement its changes touched, many times slower
+/// (BENCHMARKS.md, Patterns: groups of 64 placements). A game
 /// hits where some placement appears, so its hits are those of all groups merged, with the
 /// regions each appeared in (placements know their own). `None` for 64 placements or
 /// fewer, a store without per-game occupancy, or groups that would replay the same games too
@@ -108,8 +108,7 @@ const KEPT_CANDIDATES: usize = 1 << 22;
 
 /// How many times, on average, the groups of [`in_groups`] may replay a game that is a
 /// candidate of any: a game scanned for 64 placements costs about an eighth of one scanned for
-/// thousands (a 2×2 diagram of two stones anywhere on all shared games, 433,272 hit games: 6.2 s
-/// for one scan of all placements, 30 s for 41 groups, BENCHMARKS.md, twenty-second session).
+/// thousands (BENCHMARKS.md, Patterns: replays allowed per game).
 const GROUP_REPLAYS: usize = 8;
 
 /// Two answers' hits (each ascending by game, each hit's positions ascending with their next
