@@ -15,9 +15,11 @@ pub struct Answer {
     /// information.
     pub hits: Vec<Hit>,
     /// What was played next, over all hits (not only the returned ones), most frequent first:
-    /// from a position; from where a pattern appeared; after the move that
-    /// completed a move sequence. Empty for metadata queries, and for patterns and
-    /// sequences that may lie `anywhere` (no orientation to show the moves in).
+    /// from a position, the next move; from where a pattern appeared or a move sequence was
+    /// completed, the first later move inside its region or area ([`Continuation::tenuki`]).
+    /// A pattern or sequence that may lie `anywhere` answers in its own frame (a sequence's:
+    /// its points' rectangle with two lines around it, the rectangle's top-left at `cc`).
+    /// Empty for metadata queries.
     pub continuations: Vec<Continuation>,
     /// The hit games by year (and month), with how they ended: over all hits (not only the
     /// returned ones), copies counted once unless [`crate::Query::with_copies`].

@@ -6,9 +6,15 @@
 //! `qipu-inputs` and `qipu-sgf` read them, not from the index, and by another road than the
 //! search takes: the sequence must be consecutive among the game's moves in its area.
 //!
+//! What came next is computed the same way, by brute force: for each game and each
+//! orientation (and, anywhere, each place) that completes a sequence at move k, the first move
+//! from the (k+1)-th on inside that placement's area, mapped back into the query's coordinates
+//! (anywhere: the sequence's own frame, its points' rectangle with two lines around it), per
+//! distinct area at each position.
+//!
 //! Without the shared data these tests say so and pass, unless `QIPU_REQUIRE_DATASETS=1`.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use qipu::{build, BuildOptions, Color, Index, Query};
 use sgf::Records;
@@ -58,9 +64,14 @@ fn read_games(data: &std::path::Path) -> Vec<Game> {
 }
 
 /// The eight symmetries of the 19×19 board: flip columns, flip rows, then transpose.
-fn transform(t: u8, (x, y): (u8, u8)) -> (u8, u8) {
-    let x = if t & 1 != 0 { 18 - x } else { x };
-    let y = if t & 2 != 0 { 18 - y } else { y };
+fn transform(t: u8, p: (u8, u8)) -> (u8, u8) {
+    transform_in(t, p, 19, 19)
+}
+
+/// Symmetry `t` of a point of a `w`×`h` frame: flip columns, flip rows, then transpose.
+fn transform_in(t: u8, (x, y): (u8, u8), w: u8, h: u8) -> (u8, u8) {
+    let x = if t & 1 != 0 { w - 1 - x } else { x };
+    let y = if t & 2 != 0 { h - 1 - y } else { y };
     if t & 4 != 0 {
         (y, x)
     } else {
@@ -68,10 +79,11 @@ fn transform(t: u8, (x, y): (u8, u8)) -> (u8, u8) {
     }
 }
 
-fn inverse(t: u8, (x, y): (u8, u8)) -> (u8, u8) {
+/// The point of a `w`×`h` frame that [`transform_in`] takes to `(x, y)`.
+fn inverse_in(t: u8, (x, y): (u8, u8), w: u8, h: u8) -> (u8, u8) {
     let (x, y) = if t & 4 != 0 { (y, x) } else { (x, y) };
-    let x = if t & 1 != 0 { 18 - x } else { x };
-    let y = if t & 2 != 0 { 18 - y } else { y };
+    let x = if t & 1 != 0 { w - 1 - x } else { x };
+    let y = if t & 2 != 0 { h - 1 - y } else { y };
     (x, y)
 }
 
@@ -84,24 +96,36 @@ fn sgf(p: (u8, u8)) -> String {
     format!("{}{}", (b'a' + p.0) as char, (b'a' + p.1) as char)
 }
 
+/// A placed sequence's area: the rectangle of its points grown by two lines, clipped to the
+/// board, as `[x0, y0, x1, y1]`.
+fn area_of(seq: &[Move]) -> [u8; 4] {
+    let xs = seq.iter().map(|m| m.1 .0);
+    let ys = seq.iter().map(|m| m.1 .1);
+    let (x0, x1) = (xs.clone().min().unwrap(), xs.max().unwrap());
+    let (y0, y1) = (ys.clone().min().unwrap(), ys.max().unwrap());
+    [
+        x0.saturating_sub(2),
+        y0.saturating_sub(2),
+        (x1 + 2).min(18),
+        (y1 + 2).min(18),
+    ]
+}
+
+fn in_area(a: [u8; 4], p: (u8, u8)) -> bool {
+    (a[0]..=a[2]).contains(&p.0) && (a[1]..=a[3]).contains(&p.1)
+}
+
 /// Where the sequence (in one orientation) is complete in `g` as a joseki: the game's moves in
 /// the sequence's area (the points' rectangle grown by two lines), and among them the sequence
 /// as `n` consecutive ones; then from its second move to its last at most `2n + 10` moves of
 /// the game. The move numbers (1-based) that complete it.
 fn as_joseki(g: &Game, seq: &[Move]) -> Vec<u32> {
-    let xs = seq.iter().map(|m| m.1 .0);
-    let ys = seq.iter().map(|m| m.1 .1);
-    let (x0, x1) = (xs.clone().min().unwrap(), xs.max().unwrap());
-    let (y0, y1) = (ys.clone().min().unwrap(), ys.max().unwrap());
-    let inside = |p: (u8, u8)| {
-        (x0.saturating_sub(2)..=(x1 + 2).min(18)).contains(&p.0)
-            && (y0.saturating_sub(2)..=(y1 + 2).min(18)).contains(&p.1)
-    };
+    let area = area_of(seq);
     let local: Vec<(usize, Move)> = g
         .moves
         .iter()
         .enumerate()
-        .filter_map(|(i, &(c, p))| p.filter(|&p| inside(p)).map(|p| (i, (c, p))))
+        .filter_map(|(i, &(c, p))| p.filter(|&p| in_area(area, p)).map(|p| (i, (c, p))))
         .collect();
     let n = seq.len();
     local
@@ -141,25 +165,156 @@ fn hits_of(a: &qipu::Answer) -> Hits {
         .collect()
 }
 
-#[test]
-fn joseki_hits_are_joseki_as_played() {
-    let Some(data) = testdata::dataset("fox-pro") else {
-        return;
-    };
-    let dir = testdata::Scratch::new("joseki-fox");
-    let opts = BuildOptions {
-        rebuild: true,
-        ..BuildOptions::default()
-    };
-    build(&dir.0, std::slice::from_ref(&data), &opts, |_| {}).unwrap();
-    let index = Index::open(&dir.0).unwrap();
-    let games = read_games(&data);
-    assert!(games.len() > 10_000, "{} games read", games.len());
+/// How the brute force reads a sequence: the query's options it is compared under.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Reading {
+    /// In order, as a joseki, in one corner (the default).
+    Joseki,
+    /// In order, any moves between (`any_gap`): the first completion only.
+    AnyGap,
+    /// As a joseki, translated anywhere, answering in the sequence's own frame.
+    Anywhere,
+}
 
-    // The 3-3 invasion under White's 4-4 stone, as fox-pro's players most often play it.
-    let text = "W[dd] B[cc] W[dc] B[cd] W[ce] B[be] W[cf]";
-    let seq: Vec<Move> = text
-        .split_whitespace()
+/// Continuation rows by (colour, SGF point): count, after tenuki, Black wins, White wins.
+type Rows = HashMap<(char, String), (u32, u32, u32, u32)>;
+
+/// What a sequence query should answer.
+#[derive(Default)]
+struct Expected {
+    hits: Hits,
+    rows: Rows,
+    /// Hit positions (per area) after which nothing was played in the area.
+    none: usize,
+}
+
+impl Expected {
+    fn check(&self, a: &qipu::Answer, what: &str) {
+        assert_eq!(hits_of(a), self.hits, "{what}: the hits");
+        let got: Rows = a
+            .continuations
+            .iter()
+            .map(|c| {
+                (
+                    (
+                        c.color.letter(),
+                        c.point.map_or(String::new(), |p| p.sgf_string()),
+                    ),
+                    (c.count, c.tenuki, c.black_wins, c.white_wins),
+                )
+            })
+            .collect();
+        assert_eq!(got.len(), a.continuations.len(), "{what}: a row per move");
+        assert_eq!(got, self.rows, "{what}: what came next there");
+        assert_eq!(
+            a.summary.no_continuation,
+            Some(self.none),
+            "{what}: hits after which nothing was played there"
+        );
+    }
+}
+
+/// Where a sequence completed: the move (k), the area, where its frame begins.
+type Place = (u32, [u8; 4], (i16, i16));
+
+/// The hits, continuation rows and hits without one that `seq` (in the query's coordinates,
+/// every orientation, colours as given) should give on `games`, read as `reading` says. At
+/// each position completing it, each distinct area (and, anywhere, frame) it completed in
+/// gives the first move from the next on played in that area, mapped back through each
+/// orientation completing it there (the least SGF point among them); after tenuki when it is
+/// not the next move.
+fn expected(games: &[Game], seq: &[Move], reading: Reading) -> Expected {
+    // Anywhere, the query's frame: its points' rectangle with two lines around it.
+    let qx0 = seq.iter().map(|m| m.1 .0).min().unwrap();
+    let qy0 = seq.iter().map(|m| m.1 .1).min().unwrap();
+    let qw = seq.iter().map(|m| m.1 .0).max().unwrap() - qx0 + 5;
+    let qh = seq.iter().map(|m| m.1 .1).max().unwrap() - qy0 + 5;
+    let mut out = Expected::default();
+    for g in games {
+        let played: HashSet<Move> = g
+            .moves
+            .iter()
+            .filter_map(|&(c, p)| p.map(|p| (c, p)))
+            .collect();
+        // (k, area, where the frame begins) → the orientations completing it there.
+        let mut at: BTreeMap<Place, Vec<u8>> = BTreeMap::new();
+        for t in 0..8u8 {
+            let image: Vec<Move> = seq.iter().map(|&(c, p)| (c, transform(t, p))).collect();
+            let placed: Vec<(Vec<Move>, (i16, i16))> = match reading {
+                Reading::Anywhere => {
+                    let x0 = image.iter().map(|m| m.1 .0).min().unwrap();
+                    let y0 = image.iter().map(|m| m.1 .1).min().unwrap();
+                    let local: Vec<Move> = image
+                        .iter()
+                        .map(|&(c, p)| (c, (p.0 - x0, p.1 - y0)))
+                        .collect();
+                    // Every place on the board holding every move of it somewhere in the game.
+                    let mut all = Vec::new();
+                    for dy in 0..19u8 {
+                        for dx in 0..19u8 {
+                            let pl: Vec<Move> = local
+                                .iter()
+                                .map(|&(c, p)| (c, (p.0 + dx, p.1 + dy)))
+                                .collect();
+                            if pl
+                                .iter()
+                                .all(|m| m.1 .0 < 19 && m.1 .1 < 19 && played.contains(m))
+                            {
+                                all.push((pl, (i16::from(dx) - 2, i16::from(dy) - 2)));
+                            }
+                        }
+                    }
+                    all
+                }
+                _ => vec![(image, (0, 0))],
+            };
+            for (pl, origin) in placed {
+                let ks: Vec<u32> = match reading {
+                    Reading::AnyGap => anywhere_later(g, &pl).into_iter().collect(),
+                    _ => as_joseki(g, &pl),
+                };
+                for k in ks {
+                    at.entry((k, area_of(&pl), origin)).or_default().push(t);
+                }
+            }
+        }
+        if at.is_empty() {
+            continue;
+        }
+        out.hits
+            .insert(g.name.clone(), at.keys().map(|x| x.0).collect());
+        for ((k, area, origin), ts) in at {
+            let next = (k as usize..g.moves.len())
+                .find(|&j| g.moves[j].1.is_some_and(|p| in_area(area, p)));
+            let Some(j) = next else {
+                out.none += 1;
+                continue;
+            };
+            let (c, p) = (g.moves[j].0, g.moves[j].1.unwrap());
+            let back = |t: u8| match reading {
+                Reading::Anywhere => {
+                    let local = (
+                        u8::try_from(i16::from(p.0) - origin.0).unwrap(),
+                        u8::try_from(i16::from(p.1) - origin.1).unwrap(),
+                    );
+                    inverse_in(t, local, qw, qh)
+                }
+                _ => inverse_in(t, p, 19, 19),
+            };
+            let point = ts.iter().map(|&t| sgf(back(t))).min().unwrap();
+            let r = out.rows.entry((c.letter(), point)).or_default();
+            r.0 += 1;
+            r.1 += u32::from(j != k as usize);
+            r.2 += u32::from(g.winner == 1);
+            r.3 += u32::from(g.winner == 2);
+        }
+    }
+    out
+}
+
+/// A sequence typed as the search reads it (`B[pd] W[qf]`).
+fn moves_of(text: &str) -> Vec<Move> {
+    text.split_whitespace()
         .map(|m| {
             let c = if m.starts_with('B') {
                 Color::Black
@@ -168,68 +323,57 @@ fn joseki_hits_are_joseki_as_played() {
             };
             (c, point(&m[2..4]))
         })
-        .collect();
+        .collect()
+}
+
+/// An index of `fox-pro` in a scratch folder, and its games as the test reads them.
+fn fox(name: &str) -> Option<(testdata::Scratch, Index, Vec<Game>)> {
+    let data = testdata::dataset("fox-pro")?;
+    let dir = testdata::Scratch::new(name);
+    let opts = BuildOptions {
+        rebuild: true,
+        ..BuildOptions::default()
+    };
+    build(&dir.0, std::slice::from_ref(&data), &opts, |_| {}).unwrap();
+    let index = Index::open(&dir.0).unwrap();
+    let games = read_games(&data);
+    assert!(games.len() > 10_000, "{} games read", games.len());
+    Some((dir, index, games))
+}
+
+#[test]
+fn joseki_hits_are_joseki_as_played() {
+    let Some((_dir, index, games)) = fox("joseki-fox") else {
+        return;
+    };
+
+    // The 3-3 invasion under White's 4-4 stone, as fox-pro's players most often play it.
+    let text = "W[dd] B[cc] W[dc] B[cd] W[ce] B[be] W[cf]";
+    let seq = moves_of(text);
     let images: Vec<Vec<Move>> = (0..8)
         .map(|t| seq.iter().map(|&(c, p)| (c, transform(t, p))).collect())
         .collect();
 
-    // Expected: each game's completions as a joseki, with the orientations completing at each.
-    let mut want: Hits = BTreeMap::new();
-    let mut rows: HashMap<(char, String), (u32, u32, u32)> = HashMap::new();
+    // Expected: each game's completions as a joseki, and what came next there.
+    let want = expected(&games, &seq, Reading::Joseki);
+    assert!(
+        want.hits.len() > 200,
+        "fox-pro plays this joseki: {}",
+        want.hits.len()
+    );
     let mut loose: Hits = BTreeMap::new();
     for g in &games {
-        let mut at: BTreeMap<u32, Vec<u8>> = BTreeMap::new();
-        for (t, image) in images.iter().enumerate() {
-            for k in as_joseki(g, image) {
-                at.entry(k).or_default().push(t as u8);
-            }
+        for image in &images {
             if let Some(k) = anywhere_later(g, image) {
                 loose.entry(g.name.clone()).or_default().insert(k);
             }
         }
-        if at.is_empty() {
-            continue;
-        }
-        want.insert(g.name.clone(), at.keys().copied().collect());
-        for (k, ts) in at {
-            // The move after the sequence, in the query's orientation: the least SGF point
-            // among the orientations completing it there.
-            let Some(&(c, p)) = g.moves.get(k as usize) else {
-                continue;
-            };
-            let back = p.map_or(String::new(), |p| {
-                ts.iter().map(|&t| sgf(inverse(t, p))).min().unwrap()
-            });
-            let r = rows.entry((c.letter(), back)).or_default();
-            r.0 += 1;
-            r.1 += u32::from(g.winner == 1);
-            r.2 += u32::from(g.winner == 2);
-        }
     }
-    assert!(
-        want.len() > 200,
-        "fox-pro plays this joseki: {}",
-        want.len()
-    );
 
     let query = Query::moves(text, 19).unwrap().with_copies(true);
     let a = index.search(&query).unwrap();
-    assert_eq!(hits_of(&a), want, "hits played as a joseki");
-    let got: HashMap<(char, String), (u32, u32, u32)> = a
-        .continuations
-        .iter()
-        .map(|c| {
-            (
-                (
-                    c.color.letter(),
-                    c.point.map_or(String::new(), |p| p.sgf_string()),
-                ),
-                (c.count, c.black_wins, c.white_wins),
-            )
-        })
-        .collect();
-    assert_eq!(got, rows, "the moves after the joseki");
-    assert!(!a.continuations.is_empty());
+    want.check(&a, text);
+    let want = want.hits;
 
     // With any gap: the old reading, the moves anywhere later. Every joseki game is a hit, and
     // so are games where the same moves came scattered: some other move in the area between,
@@ -269,4 +413,59 @@ fn joseki_hits_are_joseki_as_played() {
             .expect("an in-order joseki is one as a set too");
         assert!(ks.iter().all(|k| set_ks.contains(k)), "{name:?}");
     }
+}
+
+/// Real joseki of fox-pro's opening corners: each one's hits and its table of what was played
+/// next in its area (directly or after tenuki, with who won) equal the brute force's, as a
+/// joseki, with any gap (the area still says where "there" is) and translated anywhere (in the
+/// sequence's own frame).
+#[test]
+fn what_came_next_is_what_was_played_there() {
+    let Some((_dir, index, games)) = fox("joseki-next") else {
+        return;
+    };
+    let joseki = [
+        // 4-4 point, knight's approach, knight's-move answer; then the 3-3 slide.
+        "B[pd] W[qf] B[nc]",
+        "B[pd] W[qf] B[nc] W[rd]",
+        // 4-4 point, the 3-3 invasion.
+        "B[pd] W[qc]",
+        // 3-4 point, small knight's approach from above, a pincer.
+        "B[qd] W[oc] B[ld]",
+        // 3-4 point, high approach, the undercut.
+        "B[qd] W[od] B[oc]",
+    ];
+    // (direct, after tenuki, none) over them all: the tables hold all three kinds.
+    let mut kinds = (0, 0, 0);
+    for text in joseki {
+        let seq = moves_of(text);
+        let query = Query::moves(text, 19).unwrap().with_copies(true);
+        let want = expected(&games, &seq, Reading::Joseki);
+        assert!(want.hits.len() > 50, "{text}: {} games", want.hits.len());
+        want.check(&index.search(&query).unwrap(), text);
+        kinds.0 += want.rows.values().map(|r| r.0 - r.1).sum::<u32>();
+        kinds.1 += want.rows.values().map(|r| r.1).sum::<u32>();
+        kinds.2 += want.none;
+    }
+    assert!(kinds.0 > 0 && kinds.1 > 0 && kinds.2 > 0, "{kinds:?}");
+    let text = joseki[0];
+    let seq = moves_of(text);
+    let query = Query::moves(text, 19).unwrap().with_copies(true);
+    let want = expected(&games, &seq, Reading::AnyGap);
+    want.check(
+        &index.search(&query.clone().any_gap(true)).unwrap(),
+        "any gap",
+    );
+    let want = expected(&games, &seq, Reading::Anywhere);
+    let a = index.search(&query.anywhere(true)).unwrap();
+    want.check(&a, "anywhere");
+    // Its own frame is its points' rectangle (4×4) with two lines around it: B[pd] W[qf]
+    // B[nc] is there B[ed] W[ff] B[cc], and every row lies within its 8×8.
+    assert!(
+        a.continuations
+            .iter()
+            .all(|c| c.point.is_some_and(|p| p.x < 8 && p.y < 8)),
+        "{:?}",
+        a.continuations.first()
+    );
 }

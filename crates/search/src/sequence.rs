@@ -26,17 +26,31 @@
 //! moves played in any corner order wants). A point played twice (after a capture) is two
 //! moves, so captures need nothing special.
 //!
-//! **Continuations.** Each hit (g, k) counts the (k+1)-th move of g, mapped back into the
+//! **Continuations.** As for patterns ([`crate::region`]), a hit's continuation is what was
+//! played next *there*: for a hit (g, k), the first move of g from the (k+1)-th on that lies in
+//! the sequence's area (the area of the orientation, colouring and placement that completed it;
+//! with `any_gap` too, although there the area bounds nothing between), mapped back into the
 //! query's orientation and colours through the orientations that completed the sequence there
-//! (the smallest SGF point among them, as for positions), in the same [`Continuation`] rows as
-//! positions and patterns. Sequences translated `anywhere` have no orientation to map back to
-//! and give no rows, as patterns slid anywhere do.
+//! (the smallest SGF point among them, as for positions). It came after tenuki when it is not
+//! the (k+1)-th move (a pass is a move elsewhere); a hit after which nothing was ever played in
+//! the area has none and is counted apart ([`crate::Answer::no_continuation`]). Orientations
+//! completing the sequence at the same move in different areas (a symmetric sequence, two
+//! corners) give one continuation each, as a pattern does per region. The moves were read to
+//! find the hits, so this costs no second read.
+//!
+//! A sequence translated `anywhere` answers in its **own coordinates**: those `variants()`
+//! gives it (relative to the top-left of its points' rectangle, in the query's orientation),
+//! moved [`AREA_MARGIN`] lines right and down, so that the rectangle's top-left is at `cc` and
+//! every point of the area around it has a place (a continuation two lines above or left of the
+//! shape would otherwise be off the frame). A translated placement whose area the board clips
+//! answers only points of the board, in the same frame.
 
 use goban::{Color, Point, Symmetry};
 use rayon::prelude::*;
 
 use crate::engine::Back;
 use crate::engine::{covering_each, with_copies, Answer, Continuation, Filter, Hit};
+use crate::region::{first_inside, Region};
 use crate::store::Store;
 use crate::tally::{continuation_rows, own_positions, Followed};
 
@@ -74,9 +88,34 @@ struct Variant {
     images: Vec<(Symmetry, bool)>,
 }
 
-/// What a hit contributes to the continuation table: which variants completed the sequence at
-/// its k-th move (bit i: variant i) and the move played after it.
+/// What a hit contributes to the continuation table, once per area the sequence completed in
+/// at its k-th move: which variants completed it there (bit i: variant i) and the first move
+/// played later in that area (for `anywhere`, in the frame of [`Origin`]).
 type Next = Followed<u32>;
+
+/// A hit game's continuations ([`Next`]), in order of position, with the move number (k) each
+/// belongs to: one per area the sequence completed in at that move.
+#[derive(Default)]
+struct Nexts {
+    at: Vec<u32>,
+    follows: Vec<Next>,
+}
+
+/// Where the own frame of a placement begins on the board: (0, 0) for an anchored sequence
+/// (its frame is the board); for one translated `anywhere`, [`AREA_MARGIN`] lines above and
+/// left of its points' rectangle (see the module's documentation). Signed: near the board's
+/// edge the frame begins off it.
+type Origin = (i16, i16);
+
+/// One way the sequence completed at a move: the variant, the area it lies in, and where its
+/// frame begins.
+#[derive(Clone, Copy)]
+struct Completed {
+    k: u32,
+    bit: u32,
+    area: Region,
+    origin: Origin,
+}
 
 /// Finds games where a sequence of moves was played (see the module's documentation): each hit
 /// game with the moves that complete the sequence in it, and the continuation table.
@@ -110,7 +149,12 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
             .map(|v| Prepared::of(&v.moves, q.in_order))
             .collect(),
     };
-    let mut found: Vec<(Hit, Vec<Next>)> = games
+    // Each anchored variant's area, once.
+    let areas: Vec<Region> = variants
+        .iter()
+        .map(|v| Area::of(&v.moves, q.board).region())
+        .collect();
+    let mut found: Vec<(Hit, Nexts)> = games
         .par_iter()
         .enumerate()
         .map_init(
@@ -124,8 +168,7 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
                 moves.clear();
                 moves.extend(index.moves(ops));
                 let moves: &[(Color, Option<Point>)] = moves;
-                // (k, variants completing there).
-                let mut ks: Vec<(u32, u32)> = Vec::new();
+                let mut ks: Vec<Completed> = Vec::new();
                 for (i, v) in variants.iter().enumerate() {
                     if covered >> i & 1 == 0 {
                         continue;
@@ -135,50 +178,44 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
                         for placed in translations(moves, &v.moves, q.board) {
                             let prepared = Prepared::of(&placed, q.in_order);
                             let found = rules.completions_with(moves, &placed, &prepared);
-                            ks.extend(found.into_iter().map(|k| (k, bit)));
+                            if found.is_empty() {
+                                continue;
+                            }
+                            let area = Area::of(&placed, q.board).region();
+                            let origin = own_origin(&placed);
+                            ks.extend(found.into_iter().map(|k| Completed {
+                                k,
+                                bit,
+                                area,
+                                origin,
+                            }));
                         }
                     } else {
                         let found = rules.completions_with(moves, &v.moves, &prepared[i]);
-                        ks.extend(found.into_iter().map(|k| (k, bit)));
+                        ks.extend(found.into_iter().map(|k| Completed {
+                            k,
+                            bit,
+                            area: areas[i],
+                            origin: (0, 0),
+                        }));
                     }
                 }
                 if ks.is_empty() {
                     return None;
                 }
-                ks.sort_unstable();
-                let mut hit = Hit {
-                    game: g,
-                    moves: Default::default(),
-                };
-                let mut nexts: Vec<Next> = Vec::new();
-                for (k, bit) in ks {
-                    if hit.moves.last() == Some(&k) {
-                        if let Some(last) = nexts.last_mut() {
-                            last.key |= bit;
-                        }
-                    } else {
-                        hit.moves.push(k);
-                        nexts.push(Followed {
-                            key: bit,
-                            next: moves.get(k as usize).copied(),
-                            tenuki: false,
-                        });
-                    }
-                }
-                Some((hit, nexts))
+                ks.sort_by_key(|c| c.k);
+                Some(followed(g, moves, &ks))
             },
         )
         .flatten()
         .collect();
-    own_positions(index, &mut found, |nexts, cut, _| {
-        nexts.drain(..cut);
+    own_positions(index, &mut found, |nexts, _, from| {
+        let cut = nexts.at.partition_point(|&k| k < from);
+        nexts.at.drain(..cut);
+        nexts.follows.drain(..cut);
     });
     let started = std::time::Instant::now();
-    let (continuations, no_continuation) = if q.anywhere {
-        (Vec::new(), 0)
-    } else {
-        continuations(index, &found, &variants, filter, q.board)
-    };
+    let (continuations, no_continuation) = continuations(index, &found, &variants, filter, q);
     let tally_ms = crate::engine::ms_since(started);
     Answer {
         hits: with_copies(index, found.into_iter().map(|f| f.0).collect(), filter),
@@ -188,6 +225,64 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
         no_continuation: Some(no_continuation),
         tally_ms,
     }
+}
+
+/// A hit game from the ways the sequence completed in it (ascending by move): its positions,
+/// and per position and distinct area (and frame) the first later move played in that area
+/// ([`crate::region`]), from the moves the scan read.
+fn followed(game: u32, moves: &[(Color, Option<Point>)], ks: &[Completed]) -> (Hit, Nexts) {
+    let mut hit = Hit {
+        game,
+        moves: Default::default(),
+    };
+    let mut nexts = Nexts::default();
+    // The areas (and frames) of this position's continuations so far, by index into `nexts`.
+    let mut here: Vec<(Region, Origin, usize)> = Vec::new();
+    for c in ks {
+        if hit.moves.last() != Some(&c.k) {
+            hit.moves.push(c.k);
+            here.clear();
+        }
+        if let Some(&(_, _, i)) = here.iter().find(|&&(a, o, _)| a == c.area && o == c.origin) {
+            nexts.follows[i].key |= c.bit;
+            continue;
+        }
+        // Move k (1-based) completed it: the (k+1)-th is `moves[k]`.
+        let from = c.k as usize;
+        let at = first_inside(moves, from, c.area);
+        here.push((c.area, c.origin, nexts.follows.len()));
+        nexts.at.push(c.k);
+        nexts.follows.push(Followed {
+            key: c.bit,
+            next: at.map(|j| in_frame(moves[j], c.origin)),
+            tenuki: at.is_some_and(|j| j != from),
+        });
+    }
+    (hit, nexts)
+}
+
+/// Where the own frame of a translated placement begins ([`Origin`]).
+fn own_origin(placed: &[(Color, Point)]) -> Origin {
+    let (x0, y0) = placed
+        .iter()
+        .fold((u8::MAX, u8::MAX), |a, m| (a.0.min(m.1.x), a.1.min(m.1.y)));
+    let m = i16::from(AREA_MARGIN);
+    (i16::from(x0) - m, i16::from(y0) - m)
+}
+
+/// A move of the board in the frame beginning at `origin`. A move in the area is never left of
+/// or above the frame (the area reaches [`AREA_MARGIN`] lines past the points, the frame as
+/// far); were one, it would be put past the frame's end, where mapping it back gives no row,
+/// rather than on another point.
+fn in_frame((c, p): (Color, Option<Point>), origin: Origin) -> (Color, Option<Point>) {
+    let p = p.map(|p| {
+        let (x, y) = (i16::from(p.x) - origin.0, i16::from(p.y) - origin.1);
+        Point::new(
+            u8::try_from(x).unwrap_or(u8::MAX),
+            u8::try_from(y).unwrap_or(u8::MAX),
+        )
+    });
+    (c, p)
 }
 
 /// The sequence in every orientation and colouring the query allows (for `anywhere`, each
@@ -299,6 +394,16 @@ impl Area {
             y0: y0.saturating_sub(AREA_MARGIN),
             x1: x1.saturating_add(AREA_MARGIN).min(bw.saturating_sub(1)),
             y1: y1.saturating_add(AREA_MARGIN).min(bh.saturating_sub(1)),
+        }
+    }
+
+    /// The area as a [`Region`], for [`first_inside`].
+    fn region(self) -> Region {
+        Region {
+            x0: self.x0,
+            y0: self.y0,
+            x1: self.x1,
+            y1: self.y1,
         }
     }
 
@@ -725,27 +830,53 @@ fn set_windows(game: &[(Color, Option<Point>)], set: &MoveSet, area: Area) -> Ve
 }
 
 /// The continuation table of a sequence's hits: each hit (of an original game, and of each of
-/// its copies the answer holds; the first of them only unless every copy counts) counts the
-/// move played after the one completing the sequence, mapped back through the variants that
-/// completed it there, with the game's winner and facts.
+/// its copies the answer holds; the first of them only unless every copy counts) counts, per
+/// area, the first later move played there, mapped back through the variants that completed
+/// it there (anchored: into the board in the query's orientation; `anywhere`: into the
+/// sequence's own frame, see the module's documentation), with the game's winner and facts;
+/// and how many had none.
 fn continuations<S: Store>(
     index: &S,
-    found: &[(Hit, Vec<Next>)],
+    found: &[(Hit, Nexts)],
     variants: &[Variant],
     filter: Filter<'_>,
-    (bw, bh): (u8, u8),
+    q: &SequenceQuery,
 ) -> (Vec<Continuation>, usize) {
+    let (bw, bh) = q.board;
+    // Each variant's frame: the board, or its points' rectangle grown by the margin on every
+    // side (the variant's own moves begin at (0, 0)).
+    let frames: Vec<(u8, u8)> = variants
+        .iter()
+        .map(|v| match q.anywhere {
+            false => (bw, bh),
+            true => {
+                let (w, h) = v
+                    .moves
+                    .iter()
+                    .fold((0u8, 0u8), |a, m| (a.0.max(m.1.x + 1), a.1.max(m.1.y + 1)));
+                (w + 2 * AREA_MARGIN, h + 2 * AREA_MARGIN)
+            }
+        })
+        .collect();
     continuation_rows(
         index,
         found,
-        |(h, n)| (h.game, n.as_slice()),
+        |(h, n)| (h.game, n.follows.as_slice()),
         filter,
         |mask: u32| {
+            let frames = &frames;
             variants
                 .iter()
                 .enumerate()
                 .filter(move |(i, _)| mask >> i & 1 == 1)
-                .flat_map(|(_, v)| v.images.iter().map(move |&im| Back::anchored(im, bw, bh)))
+                .flat_map(move |(i, v)| {
+                    v.images.iter().map(move |&(sym, swapped)| Back {
+                        sym,
+                        swapped,
+                        offset: (0, 0),
+                        frame: frames[i],
+                    })
+                })
         },
     )
 }
@@ -873,6 +1004,99 @@ mod tests {
         let g = game(&[(B, "dc"), (W, "ce"), (W, "cc"), (B, "dd")]);
         assert_eq!(local(false).completions(&g, &s).count(), 0);
         assert_eq!(loose(false).completions(&g, &s).collect::<Vec<_>>(), [4]);
+    }
+
+    fn completed(k: u32, bit: u32, seq_: &[(Color, &str)], origin: Origin) -> Completed {
+        Completed {
+            k,
+            bit,
+            area: Area::of(&seq(seq_), (19, 19)).region(),
+            origin,
+        }
+    }
+
+    #[test]
+    fn the_continuation_is_the_first_later_move_in_the_area() {
+        let s = [(B, "dd"), (W, "cc"), (B, "dc")];
+        let next = |g: &[(Color, Option<Point>)]| {
+            let (hit, nexts) = followed(7, g, &[completed(3, 1, &s, (0, 0))]);
+            assert_eq!(
+                (hit.game, hit.moves.to_vec(), nexts.at),
+                (7, vec![3], vec![3])
+            );
+            assert_eq!(nexts.follows.len(), 1);
+            let f = nexts.follows[0];
+            assert_eq!(f.key, 1);
+            (f.next, f.tenuki)
+        };
+        // Answered at once, in the corner.
+        let g = game(&[(B, "dd"), (W, "cc"), (B, "dc"), (W, "cd"), (B, "pp")]);
+        assert_eq!(next(&g), (Some((W, Some(pt("cd")))), false));
+        // Tenuki first (a move three lines off, a pass): the first move in the area counts.
+        let g = game(&[
+            (B, "dd"),
+            (W, "cc"),
+            (B, "dc"),
+            (W, "gd"),
+            (B, ""),
+            (W, "pp"),
+            (B, "ff"),
+        ]);
+        assert_eq!(next(&g), (Some((B, Some(pt("ff")))), true));
+        // Nothing more there.
+        let g = game(&[(B, "dd"), (W, "cc"), (B, "dc"), (W, "pp"), (B, "")]);
+        assert_eq!(next(&g), (None, false));
+        let g = game(&[(B, "dd"), (W, "cc"), (B, "dc")]);
+        assert_eq!(next(&g), (None, false));
+    }
+
+    #[test]
+    fn each_area_completed_at_a_move_has_its_continuation() {
+        // Two orientations complete at move 3 in the same area, a third in another.
+        let here = [(B, "dd"), (W, "cc"), (B, "dc")];
+        let there = [(B, "pp"), (W, "qq"), (B, "dc")];
+        let g = game(&[(B, "dd"), (W, "cc"), (B, "dc"), (W, "qp"), (B, "ce")]);
+        let (hit, nexts) = followed(
+            0,
+            &g,
+            &[
+                completed(3, 1, &here, (0, 0)),
+                completed(3, 2, &there, (0, 0)),
+                completed(3, 4, &here, (0, 0)),
+            ],
+        );
+        assert_eq!(hit.moves.to_vec(), [3]);
+        assert_eq!(nexts.at, [3, 3]);
+        let f: Vec<_> = nexts
+            .follows
+            .iter()
+            .map(|f| (f.key, f.next, f.tenuki))
+            .collect();
+        assert_eq!(
+            f,
+            [
+                (0b101, Some((B, Some(pt("ce")))), true),
+                (0b010, Some((W, Some(pt("qp")))), false),
+            ]
+        );
+    }
+
+    #[test]
+    fn anywhere_the_move_is_taken_into_the_placements_frame() {
+        // Placed with its rectangle's top-left at (9, 9): its frame begins at (7, 7).
+        let s = [(B, "jj"), (W, "kl")];
+        let g = game(&[(B, "jj"), (W, "kl"), (B, "hh")]);
+        let origin = own_origin(&seq(&s));
+        assert_eq!(origin, (7, 7));
+        let (_, nexts) = followed(0, &g, &[completed(2, 1, &s, origin)]);
+        assert_eq!(nexts.follows[0].next, Some((B, Some(Point::new(0, 0)))));
+        // Near the edge the frame begins off the board, and the move still has its place.
+        let s = [(B, "ba"), (W, "ab")];
+        let g = game(&[(B, "ba"), (W, "ab"), (B, "aa")]);
+        let origin = own_origin(&seq(&s));
+        assert_eq!(origin, (-2, -2));
+        let (_, nexts) = followed(0, &g, &[completed(2, 1, &s, origin)]);
+        assert_eq!(nexts.follows[0].next, Some((B, Some(Point::new(2, 2)))));
     }
 
     /// A small generator (no dependency): games and sequences over a few points of one corner,
