@@ -385,8 +385,8 @@ impl Played {
 /// The placements of a sequence (relative to its rectangle's top-left) that a game can hold:
 /// the sequence's first move anchored on each move of that colour, where the whole sequence
 /// fits the board and each of its moves was played in the game (`played`). Walking the game
-/// for every anchor cost its length for each of a game's moves and orientations (seconds for a
-/// 3-move sequence on ten thousand games); most anchors fail this check in a few lookups.
+/// for every anchor cost its length for each of a game's moves and orientations; most anchors
+/// fail this check in a few lookups (BENCHMARKS.md has the figures).
 fn translations(
     game: &[(Color, Option<Point>)],
     seq: &[(Color, Point)],
@@ -1152,6 +1152,28 @@ mod tests {
         assert_eq!(origin, (-2, -2));
         let (_, nexts) = followed(0, &g, &[completed(2, 1, &s, origin)]);
         assert_eq!(nexts.follows[0].next, Some((B, Some(Point::new(2, 2)))));
+    }
+
+    #[test]
+    fn anywhere_a_place_is_tried_only_where_every_move_was_played() {
+        // Black played along the third line; White once, at (6, 3).
+        let mut m: Vec<(Color, &str)> = ["cc", "dc", "ec", "fc", "gc", "hc", "ic", "jc"]
+            .iter()
+            .map(|&p| (B, p))
+            .collect();
+        m.push((W, "gd"));
+        let g = game(&m);
+        let mut played = Played::new();
+        played.read(&g, (19, 19));
+        // B then W one line below: only the anchor above the white stone.
+        let s = seq(&[(B, "aa"), (W, "ab")]);
+        assert_eq!(
+            translations(&g, &s, (19, 19), &played),
+            [seq(&[(B, "gc"), (W, "gd")])]
+        );
+        // A move no one played: no place at all.
+        let s = seq(&[(B, "aa"), (W, "ac")]);
+        assert!(translations(&g, &s, (19, 19), &played).is_empty());
     }
 
     /// A small generator (no dependency): games and sequences over a few points of one corner,
