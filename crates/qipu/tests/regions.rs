@@ -3,7 +3,8 @@
 //! table (whole 7×7 corner squares, answered from the index's corner events), the corner
 //! table's candidates (a whole square and a point beside it), the scan of up to 64 placements,
 //! the scan of placements slid `anywhere` (all at once, or 64 at a time), games whose main line
-//! has setup beside its moves, exact copies, colours swapped and a filter.
+//! has setup beside its moves, exact copies, colours swapped and a filter; and on an index with
+//! variation lines, whose hits count from their branch points and whose rows count apart.
 //!
 //! The brute force shares nothing with the search crate: each game is read from its file
 //! (`qipu-inputs`, `qipu-sgf`), its main line replayed on `qipu-goban`'s board (captures
@@ -321,6 +322,8 @@ struct Game {
     moves: Vec<(Color, Option<(u8, u8)>)>,
     /// Whether some setup comes in or after the node of the first move.
     late_setup: bool,
+    /// For a variation line, the position it answers from.
+    line: Option<u32>,
 }
 
 /// The winner by the oracle's reading of `RE`: 1 Black, 2 White, 0 neither.
@@ -356,7 +359,10 @@ fn winner(re: &str) -> u8 {
 
 /// Replays the main line of game `i` of `bytes`: position k is the board after every node
 /// before the one holding the (k+1)-th move (setup, then the move, in each node).
-fn replay(tree: &sgf::GameTree<'_>, id: u32) -> Result<Game, String> {
+/// `path` chooses the line: (node depth, child) where it leaves the first child (the main line
+/// has none); a variation line answers from its branch point on, the position after the moves
+/// of the nodes down to its last choice.
+fn replay(tree: &sgf::GameTree<'_>, id: u32, path: &[(u32, u32)]) -> Result<Game, String> {
     let (w, h) = tree.board_size();
     let mut board = Board::new(w, h).unwrap();
     let snapshot = |board: &Board| {
@@ -380,9 +386,21 @@ fn replay(tree: &sgf::GameTree<'_>, id: u32) -> Result<Game, String> {
         positions: Vec::new(),
         moves: Vec::new(),
         late_setup: false,
+        line: None,
     };
+    let last_choice = path.iter().map(|&(d, _)| d).max();
     let mut points = Vec::new();
-    for node in tree.main_line() {
+    let mut next = Some(tree.root());
+    let mut depth = 0;
+    while let Some(node) = next {
+        next = match path.iter().find(|&&(d, _)| d == depth) {
+            Some(&(_, c)) => Some(
+                node.children()
+                    .nth(c as usize)
+                    .ok_or_else(|| format!("no child {c} at depth {depth}"))?,
+            ),
+            None => node.first_child(),
+        };
         let (b, wm) = (node.get(ids::B), node.get(ids::W));
         if b.is_some() && wm.is_some() {
             return Err("a node with both moves".into());
@@ -411,13 +429,22 @@ fn replay(tree: &sgf::GameTree<'_>, id: u32) -> Result<Game, String> {
                 .map_err(|_| format!("move {n} is not a point"))?;
             let outcome = board.play(color, point);
             // The oracle's games move onto empty points of the board; suicide and a ko retaken
-            // are executed as the oracle executes them.
-            let bad = goban::MoveFlags::OCCUPIED.bits() | goban::MoveFlags::OFF_BOARD.bits();
+            // are executed as the oracle executes them. Variation lines (a dictionary's, a
+            // commentary's) are no game of the oracle's: a move onto a stone replaces it, as
+            // goban's board documents.
+            let mut bad = goban::MoveFlags::OFF_BOARD.bits();
+            if path.is_empty() {
+                bad |= goban::MoveFlags::OCCUPIED.bits();
+            }
             if outcome.flags.bits() & bad != 0 {
                 return Err(format!("move {n}: {}", outcome.flags));
             }
             game.moves.push((color, point.map(|p| (p.x, p.y))));
         }
+        if Some(depth) == last_choice {
+            game.line = Some(game.moves.len() as u32);
+        }
+        depth += 1;
     }
     game.positions.push(snapshot(&board));
     Ok(game)
@@ -427,11 +454,11 @@ fn replay(tree: &sgf::GameTree<'_>, id: u32) -> Result<Game, String> {
 fn replay_first(bytes: &[u8]) -> Result<Game, String> {
     let records = Records::read(bytes);
     let tree = records.game(0).map_err(|d| d.to_string())?;
-    replay(&tree, 0)
+    replay(&tree, 0, &[])
 }
 
-/// A continuation row's sums: count, tenuki, Black's wins, White's wins.
-type Rows = BTreeMap<(char, String), [u64; 4]>;
+/// A continuation row's sums: count, tenuki, Black's wins, White's wins, variation lines.
+type Rows = BTreeMap<(char, String), [u64; 5]>;
 
 /// What the brute force finds for one probe: hits by game, rows, hits without a continuation.
 #[derive(Default)]
@@ -447,7 +474,7 @@ impl Found {
         self.hits.extend(o.hits);
         for (k, v) in o.rows {
             let row = self.rows.entry(k).or_default();
-            for i in 0..4 {
+            for i in 0..5 {
                 row[i] += v[i];
             }
         }
@@ -471,6 +498,7 @@ fn brute(probe: &Probe, g: &Game) -> Found {
     let holds = |pl: &Placement, pos: &[u8]| pl.cells.iter().all(|&(p, c)| c.holds(pos[p]));
     let mut matched = vec![false; probe.placements.len()];
     let mut hit_ks = Vec::new();
+    let from = g.line.unwrap_or(0) as usize;
     for (k, pos) in g.positions.iter().enumerate() {
         let test: Vec<usize> = if k == 0 {
             (0..probe.placements.len()).collect()
@@ -497,7 +525,8 @@ fn brute(probe: &Probe, g: &Game) -> Found {
             }
             matched[i] = now;
         }
-        if appeared.is_empty() {
+        // A line's positions before its branch point are its parent line's.
+        if appeared.is_empty() || k < from {
             continue;
         }
         hit_ks.push(k as u32);
@@ -509,7 +538,8 @@ fn brute(probe: &Probe, g: &Game) -> Found {
                 .skip(k)
                 .find(|(_, m)| m.1.is_some_and(|p| rect.holds(p)));
             let Some((j, &(color, Some(p)))) = first else {
-                found.none += 1;
+                // A line was not played: nothing but its rows' own column counts it.
+                found.none += usize::from(g.line.is_none());
                 continue;
             };
             let (c, q) = pls
@@ -518,6 +548,10 @@ fn brute(probe: &Probe, g: &Game) -> Found {
                 .min_by_key(|&(_, q)| sgf_point(q))
                 .unwrap();
             let row = found.rows.entry((c.letter(), sgf_point(q))).or_default();
+            if g.line.is_some() {
+                row[4] += 1;
+                continue;
+            }
             row[0] += 1;
             row[1] += u64::from(j > k);
             row[2] += u64::from(g.winner == 1);
@@ -630,9 +664,14 @@ fn replayed_whole(oracle: &Path) -> BTreeSet<String> {
         .collect()
 }
 
+/// A variation line as the index names it: its id, its path of choices (node depth, child), and
+/// the position it answers from.
+type Line = (u32, Vec<(u32, u32)>, u32);
+
 /// Every game of `data`, read and replayed, numbered as the index numbers them.
 fn read_games(data: &Path, index: &Index) -> Vec<Game> {
     let ids: HashMap<(String, u32), u32> = (0..index.len())
+        .filter(|&g| !index.is_variation(g))
         .map(|g| {
             let info = index.game(g).unwrap();
             ((info.file, info.game_in_file), g)
@@ -645,21 +684,42 @@ fn read_games(data: &Path, index: &Index) -> Vec<Game> {
         })
         .unwrap();
     }
+    // Each game's variation lines, with their paths and where the index says they answer from.
+    let mut lines: HashMap<u32, Vec<Line>> = HashMap::new();
+    for g in 0..index.len() {
+        if let Some(v) = index.variation(g) {
+            let path = v
+                .path
+                .split(',')
+                .map(|c| {
+                    let (d, c) = c.split_once(':').unwrap();
+                    (d.parse().unwrap(), c.parse().unwrap())
+                })
+                .collect();
+            lines.entry(v.game).or_default().push((g, path, v.from));
+        }
+    }
     let games: Vec<Game> = files
         .par_iter()
         .flat_map_iter(|(name, bytes)| {
             let records = Records::read(bytes);
-            (0..records.len())
-                .map(|i| {
-                    let id = *ids
-                        .get(&(name.clone(), i as u32))
-                        .unwrap_or_else(|| panic!("{name} game {i} is not in the index"));
-                    let tree = records
-                        .game(i)
-                        .unwrap_or_else(|e| panic!("{name} game {i}: {e}"));
-                    replay(&tree, id).unwrap_or_else(|e| panic!("{name} game {i}: {e}"))
-                })
-                .collect::<Vec<_>>()
+            let mut out = Vec::new();
+            for i in 0..records.len() {
+                let id = *ids
+                    .get(&(name.clone(), i as u32))
+                    .unwrap_or_else(|| panic!("{name} game {i} is not in the index"));
+                let tree = records
+                    .game(i)
+                    .unwrap_or_else(|e| panic!("{name} game {i}: {e}"));
+                out.push(replay(&tree, id, &[]).unwrap_or_else(|e| panic!("{name} game {i}: {e}")));
+                for (line, path, from) in lines.get(&id).into_iter().flatten() {
+                    let game = replay(&tree, *line, path)
+                        .unwrap_or_else(|e| panic!("{name} game {i} line {path:?}: {e}"));
+                    assert_eq!(game.line, Some(*from), "{name} game {i} line {path:?}");
+                    out.push(game);
+                }
+            }
+            out
         })
         .collect();
     assert_eq!(games.len(), index.len() as usize, "every indexed game read");
@@ -785,27 +845,11 @@ fn probes(index_len: u32) -> Vec<Probe> {
     out
 }
 
-#[test]
-fn pattern_answers_equal_a_brute_force_on_every_road() {
-    let Some(shared) = testdata::shared() else {
-        return;
-    };
-    let scratch = testdata::Scratch::new("regions");
-    let data = scratch.0.join("data");
-    gather(&shared, &data);
-    let dir = scratch.0.join("index");
-    let opts = BuildOptions {
-        rebuild: true,
-        ..BuildOptions::default()
-    };
-    build(&dir, std::slice::from_ref(&data), &opts, |_| {}).unwrap();
-    let index = Index::open(&dir).unwrap();
-    let games = read_games(&data, &index);
-    assert!(games.iter().any(|g| g.late_setup));
-
-    let mut failures = Vec::new();
+/// Compares the search's answers to the probes with the brute force's, adding what differs to
+/// `failures`; how many hit games had setup beside their moves.
+fn compare(index: &Index, games: &[Game], probes: Vec<Probe>, failures: &mut Vec<String>) -> usize {
     let mut late = 0;
-    for probe in probes(index.len()) {
+    for probe in probes {
         let want = games
             .par_iter()
             .map(|g| brute(&probe, g))
@@ -822,7 +866,8 @@ fn pattern_answers_equal_a_brute_force_on_every_road() {
             .iter()
             .map(|c| {
                 let point = c.point.map_or(String::new(), |p| p.sgf_string());
-                let sums = [c.count, c.tenuki, c.black_wins, c.white_wins].map(u64::from);
+                let sums =
+                    [c.count, c.tenuki, c.black_wins, c.white_wins, c.variations].map(u64::from);
                 ((c.color.letter(), point), sums)
             })
             .collect();
@@ -877,6 +922,82 @@ fn pattern_answers_equal_a_brute_force_on_every_road() {
             ));
         }
     }
+    late
+}
+
+#[test]
+fn pattern_answers_equal_a_brute_force_on_every_road() {
+    let Some(shared) = testdata::shared() else {
+        return;
+    };
+    let scratch = testdata::Scratch::new("regions");
+    let data = scratch.0.join("data");
+    gather(&shared, &data);
+    let dir = scratch.0.join("index");
+    let opts = BuildOptions {
+        rebuild: true,
+        ..BuildOptions::default()
+    };
+    build(&dir, std::slice::from_ref(&data), &opts, |_| {}).unwrap();
+    let index = Index::open(&dir).unwrap();
+    let games = read_games(&data, &index);
+    assert!(games.iter().any(|g| g.late_setup));
+
+    let mut failures = Vec::new();
+    let late = compare(&index, &games, probes(index.len()), &mut failures);
     assert!(late > 0, "games with setup beside their moves hit");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Variation lines (an index built with them): a line's hits from its branch point on, its rows
+/// counted apart (in `variations`), and nothing of it in `no_continuation`, on Kogo's joseki
+/// dictionary and fox-pro games with deep commented trees.
+#[test]
+fn variation_lines_answer_from_their_branch_point() {
+    let Some(shared) = testdata::shared() else {
+        return;
+    };
+    let scratch = testdata::Scratch::new("regions-lines");
+    let data = scratch.0.join("data");
+    let files = [
+        "diverse/torture/glift/test/testdata/Kogo's Joseki Dictionary.sgf",
+        "fox-pro/3p/1571120542010001227.sgf",
+        "fox-pro/3p/1571035140010001019.sgf",
+        "fox-pro/3p/1571034870010001481.sgf",
+        "fox-pro/3p/1570784105010001999.sgf",
+        "fox-pro/1p/1568625834010001609.sgf",
+        "fox-pro/1p/1570695209010001652.sgf",
+    ];
+    for f in files {
+        let to = data.join(f);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(shared.join("datasets").join(f), to).unwrap();
+    }
+    let dir = scratch.0.join("index");
+    let opts = BuildOptions {
+        rebuild: true,
+        variations: Some(true),
+        ..BuildOptions::default()
+    };
+    build(&dir, std::slice::from_ref(&data), &opts, |_| {}).unwrap();
+    let index = Index::open(&dir).unwrap();
+    let games = read_games(&data, &index);
+    let lines = games.iter().filter(|g| g.line.is_some()).count();
+    assert!(lines > 5000, "{lines} variation lines");
+    let wanted = [
+        "square 4-4 approach",
+        "square 3-3 invasion",
+        "square and a point",
+        "corner shape",
+        "corner shape, colours swapped",
+        "diagonal anywhere",
+        "rare anywhere",
+    ];
+    let probes = probes(index.len())
+        .into_iter()
+        .filter(|p| wanted.contains(&p.name))
+        .collect();
+    let mut failures = Vec::new();
+    compare(&index, &games, probes, &mut failures);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
