@@ -3,7 +3,8 @@
 //! table (whole 7×7 corner squares, answered from the index's corner events), the corner
 //! table's candidates (a whole square and a point beside it), the scan of up to 64 placements,
 //! the scan of placements slid `anywhere` (all at once, or 64 at a time), games whose main line
-//! has setup beside its moves, exact copies, colours swapped and a filter; and on an index with
+//! has setup beside its moves, exact copies (counted each, and once), colours swapped, a filter,
+//! shapes that need no stone (appearing in many regions at once); and on an index with
 //! variation lines, whose hits count from their branch points and whose rows count apart.
 //!
 //! The brute force shares nothing with the search crate: each game is read from its file
@@ -19,7 +20,8 @@
 //! appeared there, the continuation is the first move from the (k+1)-th on inside it, after
 //! tenuki when it is not the (k+1)-th, mapped back into the diagram's frame (the smallest SGF
 //! point over the placements of that region that appeared); without one, the hit counts in
-//! `no_continuation`. Winners are read from `RE` as the oracle reads them.
+//! `no_continuation`. Winners are read from `RE` as the oracle reads them, in the first node of
+//! the main line up to the first move's that has one (SGF's game information node).
 //!
 //! The games are a part of `fox-pro` and the `diverse` files the oracle replayed whole (no game
 //! of theirs excluded), a few exact copies, and records written here with setup between and
@@ -176,6 +178,9 @@ struct Probe {
     query: Query,
     /// Only these games count (index numbers), as [`Query::within`].
     within: Option<HashSet<u32>>,
+    /// Whether exact copies count once in the table (the first in the answer), as they do
+    /// unless [`Query::with_copies`].
+    copies_once: bool,
 }
 
 struct Spec {
@@ -291,6 +296,7 @@ impl Probe {
             on_point,
             query,
             within: None,
+            copies_once: false,
         }
     }
 
@@ -324,6 +330,8 @@ struct Game {
     late_setup: bool,
     /// For a variation line, the position it answers from.
     line: Option<u32>,
+    /// A hash of the board, moves and positions: exact copies share it.
+    key: u64,
 }
 
 /// The winner by the oracle's reading of `RE`: 1 Black, 2 White, 0 neither.
@@ -374,10 +382,16 @@ fn replay(tree: &sgf::GameTree<'_>, id: u32, path: &[(u32, u32)]) -> Result<Game
         }
         v
     };
+    // `RE` is game information: SGF lets it stand in any node of the main line up to the first
+    // move's (a collection's games often share a root and keep theirs below it).
     let re = tree
-        .root()
-        .get(ids::RE)
-        .map(|p| p.text().into_owned())
+        .main_line()
+        .scan(false, |moved, n| {
+            let before = !*moved;
+            *moved |= n.get(ids::B).is_some() || n.get(ids::W).is_some();
+            before.then_some(n)
+        })
+        .find_map(|n| n.get(ids::RE).map(|p| p.text().into_owned()))
         .unwrap_or_default();
     let mut game = Game {
         id,
@@ -387,6 +401,7 @@ fn replay(tree: &sgf::GameTree<'_>, id: u32, path: &[(u32, u32)]) -> Result<Game
         moves: Vec::new(),
         late_setup: false,
         line: None,
+        key: 0,
     };
     let last_choice = path.iter().map(|&(d, _)| d).max();
     let mut points = Vec::new();
@@ -447,6 +462,9 @@ fn replay(tree: &sgf::GameTree<'_>, id: u32, path: &[(u32, u32)]) -> Result<Game
         depth += 1;
     }
     game.positions.push(snapshot(&board));
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    std::hash::Hash::hash(&(game.board, &game.moves, &game.positions), &mut hasher);
+    game.key = std::hash::Hasher::finish(&hasher);
     Ok(game)
 }
 
@@ -812,11 +830,27 @@ fn probes(index_len: u32) -> Vec<Probe> {
             symmetry: false,
             ..SPEC
         },
+        // An empty corner: it needs no stone, so every game shows it in all four corners at
+        // position 0 (four regions at once, two placements each), and again where a capture
+        // empties a corner.
+        Spec {
+            name: "empty corner",
+            text: ".....\n.....\n.....\n.....\n.....",
+            ..SPEC
+        },
         // A 9×9 corner (the diverse set's small boards; no corner table there).
         Spec {
             name: "9x9 corner",
             text: ".....\n.....\n..X..\n.....",
             board: 9,
+            ..SPEC
+        },
+        // Two empty points anywhere: a hundred and forty-four regions at position 0.
+        Spec {
+            name: "9x9 empty pair anywhere",
+            text: "..",
+            board: 9,
+            anywhere: true,
             ..SPEC
         },
         Spec {
@@ -828,18 +862,50 @@ fn probes(index_len: u32) -> Vec<Probe> {
         },
     ];
     let mut out: Vec<Probe> = specs.iter().map(Probe::new).collect();
-    // A filter: every third game.
-    for name in ["square 4-4 approach", "corner shape"] {
-        let spec = specs.iter().find(|s| s.name == name).unwrap();
+    // A filter (every other game: of a game and its copy, often one only), and copies
+    // counted once, on the roads of the corner table, the scan and the groups.
+    let variants = [
+        (
+            "square 4-4 approach",
+            "square 4-4 approach, within",
+            true,
+            false,
+        ),
+        ("corner shape", "corner shape, within", true, false),
+        (
+            "square 4-4 approach",
+            "square 4-4 approach, copies once",
+            false,
+            true,
+        ),
+        ("corner shape", "corner shape, copies once", false, true),
+        ("rare anywhere", "rare anywhere, copies once", false, true),
+        (
+            "corner shape",
+            "corner shape, within, copies once",
+            true,
+            true,
+        ),
+        (
+            "rare anywhere",
+            "rare anywhere, within, copies once",
+            true,
+            true,
+        ),
+    ];
+    for (base, name, within, once) in variants {
+        let spec = specs.iter().find(|s| s.name == base).unwrap();
         let mut p = Probe::new(spec);
-        let games: Vec<u32> = (0..index_len).filter(|g| g % 3 == 1).collect();
-        p.query = p.query.within(games.iter().copied());
-        p.within = Some(games.into_iter().collect());
-        p.name = if name == "corner shape" {
-            "corner shape, within"
-        } else {
-            "square 4-4 approach, within"
-        };
+        p.name = name;
+        if within {
+            let games: Vec<u32> = (0..index_len).filter(|g| g % 2 == 0).collect();
+            p.query = p.query.within(games.iter().copied());
+            p.within = Some(games.into_iter().collect());
+        }
+        if once {
+            p.query = p.query.with_copies(false);
+            p.copies_once = true;
+        }
         out.push(p);
     }
     out
@@ -850,10 +916,24 @@ fn probes(index_len: u32) -> Vec<Probe> {
 fn compare(index: &Index, games: &[Game], probes: Vec<Probe>, failures: &mut Vec<String>) -> usize {
     let mut late = 0;
     for probe in probes {
-        let want = games
-            .par_iter()
-            .map(|g| brute(&probe, g))
-            .reduce(Found::default, Found::merge);
+        let each: Vec<(&Game, Found)> = games.par_iter().map(|g| (g, brute(&probe, g))).collect();
+        // Copies have the same hits; with copies counted once, only the first in the answer
+        // adds to the table.
+        let mut seen = HashSet::new();
+        let mut want = Found::default();
+        let mut each = each;
+        each.sort_by_key(|(g, _)| g.id);
+        for (g, mut found) in each {
+            if probe.copies_once
+                && g.line.is_none()
+                && !found.hits.is_empty()
+                && !seen.insert(g.key)
+            {
+                found.rows.clear();
+                found.none = 0;
+            }
+            want = want.merge(found);
+        }
         late += want.late_setup_hits;
         let answer = index.search(&probe.query).unwrap();
         let hits: BTreeMap<u32, Vec<u32>> = answer
