@@ -604,10 +604,10 @@ const CORNER_SHAPE: &str = "......??\n......??\n..o..O??\n...X..??\n.?....??\n??
 const WIDE: &str = "????????????????\n?...........????\n?..X.....O..????\n?...........????\n\
                     ????????????????\n????????????????\n????????????????\n????????????????";
 
-/// Copies the games the test reads into `data`: fox-pro's lower ranks and the diverse files
+/// Copies the games the test reads into `data`: fox-pro's 1p–6p games and the diverse files
 /// that the oracle replayed whole, exact copies of a few games, and [`SETUP_GAMES`].
 fn gather(shared: &Path, data: &Path) {
-    let ranks = ["1p/", "2p/", "3p/", "4p/", "5p/", "6p/", "7p/", "8p/"];
+    let ranks = ["1p/", "2p/", "3p/", "4p/", "5p/", "6p/"];
     for (set, keep) in [("fox-pro", &ranks[..]), ("diverse", &[""][..])] {
         for f in replayed_whole(&shared.join("oracle").join(set)) {
             if !keep.iter().any(|k| f.starts_with(k)) {
@@ -625,7 +625,7 @@ fn gather(shared: &Path, data: &Path) {
     originals.sort();
     std::fs::create_dir_all(data.join("copies")).unwrap();
     for (i, f) in originals.iter().take(12).enumerate() {
-        std::fs::copy(f, data.join(format!("copies/{i}.sgf"))).unwrap();
+        std::fs::copy(f, data.join(format!("copies/copy-{i}.sgf"))).unwrap();
     }
     // A real game's moves after the written ones (from its 10th on, where the corners are
     // settled enough that the written stones rarely stand on its points).
@@ -664,7 +664,7 @@ fn gather(shared: &Path, data: &Path) {
                 }
             }
         };
-        std::fs::write(data.join(format!("setup/{i}.sgf")), record).unwrap();
+        std::fs::write(data.join(format!("setup/setup-{i}.sgf")), record).unwrap();
     }
 }
 
@@ -687,7 +687,7 @@ fn replayed_whole(oracle: &Path) -> BTreeSet<String> {
 type Line = (u32, Vec<(u32, u32)>, u32);
 
 /// Every game of `data`, read and replayed, numbered as the index numbers them.
-fn read_games(data: &Path, index: &Index) -> Vec<Game> {
+fn read_games(data: &[std::path::PathBuf], index: &Index) -> Vec<Game> {
     let ids: HashMap<(String, u32), u32> = (0..index.len())
         .filter(|&g| !index.is_variation(g))
         .map(|g| {
@@ -696,7 +696,7 @@ fn read_games(data: &Path, index: &Index) -> Vec<Game> {
         })
         .collect();
     let mut files = Vec::new();
-    for source in inputs::discover(&[data.to_path_buf()]).unwrap() {
+    for source in inputs::discover(data).unwrap() {
         inputs::read_source(&source, &mut |rec| {
             files.push((rec.name, rec.bytes.to_vec()))
         })
@@ -758,6 +758,19 @@ fn probes(index_len: u32) -> Vec<Probe> {
         Spec {
             name: "square 3-3 invasion",
             text: ".......\n.......\n..O....\n...X...\n.......\n.......\n.......",
+            ..SPEC
+        },
+        Spec {
+            name: "square 3-3 invasion, colours swapped",
+            text: ".......\n.......\n..O....\n...X...\n.......\n.......\n.......",
+            swap: true,
+            ..SPEC
+        },
+        // A shape placed around the centre point: all eight placements share one region.
+        Spec {
+            name: "centre shape",
+            text: "...\n.X.\n...",
+            place: (8, 8),
             ..SPEC
         },
         // A whole square and a point beside it: the corner table names the candidates, the
@@ -913,7 +926,12 @@ fn probes(index_len: u32) -> Vec<Probe> {
 
 /// Compares the search's answers to the probes with the brute force's, adding what differs to
 /// `failures`; how many hit games had setup beside their moves.
-fn compare(index: &Index, games: &[Game], probes: Vec<Probe>, failures: &mut Vec<String>) -> usize {
+fn compare(
+    search: impl Fn(&Query) -> qipu::Answer,
+    games: &[Game],
+    probes: Vec<Probe>,
+    failures: &mut Vec<String>,
+) -> usize {
     let mut late = 0;
     for probe in probes {
         let each: Vec<(&Game, Found)> = games.par_iter().map(|g| (g, brute(&probe, g))).collect();
@@ -935,7 +953,7 @@ fn compare(index: &Index, games: &[Game], probes: Vec<Probe>, failures: &mut Vec
             want = want.merge(found);
         }
         late += want.late_setup_hits;
-        let answer = index.search(&probe.query).unwrap();
+        let answer = search(&probe.query);
         let hits: BTreeMap<u32, Vec<u32>> = answer
             .hits
             .iter()
@@ -1020,11 +1038,16 @@ fn pattern_answers_equal_a_brute_force_on_every_road() {
     };
     build(&dir, std::slice::from_ref(&data), &opts, |_| {}).unwrap();
     let index = Index::open(&dir).unwrap();
-    let games = read_games(&data, &index);
+    let games = read_games(std::slice::from_ref(&data), &index);
     assert!(games.iter().any(|g| g.late_setup));
 
     let mut failures = Vec::new();
-    let late = compare(&index, &games, probes(index.len()), &mut failures);
+    let late = compare(
+        |q| index.search(q).unwrap(),
+        &games,
+        probes(index.len()),
+        &mut failures,
+    );
     assert!(late > 0, "games with setup beside their moves hit");
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
@@ -1061,7 +1084,7 @@ fn variation_lines_answer_from_their_branch_point() {
     };
     build(&dir, std::slice::from_ref(&data), &opts, |_| {}).unwrap();
     let index = Index::open(&dir).unwrap();
-    let games = read_games(&data, &index);
+    let games = read_games(std::slice::from_ref(&data), &index);
     let lines = games.iter().filter(|g| g.line.is_some()).count();
     assert!(lines > 5000, "{lines} variation lines");
     let wanted = [
@@ -1078,6 +1101,65 @@ fn variation_lines_answer_from_their_branch_point() {
         .filter(|p| wanted.contains(&p.name))
         .collect();
     let mut failures = Vec::new();
-    compare(&index, &games, probes, &mut failures);
+    compare(|q| index.search(q).unwrap(), &games, probes, &mut failures);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Two indexes searched as one ([`qipu::Shards`]): the answers of one index of all their games,
+/// exact copies in one shard of games in the other counting once unless asked.
+#[test]
+fn shards_answer_as_one_index() {
+    let Some(shared) = testdata::shared() else {
+        return;
+    };
+    let scratch = testdata::Scratch::new("regions-shards");
+    let data = scratch.0.join("data");
+    gather(&shared, &data);
+    // The copies in the second shard, their originals in the first. (Each input names its files
+    // from itself: the copies' and the written records' names differ, so that no two games of a
+    // shard share a name.)
+    let parts = [
+        vec![data.join("fox-pro")],
+        vec![
+            data.join("copies"),
+            data.join("setup"),
+            data.join("diverse"),
+        ],
+    ];
+    let opts = BuildOptions {
+        rebuild: true,
+        ..BuildOptions::default()
+    };
+    let mut dirs = Vec::new();
+    let mut games = Vec::new();
+    let mut offset = 0;
+    for (i, sources) in parts.iter().enumerate() {
+        let dir = scratch.0.join(format!("index-{i}"));
+        build(&dir, sources, &opts, |_| {}).unwrap();
+        let index = Index::open(&dir).unwrap();
+        for mut g in read_games(sources, &index) {
+            g.id += offset;
+            games.push(g);
+        }
+        offset += index.len();
+        dirs.push(dir);
+    }
+    let shards = qipu::Shards::open(&dirs).unwrap();
+    let wanted = [
+        "square 4-4 approach",
+        "square and a point",
+        "corner shape",
+        "diagonal anywhere",
+        "rare anywhere",
+        "square 4-4 approach, copies once",
+        "corner shape, copies once",
+        "rare anywhere, within, copies once",
+    ];
+    let probes = probes(shards.len())
+        .into_iter()
+        .filter(|p| wanted.contains(&p.name))
+        .collect();
+    let mut failures = Vec::new();
+    compare(|q| shards.search(q).unwrap(), &games, probes, &mut failures);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
