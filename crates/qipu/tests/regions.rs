@@ -585,7 +585,7 @@ fn brute(probe: &Probe, g: &Game) -> Found {
 
 /// Records written for this test: a pattern that appears through setup placed between moves or
 /// in a move's node, and stones taken off by `AE`; `{}` is a fox-pro game's moves after them.
-const SETUP_GAMES: [&str; 4] = [
+const SETUP_GAMES: [&str; 6] = [
     // The 4-4 stone and the approach put by setup after two moves, then answered inside.
     "(;GM[1]FF[4]SZ[19]RE[B+R];B[pp];W[dp];AB[dd]AW[fc];B[cf];W[qd];B[fd]{})",
     // Setup in the node of a move: position 2 is before both.
@@ -594,6 +594,10 @@ const SETUP_GAMES: [&str; 4] = [
     "(;GM[1]FF[4]SZ[19]RE[黑中盘胜];B[pd];W[dp];AB[dd]AW[cc];B[dc];AE[dd][cc][dc];W[qp];B[dd];W[cc];B[dc]{})",
     // Setup in the root beside the first move, so position 0 is the empty board.
     "(;GM[1]FF[4]SZ[19]RE[W+R]AB[dd]AW[cc]B[qd];W[dq];B[cd]{})",
+    // 25×25 boards, which have corner squares too: the approach in two corners, answered
+    // there after tenuki.
+    "(;GM[1]FF[4]SZ[25]RE[B+3.5];B[dd];W[vv];B[vd];W[fc];B[mm];W[tc];B[cf];W[ee];B[ud]{})",
+    "(;GM[1]FF[4]SZ[25]RE[W+R];B[vv];W[dd];B[dv];W[tw];B[mm];W[ct];B[uw];W[xx];B[cu]{})",
 ];
 
 /// A corner shape with `?` inside and around its region, and `x`/`o` points.
@@ -849,6 +853,18 @@ fn probes(index_len: u32) -> Vec<Probe> {
         Spec {
             name: "empty corner",
             text: ".....\n.....\n.....\n.....\n.....",
+            ..SPEC
+        },
+        Spec {
+            name: "25x25 square 4-4 approach",
+            text: ".......\n.......\n.....O.\n...X...\n.......\n.......\n.......",
+            board: 25,
+            ..SPEC
+        },
+        Spec {
+            name: "25x25 corner shape",
+            text: CORNER_SHAPE,
+            board: 25,
             ..SPEC
         },
         // A 9×9 corner (the diverse set's small boards; no corner table there).
