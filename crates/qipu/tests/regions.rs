@@ -170,7 +170,7 @@ struct Placement {
 /// A query as the brute force answers it, with the library's query beside.
 struct Probe {
     name: &'static str,
-    board: u8,
+    board: (u8, u8),
     diagram: Diagram,
     placements: Vec<Placement>,
     /// The placements constraining each board point.
@@ -206,11 +206,14 @@ const SPEC: Spec = Spec {
 impl Probe {
     fn new(s: &Spec) -> Probe {
         let d = Diagram::read(s.text);
-        let b = s.board.max(d.width).max(d.height);
-        let turns: Vec<u8> = if s.symmetry {
-            (0..8).collect()
-        } else {
-            vec![0]
+        // A diagram larger than the board in a direction makes the board that large.
+        let (bw, bh) = (s.board.max(d.width), s.board.max(d.height));
+        // Anchored on a rectangle, only the four turns that keep its shape; a diagram slid
+        // anywhere is turned on its own.
+        let turns: Vec<u8> = match (s.symmetry, s.anywhere || bw == bh) {
+            (false, _) => vec![0],
+            (true, true) => (0..8).collect(),
+            (true, false) => (0..4).collect(),
         };
         let mut placements = Vec::new();
         for swapped in [false, true] {
@@ -241,7 +244,7 @@ impl Probe {
                     placements.push(Placement {
                         cells: points
                             .iter()
-                            .map(|&((x, y), c)| (y as usize * b as usize + x as usize, c))
+                            .map(|&((x, y), c)| (y as usize * bw as usize + x as usize, c))
                             .collect(),
                         rect,
                         turn: t,
@@ -251,11 +254,11 @@ impl Probe {
                 };
                 if s.anywhere {
                     let (tw, th) = image_size(t, d.width, d.height);
-                    if tw > b || th > b {
+                    if tw > bw || th > bh {
                         continue;
                     }
-                    for oy in 0..=b - th {
-                        for ox in 0..=b - tw {
+                    for oy in 0..=bh - th {
+                        for ox in 0..=bw - tw {
                             let points = constrained
                                 .clone()
                                 .map(|p| {
@@ -268,13 +271,13 @@ impl Probe {
                     }
                 } else {
                     let points = constrained
-                        .map(|p| (turn(t, (p.0 + s.place.0, p.1 + s.place.1), b, b), cell(p)))
+                        .map(|p| (turn(t, (p.0 + s.place.0, p.1 + s.place.1), bw, bh), cell(p)))
                         .collect();
                     add(points, None);
                 }
             }
         }
-        let mut on_point = vec![Vec::new(); b as usize * b as usize];
+        let mut on_point = vec![Vec::new(); bw as usize * bh as usize];
         for (i, pl) in placements.iter().enumerate() {
             for &(p, _) in &pl.cells {
                 on_point[p].push(i);
@@ -290,7 +293,7 @@ impl Probe {
             .with_copies(true);
         Probe {
             name: s.name,
-            board: b,
+            board: (bw, bh),
             diagram: d,
             placements,
             on_point,
@@ -305,7 +308,7 @@ impl Probe {
     fn back(&self, pl: &Placement, color: Color, p: (u8, u8)) -> (Color, (u8, u8)) {
         let color = if pl.swapped { color.opponent() } else { color };
         let p = match pl.offset {
-            None => unturn(pl.turn, p, self.board, self.board),
+            None => unturn(pl.turn, p, self.board.0, self.board.1),
             Some((ox, oy)) => {
                 let (w, h) = (self.diagram.width, self.diagram.height);
                 let (tw, th) = image_size(pl.turn, w, h);
@@ -509,8 +512,7 @@ fn sgf_point((x, y): (u8, u8)) -> String {
 /// The probe's hits in one game, with what they add to the table.
 fn brute(probe: &Probe, g: &Game) -> Found {
     let mut found = Found::default();
-    let b = probe.board;
-    if g.board != (b, b) || probe.within.as_ref().is_some_and(|w| !w.contains(&g.id)) {
+    if g.board != probe.board || probe.within.as_ref().is_some_and(|w| !w.contains(&g.id)) {
         return found;
     }
     let holds = |pl: &Placement, pos: &[u8]| pl.cells.iter().all(|&(p, c)| c.holds(pos[p]));
@@ -585,7 +587,7 @@ fn brute(probe: &Probe, g: &Game) -> Found {
 
 /// Records written for this test: a pattern that appears through setup placed between moves or
 /// in a move's node, and stones taken off by `AE`; `{}` is a fox-pro game's moves after them.
-const SETUP_GAMES: [&str; 6] = [
+const SETUP_GAMES: [&str; 9] = [
     // The 4-4 stone and the approach put by setup after two moves, then answered inside.
     "(;GM[1]FF[4]SZ[19]RE[B+R];B[pp];W[dp];AB[dd]AW[fc];B[cf];W[qd];B[fd]{})",
     // Setup in the node of a move: position 2 is before both.
@@ -598,10 +600,22 @@ const SETUP_GAMES: [&str; 6] = [
     // there after tenuki.
     "(;GM[1]FF[4]SZ[25]RE[B+3.5];B[dd];W[vv];B[vd];W[fc];B[mm];W[tc];B[cf];W[ee];B[ud]{})",
     "(;GM[1]FF[4]SZ[25]RE[W+R];B[vv];W[dd];B[dv];W[tw];B[mm];W[ct];B[uw];W[xx];B[cu]{})",
+    // 25×19 boards, whose corner squares are keyed as a square board's, where a content and
+    // its transpose share a key but only the four turns keeping the rectangle are symmetries:
+    // the approach as drawn, turned by a half turn, and transposed (no image of the diagram).
+    "(;GM[1]FF[4]SZ[25:19]RE[B+R];B[dd];W[fc];B[mm];W[vp];B[cf];W[tq]{})",
+    "(;GM[1]FF[4]SZ[25:19]RE[W+R];B[vp];W[tq];B[dd];W[cf];B[fc];W[xr]{})",
+    "(;GM[1]FF[4]SZ[25:19]RE[B+R];B[dd];W[cf];B[vd];W[ue];B[mm];W[dc]{})",
 ];
 
 /// A corner shape with `?` inside and around its region, and `x`/`o` points.
 const CORNER_SHAPE: &str = "......??\n......??\n..o..O??\n...X..??\n.?....??\n????????\n????????";
+
+/// The 4-4 approach's square as the first columns of a diagram 25 points wide.
+const RECTANGLE: &str = ".......??????????????????\n.......??????????????????\n\
+                         .....O.??????????????????\n...X...??????????????????\n\
+                         .......??????????????????\n.......??????????????????\n\
+                         .......??????????????????";
 
 /// A diagram of 16×8 points whose constraints hold 11×3 of them: 48 places on the board in one
 /// orientation.
@@ -865,6 +879,13 @@ fn probes(index_len: u32) -> Vec<Probe> {
             name: "25x25 corner shape",
             text: CORNER_SHAPE,
             board: 25,
+            ..SPEC
+        },
+        // The 4-4 approach's whole square at the left end of a diagram 25 points wide: a 25×19
+        // board, four placements.
+        Spec {
+            name: "25x19 square 4-4 approach",
+            text: RECTANGLE,
             ..SPEC
         },
         // A 9×9 corner (the diverse set's small boards; no corner table there).
