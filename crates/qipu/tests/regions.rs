@@ -832,10 +832,11 @@ fn probes(index_len: u32) -> Vec<Probe> {
             anywhere: true,
             ..SPEC
         },
-        // A small shape most games show somewhere: scanned all at once too.
+        // With points black-or-empty and white-or-empty, slid anywhere: common, so scanned all
+        // at once too.
         Spec {
-            name: "bamboo joint anywhere",
-            text: "X.X\nX.X\n?O?",
+            name: "hane anywhere, x and o",
+            text: "XO.\n.Xo\nx..",
             anywhere: true,
             ..SPEC
         },
