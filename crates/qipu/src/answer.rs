@@ -17,8 +17,9 @@ pub struct Answer {
     /// What was played next, over all hits (not only the returned ones), most frequent first:
     /// from a position, the next move; from where a pattern appeared or a move sequence was
     /// completed, the first later move inside its region or area ([`Continuation::tenuki`]).
-    /// A pattern or sequence that may lie `anywhere` answers in its own frame (a sequence's:
-    /// its points' rectangle with two lines around it, the rectangle's top-left at `cc`).
+    /// A pattern or sequence that may lie `anywhere` answers in its own frame (a pattern's: its
+    /// diagram; a sequence's: its points' rectangle with two lines around it, the rectangle's
+    /// top-left at `cc`).
     /// Empty for metadata queries.
     pub continuations: Vec<Continuation>,
     /// The hit games by year (and month), with how they ended: over all hits (not only the

@@ -28,6 +28,9 @@ pub enum QueryPart {
     Nothing,
     /// A filter of the games' facts (dates, rank, komi).
     Filter,
+    /// A step of a walk on from a pattern ([`crate::Query::then`]): a point that is not one, or
+    /// not a continuation of the pattern.
+    Then,
 }
 
 /// A query that cannot be answered as written: the caller's mistake, which the caller can mend.

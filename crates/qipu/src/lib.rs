@@ -231,6 +231,7 @@ mod shards;
 mod stop;
 mod store;
 mod table;
+mod walk;
 
 pub use answer::{
     Answer, Continuation, GameId, GameInfo, Hit, MainLine, Move, Summary, Timings, Variation,

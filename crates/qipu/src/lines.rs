@@ -97,6 +97,10 @@ pub struct SummaryLine {
     /// Hit variation lines, when any ([`crate::Summary::variations`]).
     #[serde(skip_serializing_if = "is_zero")]
     pub variations: usize,
+    /// For patterns and move sequences, hit positions after which nothing was played inside
+    /// the region ([`crate::Summary::no_continuation`]); absent for the other kinds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub no_continuation: Option<usize>,
     /// [`crate::Timings::search_ms`], rounded to three decimals.
     pub elapsed_ms: f64,
 }
@@ -108,6 +112,7 @@ impl SummaryLine {
             games: answer.summary.games,
             positions: answer.summary.positions,
             variations: answer.summary.variations,
+            no_continuation: answer.summary.no_continuation,
             elapsed_ms: (answer.timings.search_ms * 1000.0).round() / 1000.0,
         }
     }

@@ -504,6 +504,47 @@ impl Query {
         self.filter.as_deref()
     }
 
+    /// A pattern query's frame, the coordinates its continuation rows are in: the board
+    /// (columns, rows) for a pattern anchored to it, the diagram's own for one that may lie
+    /// anywhere. `None` for the other kinds.
+    pub(crate) fn pattern_frame(&self) -> Option<(u8, u8)> {
+        match &self.kind {
+            Kind::Pattern { width, height, .. } if self.anywhere => Some((*width, *height)),
+            Kind::Pattern { width, height, .. } => {
+                Some((self.board.max(*width), self.board.max(*height)))
+            }
+            _ => None,
+        }
+    }
+
+    /// Puts a `color` stone at `p` (in [`Query::pattern_frame`]'s coordinates) into the
+    /// pattern's diagram; the reason when it cannot: not a pattern, a point outside the
+    /// diagram, a stone the pattern already asks for there.
+    pub(crate) fn add_stone(&mut self, p: Point, color: Color) -> Result<(), String> {
+        let (dx, dy) = if self.anywhere { (0, 0) } else { self.place };
+        let Kind::Pattern {
+            width,
+            height,
+            cells,
+        } = &mut self.kind
+        else {
+            return Err("only a pattern is walked on".into());
+        };
+        let (x, y) = match (p.x.checked_sub(dx), p.y.checked_sub(dy)) {
+            (Some(x), Some(y)) if x < *width && y < *height => (x, y),
+            _ => return Err("it lies outside the pattern's diagram".into()),
+        };
+        let cell = &mut cells[y as usize * *width as usize + x as usize];
+        if matches!(cell, Cell::Black | Cell::White) {
+            return Err("the pattern has a stone there already".into());
+        }
+        *cell = match color {
+            Color::Black => Cell::Black,
+            Color::White => Cell::White,
+        };
+        Ok(())
+    }
+
     /// The query as the search crate answers it, checked: every combination of options that
     /// cannot be answered is refused here, before any work.
     pub(crate) fn plan(&self) -> Result<Plan, Error> {

@@ -535,11 +535,12 @@ mod tests {
             "again.sgf",
             b"(;SZ[19];W[cc];B[pp];AE[cc];W[dq];B[qd];W[cc];B[jj])",
         );
-        // The shape stands in one corner, then appears in another: the move after the second
-        // appearance is mapped back through that corner's placement, not the first one's.
+        // The shape stands in one corner, then appears in another: the move played in the
+        // second corner after it appeared there is mapped back through that corner's
+        // placement, not the first one's.
         own.write(
             "two-corners.sgf",
-            b"(;SZ[19];B[dd];W[jj];B[pp];W[ba];B[aa])",
+            b"(;SZ[19];B[dd];W[jj];B[pp];W[ba];B[sr])",
         );
         inputs.push(own.0.clone());
         let dir = testdata::Scratch::new("shortcuts");
@@ -561,7 +562,8 @@ mod tests {
             .unwrap();
         assert_eq!(hit.moves, [1, 5]);
         // The same stone as a whole corner square, which the corner table answers alone: it
-        // must see the second appearance too, and the moves played after each.
+        // must see the second appearance too, and what was played in the square after each:
+        // W cc after the first (after tenuki), nothing after the second.
         let square = ".......\n.......\n..O....\n.......\n.......\n.......\n.......\n";
         let again = index
             .search(&Query::pattern(square).unwrap().within([hit.game]))
@@ -569,24 +571,26 @@ mod tests {
         assert_eq!(again.hits.len(), 1);
         assert_eq!(again.hits[0].moves, [1, 5]);
         let rows = rows_of(&again);
-        assert_eq!(
-            rows,
-            [(Color::Black, "jj".into()), (Color::Black, "pp".into())]
-        );
+        assert_eq!(rows, [(Color::White, "cc".into())]);
         let two = (0..index.len())
             .find(|&g| index.game(g).unwrap().file == "two-corners.sgf")
             .unwrap();
-        let star = Query::pattern("????\n????\n????\n???X\n")
+        let star = Query::pattern("....\n....\n....\n...X\n")
             .unwrap()
             .within([two]);
         let star = index.search(&star).unwrap();
         assert_eq!(star.hits[0].moves, [1, 3]);
         let rows = rows_of(&star);
-        // After move 3 (pp), W ba is "rs" seen from the corner where the shape appeared.
-        assert_eq!(
-            rows,
-            [(Color::White, "jj".into()), (Color::White, "rs".into())]
-        );
+        // After move 1 (dd), W ba is the first move in that corner; after move 3 (pp), B sr
+        // is the first in the lower right, "ab" seen from there (the smaller of the two images
+        // the diagonal symmetry of the shape gives, "ab" and "ba", as for ba itself).
+        assert_eq!(rows.len(), 2, "{rows:?}");
+        for want in [
+            (Color::White, "ab".to_string()),
+            (Color::Black, "ab".into()),
+        ] {
+            assert!(rows.contains(&want), "{rows:?}");
+        }
         let nineteen: Vec<u32> = (0..index.len())
             .filter(|&g| {
                 let r = index.inner.game(g);
