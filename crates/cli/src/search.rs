@@ -53,6 +53,12 @@ pub struct SearchArgs {
     /// Let the pattern lie anywhere on the board (translations as well as symmetries).
     #[arg(long)]
     anywhere: bool,
+    /// With --pattern: walk on as a joseki, one step per point (repeatable, or a list:
+    /// Q17,R14): each must be a row of the current pattern's continuation table, whose stone
+    /// is added to the pattern before it is searched again (B:Q17 or B[Q17] chooses the colour
+    /// where both played there; else the more frequent). The last pattern's answer is printed.
+    #[arg(long, value_name = "POINT")]
+    then: Vec<String>,
     /// Match only the orientation given, not its rotations and reflections.
     #[arg(long)]
     no_symmetry: bool,
@@ -219,6 +225,12 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
             "--pattern FILE",
         ),
         (
+            !a.then.is_empty(),
+            "--then",
+            a.pattern.is_some(),
+            "--pattern FILE",
+        ),
+        (
             a.to_move.is_some(),
             "--to-move",
             typed_or_read,
@@ -272,16 +284,21 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
         Some(limit)
     });
     let spinner = crate::progress::Spinner::start("searching");
-    let searched = index.search(&query);
+    // Each step of `--then` is a search of the pattern walked so far, for its table.
+    let searched = match a.then.is_empty() {
+        true => Ok(query),
+        false => query.walk(&a.then.join(","), |q| index.search(q)),
+    }
+    .and_then(|query| Ok((index.search(&query)?, query)));
     spinner.stop();
-    let answer = match searched {
-        Ok(answer) => answer,
+    let (answer, query) = match searched {
+        Ok(answered) => answered,
         Err(e) => match e.query() {
             Some(q) => {
-                let flag = if q.part() == QueryPart::Metadata {
-                    "--query: "
-                } else {
-                    ""
+                let flag = match q.part() {
+                    QueryPart::Metadata => "--query: ",
+                    QueryPart::Then => "--",
+                    _ => "",
                 };
                 eprintln!("qipu: {flag}{e}");
                 return Ok(ExitCode::from(2));
@@ -484,9 +501,21 @@ fn human(index: &Shards, query: &Query, answer: &Answer, limit: usize, elapsed_m
         color::paint(
             color::HEADER,
             &format!(
-                "{} games ({} positions){} in {:.1} ms",
+                "{} games ({} positions{}){} in {:.1} ms",
                 answer.summary.games,
                 answer.summary.positions,
+                match answer.summary.no_continuation {
+                    // Patterns and sequences: the hits the continuation table cannot count.
+                    Some(n) if n > 0 => format!(
+                        ", {n} with no later move in the {}",
+                        if query.searched_pattern().is_some() {
+                            "pattern's region"
+                        } else {
+                            "sequence's area"
+                        }
+                    ),
+                    _ => String::new(),
+                },
                 match answer.summary.variations {
                     0 => String::new(),
                     n => format!(", {n} variation lines"),
@@ -495,17 +524,13 @@ fn human(index: &Shards, query: &Query, answer: &Answer, limit: usize, elapsed_m
             )
         )
     );
-    // Continuations drawn on the board as letters A, B, C… in order of frequency.
+    // Continuations drawn on the board as letters A, B, C…, one per point in order of
+    // frequency (both colours' rows at a point share its letter).
     let mut labels: Vec<(Point, char)> = Vec::new();
-    for (i, c) in answer
-        .continuations
-        .iter()
-        .take(CONTINUATIONS_SHOWN)
-        .enumerate()
-    {
+    for c in answer.continuations.iter().take(CONTINUATIONS_SHOWN) {
         if let Some(p) = c.point {
             if !labels.iter().any(|l| l.0 == p) {
-                labels.push((p, (b'A' + i as u8) as char));
+                labels.push((p, (b'A' + labels.len() as u8) as char));
             }
         }
     }
@@ -522,10 +547,11 @@ fn human(index: &Shards, query: &Query, answer: &Answer, limit: usize, elapsed_m
             place,
             &labels,
         ));
-        if w < query.board() || h < query.board() {
-            query.board()
-        } else {
-            h
+        // Rows are counted in the frame the table's points are in: the board's for a placed
+        // pattern, the diagram's own for one that lies anywhere.
+        match place {
+            Some(_) => query.board().max(h),
+            None => h,
         }
     } else {
         query.board()
@@ -535,6 +561,12 @@ fn human(index: &Shards, query: &Query, answer: &Answer, limit: usize, elapsed_m
         // Lines of records' variations play moves too; their column shows only when some do.
         let lines = answer.continuations.iter().any(|c| c.variations > 0);
         let mut columns = vec![("next", false), ("move", false), ("count", true)];
+        // A pattern's or a sequence's row is the first move later inside its region: how many
+        // came at once and how many after moves elsewhere.
+        let waited = answer.summary.no_continuation.is_some();
+        if waited {
+            columns.extend([("direct", true), ("tenuki", true)]);
+        }
         if lines {
             columns.push(("variations", true));
         }
@@ -567,6 +599,10 @@ fn human(index: &Shards, query: &Query, answer: &Answer, limit: usize, elapsed_m
                 format!("{} {at}", c.color.letter()).into(),
                 c.count.to_string().into(),
             ];
+            if waited {
+                row.push((c.count - c.tenuki.min(c.count)).to_string().into());
+                row.push(c.tenuki.to_string().into());
+            }
             if lines {
                 row.push(c.variations.to_string().into());
             }
@@ -741,9 +777,13 @@ fn profile_chart(p: &qipu::Profile) -> String {
     s
 }
 
+/// Lines of the board drawn around a placed pattern's region.
+const REGION_MARGIN: u8 = 2;
+
 /// The pattern searched for, drawn on the board where it lies (the top-left corner unless
 /// `--place` moved it; the points outside it blank), or alone when it may lie anywhere; its
-/// `?`, `x` and `o` as written.
+/// `?`, `x` and `o` as written. A placed pattern is drawn over its region (the rectangle of its
+/// constrained points, where its continuations lie) and two lines around, not the whole board.
 fn pattern_diagram(
     size: u8,
     w: u8,
@@ -756,7 +796,29 @@ fn pattern_diagram(
         Some((column, row)) if w < size || h < size => (size, size, column, row),
         _ => (w, h, 0, 0),
     };
-    crate::show::diagram_of(bw, bh, None, labels, |p| {
+    let constrained = cells
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| **c != '?')
+        .map(|(i, _)| (dx + (i % w as usize) as u8, dy + (i / w as usize) as u8));
+    let window = match (place, constrained.clone().next()) {
+        (Some(_), Some(_)) => {
+            let (xs, ys): (Vec<u8>, Vec<u8>) = constrained.unzip();
+            let low = |v: &[u8]| {
+                v.iter()
+                    .min()
+                    .map_or(0, |&m| m.saturating_sub(REGION_MARGIN))
+            };
+            let high = |v: &[u8], end: u8| {
+                v.iter()
+                    .max()
+                    .map_or(end - 1, |&m| m.saturating_add(REGION_MARGIN).min(end - 1))
+            };
+            (low(&xs), low(&ys), high(&xs, bw), high(&ys, bh))
+        }
+        _ => (0, 0, bw - 1, bh - 1),
+    };
+    crate::show::diagram_window(bw, bh, window, None, labels, |p| {
         let inside = match (p.x.checked_sub(dx), p.y.checked_sub(dy)) {
             (Some(x), Some(y)) if x < w && y < h => Some((x, y)),
             _ => None,

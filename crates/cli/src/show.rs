@@ -170,18 +170,32 @@ pub fn diagram_of(
     labels: &[(Point, char)],
     at: impl Fn(Point) -> Option<char>,
 ) -> String {
+    diagram_window(w, h, (0, 0, w - 1, h - 1), last, labels, at)
+}
+
+/// [`diagram_of`] drawn over the columns `x0..=x1` and rows `y0..=y1` of the board only (both
+/// within it), with the board's own coordinates: a pattern's corner without the rest of the
+/// board.
+pub fn diagram_window(
+    w: u8,
+    h: u8,
+    (x0, y0, x1, y1): (u8, u8, u8, u8),
+    last: Option<Point>,
+    labels: &[(Point, char)],
+    at: impl Fn(Point) -> Option<char>,
+) -> String {
     let coordinates = {
         let mut s = String::new();
-        for x in 0..w {
+        for x in x0..=x1 {
             s.push(column_label(x, w));
             s.push(' ');
         }
         format!("    {}\n", color::paint(color::DIM, s.trim_end()))
     };
     let mut s = coordinates.clone();
-    for y in 0..h {
+    for y in y0..=y1 {
         // The last move is drawn in brackets, which take the places of the spaces around it.
-        let before_first = if last == Some(Point::new(0, y)) {
+        let before_first = if last == Some(Point::new(x0, y)) {
             '['
         } else {
             ' '
@@ -191,7 +205,7 @@ pub fn diagram_of(
             "{}{before_first}",
             color::paint(color::DIM, &format!("{:>3}", h - y))
         );
-        for x in 0..w {
+        for x in x0..=x1 {
             let p = Point::new(x, y);
             let (c, style) = match at(p) {
                 Some(c @ 'X') => (c, color::BLACK),
@@ -204,7 +218,7 @@ pub fn diagram_of(
                 },
             };
             let c = color::paint(style, &c.to_string());
-            let next_is_last = x + 1 < w && last == Some(Point::new(x + 1, y));
+            let next_is_last = x < x1 && last == Some(Point::new(x + 1, y));
             if last == Some(p) {
                 let _ = write!(s, "{c}]");
             } else if next_is_last {

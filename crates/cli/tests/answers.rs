@@ -428,15 +428,30 @@ fn a_pattern_answer_draws_its_pattern_where_it_lies() {
 #[test]
 fn a_pattern_answer_letters_what_was_played_next() {
     let c = Corpus::new("ans-pattern-next");
-    // A black stone on the first line, whatever is around it (the corpus's games open there).
-    let diagram = c.dir.write("first-line.txt", b"???X\n");
+    // A black stone on D19 and the sixth line empty, whatever is between (the corpus's game 3
+    // opens there, and White answers on the sixth line, J14): the region is the six top
+    // rows, where White's move is the continuation.
+    let mut rows = vec!["?".repeat(19); 6];
+    rows[0] = "???X???????????????".into();
+    rows[5] = ".".repeat(19);
+    let diagram = c
+        .dir
+        .write("first-line.txt", (rows.join("\n") + "\n").as_bytes());
     let out = c.search(&["--pattern", diagram.to_str().unwrap()]);
     let out = text(&out);
     let lines: Vec<&str> = out.lines().collect();
-    assert!(out.contains("next  move"), "{out}");
-    // The commonest next move is lettered A on the board (lines 2 to 20), as for positions.
-    assert!(lines[2..21].iter().any(|l| l[4..].contains('A')), "{out}");
-    assert!(lines.iter().any(|l| l.starts_with("  A ")), "{out}");
+    assert!(out.contains("count  direct  tenuki"), "{out}");
+    // The commonest next move is lettered A on the board (the region's six rows and two more
+    // are drawn, lines 2 to 9), as for positions.
+    assert_eq!(lines[9].trim_start().split(' ').next(), Some("12"), "{out}");
+    assert!(
+        lines[7].starts_with(" 14 ") && lines[7][4..].contains('A'),
+        "{out}"
+    );
+    assert!(
+        lines.iter().any(|l| l.starts_with("  A     W J14")),
+        "{out}"
+    );
 }
 
 #[test]

@@ -82,10 +82,16 @@ impl Query {
                 .then(&answer.continuations, word)
                 .map_err(|e| match words.len() {
                     1 => e,
-                    n => Error::from(QueryError::new(
-                        QueryPart::Then,
-                        format!("step {} of {n}: {e}", i + 1),
-                    )),
+                    n => {
+                        // `then "S3": why` becomes `then "S3" (step 2 of 3): why`.
+                        let said = e.to_string();
+                        let head = format!("then {word:?}");
+                        let why = said.strip_prefix(&head).unwrap_or(&said);
+                        Error::from(QueryError::new(
+                            QueryPart::Then,
+                            format!("{head} (step {} of {n}){why}", i + 1),
+                        ))
+                    }
                 })?;
         }
         Ok(query)
@@ -274,6 +280,9 @@ mod tests {
             })
             .unwrap_err()
             .to_string();
-        assert!(e.starts_with("step 2 of 2: then \"S3\""), "{e}");
+        assert!(
+            e.starts_with("then \"S3\" (step 2 of 2): no continuation"),
+            "{e}"
+        );
     }
 }
