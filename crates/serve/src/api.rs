@@ -238,6 +238,7 @@ impl From<qipu::Error> for ApiError {
                 QueryPart::Moves => Some("moves"),
                 QueryPart::Metadata => Some("query"),
                 QueryPart::Position => Some("at"),
+                QueryPart::Then => Some("then"),
                 _ => None,
             }
             .map(str::to_string);
@@ -340,6 +341,9 @@ fn params(pairs: Pairs) -> Result<Params, ApiError> {
 struct Common {
     query: Query,
     limit: usize,
+    /// A pattern's walk (`then=Q17,W:R14`): the steps taken from it before it is answered
+    /// ([`Query::walk`]).
+    then: Option<String>,
 }
 
 fn common(p: &mut Params, query: Query, max_limit: usize) -> Result<Common, ApiError> {
@@ -379,6 +383,7 @@ fn common(p: &mut Params, query: Query, max_limit: usize) -> Result<Common, ApiE
     Ok(Common {
         query: query.limit(Some(limit)).offset(offset),
         limit,
+        then: None,
     })
 }
 
@@ -424,7 +429,11 @@ async fn pattern(state: Shared, headers: HeaderMap, pairs: Pairs) -> Result<Resp
         .board_size(size)
         .place(column, row)
         .anywhere(anywhere);
-    let c = common(&mut p, query, state.config.max_limit)?;
+    let then = p.text("then").filter(|t| !t.trim().is_empty());
+    let c = Common {
+        then,
+        ..common(&mut p, query, state.config.max_limit)?
+    };
     p.finish("/api/pattern")?;
     answer(&state, &headers, c).await
 }
@@ -479,7 +488,8 @@ struct Page<'a> {
     limit: usize,
     hits: Vec<HitLine<'a>>,
     continuations: &'a [Continuation],
-    /// For patterns and sequences: hit positions never followed by a move in the region.
+    /// For patterns and sequences, the hit positions after which nothing was played in the
+    /// region ([`qipu::Summary::no_continuation`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     no_continuation: Option<usize>,
     profile: &'a qipu::Profile,
@@ -498,8 +508,16 @@ async fn answer(state: &Arc<State>, headers: &HeaderMap, c: Common) -> Result<Re
     let stop = Stop::new();
     let _guard = StopOnDrop(stop.clone());
     let query = c.query.stop_when(stop.clone());
+    let then = c.then;
     let answer: Answer = state
-        .run(&stop, deadline, move |s| s.index.search(&query))
+        .run(&stop, deadline, move |s| {
+            // Each step of a walk is a search of the pattern so far, within the same budget.
+            let query = match then {
+                Some(steps) => query.walk(&steps, |q| s.index.search(q))?,
+                None => query,
+            };
+            s.index.search(&query)
+        })
         .await?;
     let ndjson = headers
         .get_all(header::ACCEPT)

@@ -601,28 +601,38 @@ fn the_icon_is_an_image_the_board_page_names() {
 /// included.
 fn fox_pro() -> Option<&'static (PathBuf, PathBuf)> {
     static DIRS: OnceLock<Option<(PathBuf, PathBuf)>> = OnceLock::new();
-    DIRS.get_or_init(|| {
-        let shared = testdata::shared()?;
-        let oracle = shared.join("oracle/fox-pro");
-        let data = shared.join("datasets/fox-pro");
-        let root = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("serve-fox-pro-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&root);
-        let games = root.join("games");
-        let files: BTreeSet<String> = testdata::lines(&oracle.join("universe.jsonl"))
-            .iter()
-            .map(|v| v["file"].as_str().unwrap().to_string())
-            .collect();
-        for f in &files {
-            let to = games.join(f);
-            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
-            std::fs::copy(data.join(f), &to).unwrap();
-        }
-        let index = root.join("index");
-        build(&index, &[games]);
-        Some((index, oracle))
-    })
-    .as_ref()
+    DIRS.get_or_init(|| replayed("fox-pro")).as_ref()
+}
+
+/// The diverse dataset as [`fox_pro`] has it: the files holding a game the oracle replayed
+/// (a few of their games it excluded, which the tests that use it must see do not hit).
+fn diverse() -> Option<&'static (PathBuf, PathBuf)> {
+    static DIRS: OnceLock<Option<(PathBuf, PathBuf)>> = OnceLock::new();
+    DIRS.get_or_init(|| replayed("diverse")).as_ref()
+}
+
+/// An index of the files of `dataset` that hold a game the oracle replayed, and the oracle's
+/// folder.
+fn replayed(dataset: &str) -> Option<(PathBuf, PathBuf)> {
+    let shared = testdata::shared()?;
+    let oracle = shared.join("oracle").join(dataset);
+    let data = shared.join("datasets").join(dataset);
+    let root = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("serve-{dataset}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let games = root.join("games");
+    let files: BTreeSet<String> = testdata::lines(&oracle.join("universe.jsonl"))
+        .iter()
+        .map(|v| v["file"].as_str().unwrap().to_string())
+        .collect();
+    for f in &files {
+        let to = games.join(f);
+        std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+        std::fs::copy(data.join(f), &to).unwrap();
+    }
+    let index = root.join("index");
+    build(&index, &[games]);
+    Some((index, oracle))
 }
 
 /// Held by the tests that load the CPU (every probe; the time budget), so that the budget's
@@ -778,6 +788,135 @@ fn every_fox_pro_oracle_probe_answered_through_http_is_the_oracles() {
     );
     assert_eq!(checked, 120);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Rows as the oracle compares a pattern's: colour, point, count, tenuki, Black's and White's
+/// wins.
+fn region_table_of(v: &Value) -> BTreeSet<String> {
+    v.as_array()
+        .expect("a continuation table")
+        .iter()
+        .map(|c| {
+            assert!(c["tenuki"].is_u64(), "every row says its tenuki: {c}");
+            format!(
+                "{} {} {} {} {} {}",
+                c["color"], c["point"], c["count"], c["tenuki"], c["black_wins"], c["white_wins"]
+            )
+        })
+        .collect()
+}
+
+/// Every pattern probe of `dataset` through `GET /api/pattern`: its hits and its continuation
+/// table, with tenuki, are the oracle's.
+fn pattern_tables_through_http(dataset: &str, indexed: Option<&(PathBuf, PathBuf)>) {
+    let Some((index, oracle)) = indexed else {
+        return;
+    };
+    let universe: BTreeSet<(String, u64)> = testdata::lines(&oracle.join("universe.jsonl"))
+        .iter()
+        .map(|v| {
+            (
+                v["file"].as_str().unwrap().to_string(),
+                v["game"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    let server = start(index, Config::default());
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for probe in testdata::lines(&oracle.join("patterns.jsonl")) {
+        let id = probe["id"].as_str().unwrap();
+        let diagram =
+            std::fs::read_to_string(oracle.join(probe["query"].as_str().unwrap())).unwrap();
+        let symmetry = probe["symmetry"].as_bool().unwrap().to_string();
+        // The oracle's tables count every exact copy.
+        let params = [
+            ("diagram", diagram.as_str()),
+            ("symmetry", symmetry.as_str()),
+            ("with_copies", "true"),
+        ];
+        let (page, hits) = all_pages(&server.base, "/api/pattern", &params);
+        checked += 1;
+        let hits = hits_of(&hits);
+        // A game the oracle excluded in a file it read would count in the table: none may hit.
+        let outside: Vec<_> = hits.keys().filter(|g| !universe.contains(g)).collect();
+        if !outside.is_empty() {
+            failures.push(format!("{id}: games the oracle excluded hit: {outside:?}"));
+            continue;
+        }
+        if page["games"] != probe["hit_games"]
+            || (probe["hits"].is_array() && hits != hits_of(probe["hits"].as_array().unwrap()))
+        {
+            failures.push(format!(
+                "{id}: hits differ ({} games, oracle {})",
+                page["games"], probe["hit_games"]
+            ));
+        }
+        if region_table_of(&page["continuations"]) != region_table_of(&probe["continuations"]) {
+            failures.push(format!("{id}: continuations differ"));
+        }
+        if !page["no_continuation"].is_u64() {
+            failures.push(format!("{id}: no no_continuation in {}", page["games"]));
+        }
+    }
+    eprintln!(
+        "{dataset} patterns through HTTP: {checked} probes checked, {} failures",
+        failures.len()
+    );
+    assert!(checked > 0);
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn every_fox_pro_pattern_probes_table_through_http_is_the_oracles() {
+    let _heavy = HEAVY.lock().unwrap_or_else(|e| e.into_inner());
+    pattern_tables_through_http("fox-pro", fox_pro());
+}
+
+#[test]
+fn every_diverse_pattern_probes_table_through_http_is_the_oracles() {
+    let _heavy = HEAVY.lock().unwrap_or_else(|e| e.into_inner());
+    pattern_tables_through_http("diverse", diverse());
+}
+
+#[test]
+fn then_walks_a_pattern_on_as_the_diagram_with_its_stones_would() {
+    let Some((index, _)) = fox_pro() else { return };
+    let server = start(index, Config::default());
+    let corner = "......./......./......./...X.../......./......./.......";
+    let answer = |params: &[(&str, &str)]| {
+        let r = get(&server.base, "/api/pattern", params, JSON);
+        assert_eq!(r.status, 200, "{params:?}: {}", r.body);
+        let mut page = r.json();
+        page.as_object_mut().unwrap().remove("elapsed_ms");
+        page
+    };
+    // The upper-left 4-4 (D16), W's approach C14, then White's F17 (Black's is the commoner
+    // there: the colour chooses), as the board's clicks or `qipu search --then` walk it.
+    let walked = answer(&[("diagram", corner), ("then", "C14,W:F17")]);
+    let drawn = answer(&[(
+        "diagram",
+        "......./......./.....O./...X.../......./..O..../.......",
+    )]);
+    assert!(drawn["games"].as_u64().unwrap() > 0);
+    assert_eq!(walked, drawn);
+    // A step that is not a row of the table is a 400 naming the parameter, the point and the
+    // table's points.
+    let e = refused_at(&server.base, &[("diagram", corner), ("then", "C14 K10")]);
+    assert_eq!(e["param"], "then", "{e}");
+    assert_eq!(e["part"], "then", "{e}");
+    let m = e["error"].as_str().unwrap();
+    assert!(
+        m.contains("\"K10\" (step 2 of 2): no continuation of the pattern was played at K10")
+            && m.contains("F17"),
+        "{m}"
+    );
+}
+
+fn refused_at(base: &str, params: &[(&str, &str)]) -> Value {
+    let r = get(base, "/api/pattern", params, JSON);
+    assert_eq!(r.status, 400, "{params:?}: {}", r.body);
+    r.json()
 }
 
 #[test]
