@@ -52,14 +52,17 @@ class Answer:
     ``color``, ``point``, ``count``, ``black_wins``, ``white_wins``, ``other``, ``mover_rank``
     and ``opponent_rank`` (mean ranks, 1k = 0, 1d = 1, 1p = 11) over ``mover_ranked`` and
     ``opponent_ranked`` positions, ``first_year``, ``last_year``, ``example`` (``FILE#GAME``),
-    ``variations`` when variation lines played it), ``profile`` (the hit games by year:
+    ``variations`` when variation lines played it; ``tenuki``: of ``count``, how many came after
+    moves elsewhere, for a pattern's or a sequence's row, the first move played later inside its
+    region), ``profile`` (the hit games by year:
     ``{"years": [{"year", "games", "black_wins", "white_wins"}], "undated"}``, with
     ``by_month=True`` also ``months`` and ``no_month``), ``variations`` (hit variation lines)
-    and ``elapsed_ms`` (the search's time). Each dict is what a line of ``qipu search --json``
+    ``no_continuation`` (for patterns and sequences, the hit positions after which nothing was
+    played in the region; else ``None``) and ``elapsed_ms`` (the search's time). Each dict is what a line of ``qipu search --json``
     holds, without its ``type``."""
 
     __slots__ = ("hits", "continuations", "profile", "games", "positions", "variations",
-                 "elapsed_ms")
+                 "no_continuation", "elapsed_ms")
 
     def __init__(self, hits: list, continuations: list, profile: dict, summary: dict) -> None:
         self.hits = hits
@@ -68,6 +71,7 @@ class Answer:
         self.games = summary["games"]
         self.positions = summary["positions"]
         self.variations = summary.get("variations", 0)
+        self.no_continuation = summary.get("no_continuation")
         self.elapsed_ms = summary["elapsed_ms"]
 
     def _rows(self, table: str) -> list:
@@ -176,6 +180,7 @@ class Index:
         handicap: bool = False,
         komi: Optional[tuple] = None,
         by_month: bool = False,
+        then: Union[None, str, Sequence[str]] = None,
     ) -> Answer:
         """Searches the index, as ``qipu search`` does: a position (``position=FILE`` with
         ``at=K``, or typed points ``black=[...]``, ``white=[...]``), a ``pattern`` (a diagram's
@@ -196,7 +201,10 @@ class Index:
         as the CLI's flags of the same names: ``since="2016"`` and ``until="2017-06"`` (months;
         a year-only date counts as its January, undated games are left out), ``min_rank="7d"``
         (both players at least that), ``even=True`` or ``handicap=True``, ``komi=(6.5, 7.5)``;
-        ``by_month=True`` profiles per month too."""
+        ``by_month=True`` profiles per month too. ``then`` walks a pattern on, as ``qipu search
+        --then`` does: each step (``"Q17"``, ``"W:Q17"``; a list, or one string ``"Q17,R14"``)
+        must be a row of the current pattern's continuation table, whose stone is added to the
+        pattern before it is searched again."""
         hits, continuations, profile, summary = self._ix.search_lines(
             position=None if position is None else os.fspath(position),
             at=at,
@@ -225,6 +233,7 @@ class Index:
             handicap=handicap,
             komi=None if komi is None else (float(komi[0]), float(komi[1])),
             by_month=by_month,
+            then=then if then is None or isinstance(then, str) else ",".join(then),
         )
         return Answer(hits, continuations, profile, summary)
 

@@ -651,7 +651,7 @@ impl Index {
         anywhere=false, moves=None, any_order=false, any_gap=false, query=None, symmetry=true,
         swap_colors=false, to_move=None, limit=None, offset=0, sort="indexed", within=None,
         with_copies=false, since=None, until=None, min_rank=None, even=false, handicap=false,
-        komi=None, by_month=false
+        komi=None, by_month=false, then=None
     ))]
     #[allow(clippy::too_many_arguments)]
     fn search_lines<'py>(
@@ -684,6 +684,7 @@ impl Index {
         handicap: bool,
         komi: Option<(f64, f64)>,
         by_month: bool,
+        then: Option<String>,
     ) -> PyResult<AnswerLines<'py>> {
         let narrowing = Narrowing {
             since,
@@ -739,6 +740,10 @@ impl Index {
                     .collect();
                 ids.sort_unstable();
                 q = q.within(ids);
+            }
+            // A pattern walked on (`then="Q17,W:R14"`), each step a search of it so far.
+            if let Some(steps) = &then {
+                q = q.walk(steps, |q| index.search(q)).map_err(raise)?;
             }
             let answer = index.search(&q).map_err(raise)?;
             let lines = qipu::lines::lines(&answer, usize::MAX)

@@ -14,6 +14,13 @@ def table(rows):
     return sorted((c["color"], c["point"], c["count"], c["black_wins"], c["white_wins"]) for c in rows)
 
 
+def region_table(rows):
+    """A pattern's rows as the oracle compares them: with ``tenuki``."""
+    return sorted(
+        (c["color"], c["point"], c["count"], c["tenuki"], c["black_wins"], c["white_wins"]) for c in rows
+    )
+
+
 def hits_of(answer):
     return {(h["file"], h["game"]): h["moves"] for h in answer.hits}
 
@@ -39,7 +46,56 @@ def test_every_fox_pro_probe_is_answered_as_the_oracle_says(fox_index, fox_unive
                 failures.append(f"{p['id']}: hits differ")
         if kind == "positions" and table(a.continuations) != table(p["continuations"]):
             failures.append(f"{p['id']}: continuations differ")
+        if kind == "patterns":
+            if region_table(a.continuations) != region_table(p["continuations"]):
+                failures.append(f"{p['id']}: continuations differ")
+            if a.no_continuation is None:
+                failures.append(f"{p['id']}: no no_continuation")
     assert not failures, failures
+
+
+def test_every_diverse_pattern_probes_table_is_the_oracles(scratch):
+    oracle = shared("oracle", "diverse")
+    data = shared("datasets", "diverse")
+    qipu.build(scratch / "diverse-index", [data], rebuild=True)
+    ix = qipu.Index(scratch / "diverse-index")
+    universe = [(u["file"], u["game"]) for u in lines(oracle / "universe.jsonl")]
+    failures = []
+    probes = lines(oracle / "patterns.jsonl")
+    assert probes
+    for p in probes:
+        a = ix.search(pattern=oracle / p["query"], symmetry=p["symmetry"], within=universe, with_copies=True)
+        if a.games != p["hit_games"]:
+            failures.append(f"{p['id']}: {a.games} games, oracle {p['hit_games']}")
+        if region_table(a.continuations) != region_table(p["continuations"]):
+            failures.append(f"{p['id']}: continuations differ")
+    assert not failures, failures
+
+
+CORNER = ".......\n.......\n.......\n...X...\n.......\n.......\n.......\n"
+
+
+def test_then_walks_a_pattern_as_the_cli_and_the_drawn_diagram(fox_index, qipu_bin, scratch):
+    ix = qipu.Index(fox_index)
+    # The upper-left 4-4 (D16), W's approach C14, then White's F17 (Black's is the commoner
+    # there: the colour chooses), as the board's clicks or ``qipu search --then`` walk it.
+    walked = ix.search(pattern=CORNER, then=["C14", "W:F17"], limit=5)
+    listed = ix.search(pattern=CORNER, then="C14,W[F17]", limit=5)
+    drawn = ix.search(pattern=".......\n.......\n.....O.\n...X...\n.......\n..O....\n.......\n", limit=5)
+    assert drawn.games > 0
+    for a in (walked, listed):
+        assert (a.games, a.positions, a.no_continuation) == (drawn.games, drawn.positions, drawn.no_continuation)
+        assert a.hits == drawn.hits and a.continuations == drawn.continuations
+    corner = scratch / "corner.txt"
+    corner.write_text(CORNER)
+    cli = cli_lines(qipu_bin, fox_index, "--pattern", str(corner), "--then", "C14,W:F17", "--limit", "5")
+    assert walked.continuations == [l for l in cli if "count" in l]
+    assert cli[-1]["no_continuation"] == walked.no_continuation
+    # A step that is not a row of the table names itself and the table's points.
+    with pytest.raises(qipu.QueryError, match=r'"K10" \(step 2 of 2\): no continuation .* at K10; its continuations are at .*F17'):
+        ix.search(pattern=CORNER, then=["C14", "K10"])
+    with pytest.raises(qipu.QueryError, match="only a pattern"):
+        ix.search(black=["pd"], then="Q17")
 
 
 def cli_lines(qipu_bin, index, *args):
