@@ -560,11 +560,21 @@ fn options_of(help: &str) -> Vec<String> {
     out
 }
 
+/// The guide's section on `qipu CMD`: from its heading `## \`qipu CMD\`` to the next heading.
+fn guide_section<'a>(guide: &'a str, cmd: &str) -> &'a str {
+    let heading = format!("## `qipu {cmd}`");
+    let start = guide
+        .find(&format!("{heading}\n"))
+        .unwrap_or_else(|| panic!("docs/commands.md has no section {heading}"));
+    let body = &guide[start + heading.len()..];
+    &body[..body.find("\n## ").unwrap_or(body.len())]
+}
+
 #[test]
-fn every_subcommand_has_examples_and_the_readme_says_every_option() {
-    let readme =
-        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../README.md"))
-            .unwrap();
+fn every_subcommand_has_examples_and_the_guide_says_every_option() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let readme = std::fs::read_to_string(root.join("README.md")).unwrap();
+    let guide = std::fs::read_to_string(root.join("docs/commands.md")).unwrap();
     let mut all_options = Vec::new();
     for cmd in COMMANDS {
         let help = text(&qipu(&[cmd, "--help"]));
@@ -572,28 +582,25 @@ fn every_subcommand_has_examples_and_the_readme_says_every_option() {
             help.contains(&format!("Examples:\n  qipu {cmd}")),
             "{cmd}: {help}"
         );
-        // The README's row for the command names each of its options.
-        let row = readme
-            .lines()
-            .find(|l| l.starts_with(&format!("| `qipu {cmd}")))
-            .unwrap_or_else(|| panic!("README has no row for qipu {cmd}"));
+        // The guide's section on the command names each of its options.
+        let section = guide_section(&guide, cmd);
         for option in options_of(&help) {
             let global = option == "--color";
             assert!(
-                row.contains(&option) || (global && readme.contains("`--color")),
-                "README's qipu {cmd} row does not mention {option}"
+                section.contains(&option) || (global && guide.contains("`--color")),
+                "docs/commands.md's qipu {cmd} section does not mention {option}"
             );
             all_options.push(option);
         }
     }
-    // And the other way round: every option the table names exists.
-    for line in readme.lines().filter(|l| l.starts_with("| `qipu ")) {
+    // And the other way round: every option the guide's commands page names exists.
+    for line in guide.lines() {
         for word in line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '-')) {
             if let Some(name) = word.strip_prefix("--").filter(|n| !n.is_empty()) {
                 let option = format!("--{name}");
                 assert!(
-                    all_options.contains(&option),
-                    "README names {option}, which no --help lists: {line}"
+                    all_options.contains(&option) || option == "--help" || option == "--version",
+                    "docs/commands.md names {option}, which no --help lists: {line}"
                 );
             }
         }
