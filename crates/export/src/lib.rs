@@ -5,7 +5,7 @@
 //! hash a position of its own and look it up). With the three, one `GROUP BY` answers "which
 //! games reached this position, and what was played next" as `qipu search` does, for every
 //! position the table holds (at most [`qipu::TABLE_STONES`] stones, up to move
-//! [`qipu::TABLE_MOVES`]). The schema is in the repository's README.
+//! [`qipu::TABLE_MOVES`]). The schema is in the guide, `docs/exports.md`.
 //!
 //! The export streams: games and table entries are read from the index's memory-mapped files
 //! and written one row group at a time, so memory stays at one row group per file (about
