@@ -63,6 +63,9 @@ pub fn run(dir: &Path, inputs: &[PathBuf], setting: Setting<'_>, quiet: bool) ->
     for line in &summary.unreadable {
         eprintln!("qipu: not read: {line}");
     }
+    for line in &summary.damaged {
+        eprintln!("qipu: {line}");
+    }
     let mut out = std::io::stdout().lock();
     writeln!(
         out,

@@ -621,6 +621,27 @@ fn broken_links_in_a_folder_are_said_with_a_reason() {
     assert_eq!(stats(Path::new(&idx))["games"], 1);
 }
 
+/// An input read only in part (here a compressed file whose frame is garbage) comes back from
+/// the library in the build summary, and the CLI says it, naming the file; the other inputs are
+/// indexed.
+#[test]
+fn an_input_read_in_part_is_said_by_the_cli() {
+    let s = Scratch::new("read-in-part");
+    s.write("d/a.sgf", game_of(1, "a").as_bytes());
+    let mut cut = vec![0x28, 0xb5, 0x2f, 0xfd];
+    cut.extend((0..200u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8));
+    s.write("d/cut.sgf.zst", &cut);
+    let idx = s.index();
+    let out = index_run(&idx, &[&s.path("d")], None);
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        err.lines()
+            .any(|l| l.starts_with("qipu: ") && l.contains("cut.sgf.zst")),
+        "{err}"
+    );
+    assert_eq!(stats(Path::new(&idx))["games"], 1);
+}
+
 #[test]
 fn link_diamonds_are_walked_once() {
     let s = Scratch::new("diamond");

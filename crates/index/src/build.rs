@@ -130,6 +130,10 @@ pub struct Summary {
     /// Files found in directories and not opened, each as `path: reason` (FIFOs, devices, files
     /// packed in a form that is not read: `x.sgf.gz`, `x.tar.xz`).
     pub skipped_files: Vec<String>,
+    /// Inputs read only in part, each with what stopped it (a truncated or corrupt archive or
+    /// compressed file, an I/O error part way): the records before the damage were indexed,
+    /// and each is also in the report. A library prints nothing, so the caller shows them.
+    pub damaged: Vec<String>,
     /// What this run added: the manifest's totals after it, less those before.
     pub added: Totals,
     /// Whether the alias list was kept, new or changed.
@@ -253,7 +257,6 @@ pub fn build(
     let (tx, rx) = sync_channel::<Item>(256);
     let in_flight = InFlight::new(IN_FLIGHT_BYTES.max(opts.batch_bytes.saturating_mul(2)));
     let in_flight = &in_flight;
-    let mut read_error = None;
     // Inputs counted as resumed that had nothing left to read: the run that died had read each
     // whole, and died before it recorded its end. Only reading finds that out (the number of
     // records of an archive is not kept), so the summary counts them as unchanged afterwards.
@@ -339,7 +342,7 @@ pub fn build(
         for (results, bytes_read) in done_rx {
             for r in results {
                 if let Some(err) = state.write(r, &mut seen)? {
-                    read_error.get_or_insert(err);
+                    summary.damaged.push(err);
                 }
             }
             progress(Progress {
@@ -367,9 +370,6 @@ pub fn build(
     summary.bytes_read = bytes_total;
     summary.seconds = start.elapsed().as_secs_f64();
     summary.index_bytes = dir_size(dir);
-    if let Some(e) = read_error {
-        eprintln!("qipu: {e}");
-    }
     Ok(summary)
 }
 

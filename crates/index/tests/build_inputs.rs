@@ -191,3 +191,40 @@ fn after_a_stopped_run_each_input_is_counted_once_as_the_index_holds_it() {
     }
     assert!(saw_whole && saw_part && saw_none, "every case met");
 }
+
+/// An input read only in part (a compressed file cut short) is handed back in the summary,
+/// naming the file, for the caller to show: the library prints nothing. The other inputs are
+/// indexed whole.
+#[test]
+fn an_input_read_in_part_is_reported_in_the_summary() {
+    let scratch = Scratch::new("build-inputs-damaged");
+    let text: Vec<u8> = (0..40).flat_map(|n| long_game(n, 60)).collect();
+    let packed = zst(&text);
+    scratch.write("d/cut.sgf.zst", &packed[..packed.len() / 2]);
+    scratch.write("d/whole.sgf", &game(1000));
+    let dir = scratch.0.join("index");
+    let summary = index::build(
+        &dir,
+        &[scratch.0.join("d")],
+        &index::BuildOptions::default(),
+        |_| {},
+    )
+    .unwrap();
+    assert_eq!(summary.damaged.len(), 1, "{:?}", summary.damaged);
+    assert!(
+        summary.damaged[0].contains("cut.sgf.zst"),
+        "{:?}",
+        summary.damaged
+    );
+    assert!(summary.unreadable.is_empty(), "{:?}", summary.unreadable);
+    assert!(summary.added.games >= 1, "{}", summary.added.games);
+    // A run with nothing damaged reports nothing.
+    let again = index::build(
+        &scratch.0.join("index2"),
+        &[scratch.0.join("d/whole.sgf")],
+        &index::BuildOptions::default(),
+        |_| {},
+    )
+    .unwrap();
+    assert!(again.damaged.is_empty(), "{:?}", again.damaged);
+}

@@ -103,6 +103,10 @@ pub struct BuildSummary {
     /// Files found in folders and not opened, each as `path: reason` (FIFOs, devices, files
     /// packed in a form that is not read: `x.sgf.gz`, `x.tar.xz`).
     pub skipped_files: Vec<String>,
+    /// Inputs read only in part, each with what stopped it (a truncated or corrupt archive or
+    /// compressed file, an I/O error part way); the games before the damage were indexed. Each
+    /// is also in [`BuildSummary::report`].
+    pub damaged: Vec<String>,
     /// What this build added.
     pub added: Totals,
     /// Input bytes read.
@@ -166,6 +170,7 @@ pub fn build(
         games_removed: s.games_removed,
         unreadable: s.unreadable,
         skipped_files: s.skipped_files,
+        damaged: s.damaged,
         added: Totals {
             files: a.files,
             games: a.games,
