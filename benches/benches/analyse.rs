@@ -64,7 +64,7 @@ fn bench(c: &mut Criterion) {
     g.bench_function("metadata documents (tantivy)", |b| {
         b.iter(|| {
             let _ = std::fs::remove_dir_all(&dir);
-            let mut w = index::meta::MetaWriter::create(&dir, 256 << 20).unwrap();
+            let mut w = meta::MetaWriter::create(&dir, 256 << 20).unwrap();
             for (i, (info, moves)) in infos.iter().enumerate() {
                 w.add(i as u32, info, *moves, None, &corpus.name).unwrap();
             }

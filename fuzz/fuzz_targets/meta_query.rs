@@ -15,7 +15,7 @@ fuzz_target!(|data: &[u8]| {
     let index = common::sample_index();
     match index.search_meta(query) {
         Ok(ids) => assert!(ids.iter().all(|&g| g < index.len())),
-        Err(index::IndexError::Meta(e @ index::meta::MetaError::Query { .. })) => {
+        Err(index::IndexError::Meta(e @ meta::MetaError::Query { .. })) => {
             assert!(!e.to_string().contains('\n'), "{e}");
         }
         Err(e) => panic!("{query:?}: not a query error: {e}"),

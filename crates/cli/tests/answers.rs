@@ -615,7 +615,7 @@ fn every_subcommand_has_examples_and_the_guide_says_every_option() {
         .split(|c: char| c.is_whitespace() || c == '`')
         .filter(|w| !w.is_empty())
         .collect();
-    for field in index::meta::field_names() {
+    for field in meta::field_names() {
         assert!(
             listed.contains(&field),
             "README does not list the field {field}"
@@ -623,7 +623,7 @@ fn every_subcommand_has_examples_and_the_guide_says_every_option() {
     }
     for field in &listed {
         assert!(
-            index::meta::field_names().any(|f| f == *field),
+            meta::field_names().any(|f| f == *field),
             "README lists {field}, which is no field"
         );
     }

@@ -34,7 +34,6 @@ use sgf::Records;
 use crate::game::{analyse_with_lines, Analysed};
 use crate::layout;
 use crate::manifest::{self, Manifest, SegmentInfo, SourceInfo, Totals};
-use crate::meta::MetaWriter;
 use crate::store::{
     GameData, Segment, SegmentWriter, Spare, StoredOps, FLAG_SKELETON, FLAG_SYMMETRIC_COPY,
     MAX_SEGMENT_GAMES,
@@ -42,6 +41,7 @@ use crate::store::{
 use crate::variations::{Limits, Variation};
 use crate::IndexError;
 use inputs::{Record, Source};
+use meta::MetaWriter;
 
 /// The games of a segment unless told otherwise ([`BuildOptions::segment_games`]). A search
 /// looks every hash up in every segment, and each look-up's first touch of a mapped page costs
@@ -72,8 +72,8 @@ pub struct BuildOptions {
     /// Memory for the metadata writer.
     pub meta_heap: usize,
     /// The player alias list to record with the index; `None` keeps the index's own (a new
-    /// index gets the built-in list). See `meta/aliases.rs`.
-    pub aliases: Option<crate::meta::Aliases>,
+    /// index gets the built-in list). See `crates/meta/src/aliases.rs`.
+    pub aliases: Option<meta::Aliases>,
     /// Whether to index the variation lines of each record ([`crate::variations`]): `None`
     /// keeps the index's setting (a new index: no), `Some` sets it for a new index or a
     /// rebuild; on an existing index a setting other than its own is refused
@@ -137,7 +137,7 @@ pub struct Summary {
     /// What this run added: the manifest's totals after it, less those before.
     pub added: Totals,
     /// Whether the alias list was kept, new or changed.
-    pub aliases: crate::meta::AliasUpdate,
+    pub aliases: meta::AliasUpdate,
     pub bytes_read: u64,
     pub seconds: f64,
     pub index_bytes: u64,
@@ -216,12 +216,12 @@ pub fn build(
     let mut meta = MetaWriter::open_or_create(&dir.join(manifest.meta_dir()), opts.meta_heap)?;
     // Metadata committed by a run that died before its manifest: drop it, it will be redone.
     meta.truncate(manifest.games)?;
-    let aliases = crate::meta::record_aliases(
+    let aliases = meta::record_aliases(
         &dir.join(manifest.meta_dir()),
         opts.aliases.as_ref(),
         previous_meta.as_deref(),
     )
-    .map_err(crate::meta::MetaError::from)?;
+    .map_err(meta::MetaError::from)?;
 
     let mut found = inputs::discover_all(inputs)?;
     for source in &mut found.sources {

@@ -6,7 +6,7 @@
 //! - `qipu-index.json`: the manifest (segments with their files' lengths and checksums, inputs
 //!   read, totals), replaced atomically;
 //! - `seg-NNNNNN/`: immutable segments of games (see [`store`]);
-//! - `meta/`: the tantivy index of game information (see [`meta`]);
+//! - `meta/`: the tantivy index of game information, written and read by the `meta` crate;
 //! - `rejected.jsonl`: files and games that could not be read, with reasons (`"rejected":
 //!   true`), and what files whose games were read say of themselves (`"rejected": false`);
 //! - `qipu-index.lock`: the writer's lock (see [`lock`]).
@@ -25,7 +25,6 @@ pub mod layout;
 mod leb;
 pub mod lock;
 pub mod manifest;
-pub mod meta;
 mod occupancy;
 pub mod ops;
 mod pack;

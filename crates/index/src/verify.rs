@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::{meta, store, IndexError, Manifest};
+use crate::{store, IndexError, Manifest};
 
 /// One damaged file (or folder) of an index, and what is wrong with it.
 #[derive(Clone, Debug, PartialEq, Eq)]

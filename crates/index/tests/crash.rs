@@ -3,8 +3,8 @@
 
 use std::path::PathBuf;
 
-use index::meta::MetaWriter;
 use index::{build, BuildOptions, Index};
+use meta::MetaWriter;
 
 #[test]
 fn metadata_ahead_of_the_manifest_is_invisible_and_then_dropped() {

@@ -6,8 +6,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use index::meta::{AliasUpdate, Aliases};
 use index::{build, BuildOptions, Index};
+use meta::{AliasUpdate, Aliases};
 
 /// A fresh directory under the system temporary directory, removed when dropped.
 struct TempDir(PathBuf);

@@ -138,12 +138,13 @@ pub fn build(
     mut progress: impl FnMut(Progress),
 ) -> Result<BuildSummary, Error> {
     let dir = dir.as_ref();
-    let aliases = match &options.aliases {
-        Some(path) => Some(index::meta::Aliases::read(path).map_err(|e| {
-            Error::bad_input(index::IndexError::Meta(index::meta::MetaError::Aliases(e)))
-        })?),
-        None => None,
-    };
+    let aliases =
+        match &options.aliases {
+            Some(path) => Some(meta::Aliases::read(path).map_err(|e| {
+                Error::bad_input(index::IndexError::Meta(meta::MetaError::Aliases(e)))
+            })?),
+            None => None,
+        };
     let opts = index::BuildOptions {
         rebuild: options.rebuild,
         segment_games: options.segment_games,
@@ -185,6 +186,6 @@ pub fn build(
         seconds: s.seconds,
         index_bytes: s.index_bytes,
         report: dir.join(index::build::REPORT),
-        aliases_replaced: s.aliases == index::meta::AliasUpdate::Changed,
+        aliases_replaced: s.aliases == meta::AliasUpdate::Changed,
     })
 }

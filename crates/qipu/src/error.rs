@@ -167,8 +167,8 @@ impl From<search::SearchError> for Error {
 
 impl From<index::IndexError> for Error {
     fn from(e: index::IndexError) -> Error {
-        use index::meta::MetaError;
         use index::IndexError as E;
+        use meta::MetaError;
         let kind = match &e {
             E::Io { .. } => ErrorKind::Io,
             E::Corrupt(_) | E::Changed { .. } | E::Damaged { .. } => ErrorKind::DamagedIndex,
@@ -196,7 +196,7 @@ impl From<index::IndexError> for Error {
 /// now asks every numeric field's as a range instead), which tantivy calls a "Schema error".
 /// Neither name may reach the user.
 pub(crate) fn in_users_words(e: index::IndexError, query: &str) -> Error {
-    use index::meta::MetaError;
+    use meta::MetaError;
     match e {
         index::IndexError::Meta(MetaError::Query { at, message }) => {
             let mut text = MetaError::Query { at, message }.to_string();
@@ -276,7 +276,7 @@ mod tests {
     #[test]
     fn metadata_errors_name_the_fields_the_user_wrote() {
         let bad_rank = || {
-            index::IndexError::Meta(index::meta::MetaError::Query {
+            index::IndexError::Meta(meta::MetaError::Query {
                 at: Some("black_rank:12p".into()),
                 message: "black_rank: \"12p\" is not a rank (such as 10k, 3d or 9p)".into(),
             })
@@ -293,7 +293,7 @@ mod tests {
         let text = in_users_words(bad_rank(), "black_rank:12p").to_string();
         assert!(text.contains("black_rank: \"12p\""), "{text}");
         // A list of fields is not rewritten.
-        let unknown = index::IndexError::Meta(index::meta::MetaError::Query {
+        let unknown = index::IndexError::Meta(meta::MetaError::Query {
             at: None,
             message: "unknown field \"x\"; fields are rank, black_rank, white_rank".into(),
         });
@@ -322,7 +322,7 @@ mod tests {
         assert_eq!(old.kind(), ErrorKind::OldIndex);
         let damaged: Error = index::IndexError::Corrupt("games.bin".into()).into();
         assert_eq!(damaged.kind(), ErrorKind::DamagedIndex);
-        let meta: Error = index::IndexError::Meta(index::meta::MetaError::Query {
+        let meta: Error = index::IndexError::Meta(meta::MetaError::Query {
             at: Some("offset 3".into()),
             message: "unbalanced".into(),
         })

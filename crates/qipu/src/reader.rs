@@ -556,7 +556,7 @@ impl Index {
             top_players: Vec::new(),
             top_events: Vec::new(),
             alias_players: self.inner.meta().aliases().len(),
-            aliases_file: self.dir.join(m.meta_dir()).join(index::meta::ALIASES_FILE),
+            aliases_file: self.dir.join(m.meta_dir()).join(meta::ALIASES_FILE),
         })
     }
 }

@@ -54,7 +54,6 @@ mod write;
 
 pub use crate::occupancy::{Occupancy, Vacated};
 pub(crate) use check::Bytes;
-pub(crate) use check::BLOCK;
 pub use format::{
     pack_next, unpack_next, CornerEvent, GameRec, PosEntry, StoredOps, YearWinner, FLAG_IRREGULAR,
     FLAG_LONG, FLAG_MARKS, FLAG_PACKED, FLAG_SKELETON, FLAG_SYMMETRIC_COPY, FLAG_VARIATION,

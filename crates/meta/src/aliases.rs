@@ -1,7 +1,7 @@
 //! Player aliases: which spellings, in which scripts, are one player.
 //!
 //! The same professional is 李世石 on a Chinese server, 이세돌 on a Korean one, `Lee Sedol` in
-//! an English collection and 李世乭 in a Japanese paper. Folding (`meta/tokenizer.rs`) makes
+//! an English collection and 李世乭 in a Japanese paper. Folding (`tokenizer.rs`) makes
 //! 一力遼 and 一力辽 one name, but no table turns Hangul into Han or either into Latin letters:
 //! that takes a list, which users can extend.
 //!
@@ -24,7 +24,7 @@
 //! is `player:(이세돌 OR 李世石 OR 李世乭 OR "Lee Sedol" OR "Lee Se-dol")`, each name matched as
 //! any name is (a phrase, found inside longer values such as `Lee Sedol 9p`). A part of a name
 //! (`player:lee`) asks for what it says, as before. The expansion happens when the query meets
-//! the value dictionary (`meta/values.rs`), which already turns every query on a name into the
+//! the value dictionary (`values.rs`), which already turns every query on a name into the
 //! set of exact names it matches, so it is exact and costs a few lookups in that small index.
 //!
 //! **With the index.** `qipu index` reads and checks the list (the built-in one, or
@@ -44,7 +44,7 @@ use super::tokenizer::name_key;
 pub const FILE: &str = "aliases.tsv";
 
 /// The starter list shipped with qipu (`data/aliases.tsv` at the repository root).
-const BUILTIN: &str = include_str!("../../../../data/aliases.tsv");
+const BUILTIN: &str = include_str!("../../../data/aliases.tsv");
 
 /// The largest alias file read, in bytes: far above any list of players, and a bound on what
 /// a wrong path (a record archive) costs before it is refused.

@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use index::meta::{GameSummary, MetaIndex, MetaWriter};
+use meta::{GameSummary, MetaIndex, MetaWriter};
 use sgf::GameInfo;
 use testdata::Scratch;
 
@@ -123,7 +123,7 @@ fn block_sums_follow_their_stores_and_a_damaged_one_is_named() {
         .join("blocksums-0123456789abcdef0123456789abcdef.store");
     std::fs::write(&stray, b"left by a store merged away").unwrap();
     // Left by a crash after a merge: harmless, not damage.
-    assert!(index::meta::damaged_files(&dir.0).unwrap().is_empty());
+    assert!(meta::damaged_files(&dir.0).unwrap().is_empty());
     add(&dir.0, 20_000, 40_000, &mut seed);
     assert!(!stray.exists(), "a sidecar without its store is kept");
     let large: Vec<_> = stores(&dir.0)
@@ -145,7 +145,7 @@ fn block_sums_follow_their_stores_and_a_damaged_one_is_named() {
     }
     let before = summaries(&dir.0, 40_000).unwrap();
     assert!(before.iter().all(|s| s.is_some()));
-    assert!(index::meta::damaged_files(&dir.0).unwrap().is_empty());
+    assert!(meta::damaged_files(&dir.0).unwrap().is_empty());
 
     let side = sidecar(&large[0].0);
     let clean = std::fs::read(&side).unwrap();
@@ -155,10 +155,7 @@ fn block_sums_follow_their_stores_and_a_damaged_one_is_named() {
     let name = side.file_name().unwrap().to_string_lossy().into_owned();
     let e = summaries(&dir.0, 40_000).unwrap_err();
     assert!(e.contains(&name), "{e} does not name {name}");
-    assert_eq!(
-        index::meta::damaged_files(&dir.0).unwrap(),
-        vec![side.clone()]
-    );
+    assert_eq!(meta::damaged_files(&dir.0).unwrap(), vec![side.clone()]);
     std::fs::write(&side, &clean).unwrap();
     assert_eq!(summaries(&dir.0, 40_000).unwrap(), before);
 }
@@ -187,7 +184,7 @@ fn sums_are_taken_of_sound_stores_only_and_a_damaged_sidecar_is_written_again() 
     std::fs::write(&side, &bad).unwrap();
     assert!(summaries(&dir.0, 30_000).is_err());
     add(&dir.0, 30_000, 30_010, &mut seed);
-    assert!(index::meta::damaged_files(&dir.0).unwrap().is_empty());
+    assert!(meta::damaged_files(&dir.0).unwrap().is_empty());
     let sound = summaries(&dir.0, 30_010).unwrap();
 
     // An index whose store has no sums yet (written before them) and is damaged.

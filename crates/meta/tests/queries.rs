@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 
-use index::meta::{MetaError, MetaIndex, MetaWriter};
+use meta::{MetaError, MetaIndex, MetaWriter};
 use sgf::GameInfo;
 
 /// A fresh directory under the system temporary directory, removed when dropped.

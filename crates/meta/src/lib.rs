@@ -1,25 +1,35 @@
 //! Game information in tantivy: one document per game, searched with tantivy's query language
 //! over friendly field names.
 //!
+//! A crate of its own because it is one job with its own dependency (tantivy) and its own build
+//! script (the Han folding table), and it is usable alone: it knows nothing of positions,
+//! segments or manifests. It owns one folder, an index's `meta/`: the schema, the name
+//! tokenizer, the value dictionary, the player aliases recorded there, the query language, and
+//! the checks of what a reader opens (footer checksums, block sums of a large document store).
+//! It does not assign game ids, decide which games are shown (a caller passes the hidden ones
+//! in) or know where its folder sits: `qipu-index` does. Its face is small: [`MetaWriter`] to
+//! write, [`MetaIndex`] to search and read a game's information back, [`Aliases`], and
+//! [`MetaError`].
+//!
 //! Metadata queries (`black:"Lee Sedol" AND date:[2005 TO 2010] AND winner:B`) filter games
 //! before or beside position searches, so they must return *every* matching game, quickly, as
 //! game ids. Each document therefore carries its game id in a `game` fast field, and searches
 //! run a collector that reads that column for every hit: no scoring, no top-N.
 //!
-//! - **Schema** (`meta/schema.rs`): names, teams, event, round, place, rules, source, annotator
+//! - **Schema** (`schema.rs`): names, teams, event, round, place, rules, source, annotator
 //!   and raw result as one exact term each, their words in the value dictionary; game name and
 //!   comment as text; keyword fields for winner, how and file; numbers (indexed and fast, so
 //!   ranges work) for komi, margin, handicap, size, moves, rank orders, the date's first and last
 //!   day; a `duplicate` flag.
-//! - **Value dictionary** (`meta/values.rs`): one document per distinct value of the repeating
+//! - **Value dictionary** (`values.rs`): one document per distinct value of the repeating
 //!   fields, tokenized; a query on such a field finds the matching values there, then the games
 //!   holding them.
-//! - **Text** (`meta/tokenizer.rs`): CJK n-grams and folded Latin words, so 李世石 finds
+//! - **Text** (`tokenizer.rs`): CJK n-grams and folded Latin words, so 李世石 finds
 //!   李世石九段 and `"Lee Sedol"` finds `Lee Sedol 9p`; Han characters folded to simplified
 //!   forms, so 一力遼 finds 一力辽.
-//! - **Aliases** (`meta/aliases.rs`): a player's names in several scripts, recorded with the
+//! - **Aliases** (`aliases.rs`): a player's names in several scripts, recorded with the
 //!   index; a query on one of them asks for all (`player:이세돌` finds 李世石 and `Lee Sedol`).
-//! - **Queries** (`meta/query.rs`): tantivy's syntax (`AND`, `OR`, `NOT`, `-`, quotes,
+//! - **Queries** (`query.rs`): tantivy's syntax (`AND`, `OR`, `NOT`, `-`, quotes,
 //!   parentheses, `[a TO b]`, `>=n`) over the names in [`field_names`]; words with no field
 //!   search black, white, event, name, place and comment, and words are ANDed by default.
 //!   `player` means black or white. Dates, ranks, winners are rewritten into what the index
@@ -69,11 +79,8 @@ use tantivy::{
 pub use aliases::{
     record_for_build as record_aliases, AliasError, AliasUpdate, Aliases, FILE as ALIASES_FILE,
 };
-pub use limits::{
-    MAX_BYTES as MAX_QUERY_BYTES, MAX_CLAUSES as MAX_QUERY_CLAUSES, MAX_DEPTH as MAX_QUERY_DEPTH,
-};
 pub use query::field_names;
-pub use tokenizer::{fold_han, is_cjk, name_key, NameTokenizer, TOKENIZER};
+use tokenizer::{name_key, TOKENIZER};
 
 use schema::Fields;
 use values::{Values, ValuesWriter};
@@ -301,7 +308,7 @@ fn open_or_create_index(dir: &Path, schema: tantivy::schema::Schema) -> Result<I
     Ok(index)
 }
 
-/// Whether `path` is a sidecar of block sums of a large document store (see `meta/blocksums.rs`),
+/// Whether `path` is a sidecar of block sums of a large document store (see `blocksums.rs`),
 /// whose damage [`damaged_files`] reports beside that of the tantivy files.
 pub fn is_block_sums(path: &Path) -> bool {
     path.file_name()
@@ -564,7 +571,7 @@ impl MetaWriter {
 }
 
 /// Segments a finished build leaves at most (see [`MetaWriter::finish`]).
-pub const MAX_SEGMENTS: usize = 8;
+const MAX_SEGMENTS: usize = 8;
 
 /// What a listing shows about a game, from the stored fields.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -699,7 +706,7 @@ impl MetaIndex {
     }
 
     /// Parses a query into a tantivy query (the language: see the module documentation and
-    /// `meta/query.rs`).
+    /// `query.rs`).
     pub fn parse(&self, query: &str) -> Result<Box<dyn Query>, MetaError> {
         guarded(&self.dir, || {
             if query.trim().is_empty() {
@@ -855,7 +862,7 @@ impl MetaIndex {
     }
 
     /// [`MetaIndex::top`] without the games `hidden` names (removed games, see
-    /// [`crate::Index::is_removed`]).
+    /// the index's removed games).
     pub fn top_hiding(
         &self,
         field: &str,
@@ -1237,7 +1244,7 @@ impl MetaIndex {
 
 /// The day `days` after 1970-01-01 (before it if negative), proleptic Gregorian: the inverse of
 /// [`Date::days_since_epoch`].
-pub fn date_from_days(days: i64) -> Date {
+fn date_from_days(days: i64) -> Date {
     let z = days + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;

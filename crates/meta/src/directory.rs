@@ -11,7 +11,7 @@
 //!   temporary file made private (mode 0600); qipu writes them like every other file of the index,
 //!   with the mode the umask leaves (0644 by default), so that an index built by one user can be
 //!   searched by another.
-//! - **A reader's maps are guarded.** A reader maps each file itself under [`crate::mapped`], so
+//! - **A reader's maps are guarded.** A reader maps each file itself under [`inputs::mapped`], so
 //!   a file truncated by another program while a search reads it is reported as damaged instead
 //!   of killing the process with `SIGBUS`. (The writer keeps tantivy's own maps: it reads only
 //!   the files it is writing, under its lock.)
@@ -32,7 +32,7 @@ use tantivy::directory::{
 };
 use tantivy::Directory;
 
-use crate::mapped::Mapped;
+use inputs::mapped::Mapped;
 
 /// A document store larger than this is not checked whole when a reader opens it (see
 /// [`checked`]); every other file is.
@@ -44,7 +44,7 @@ pub(crate) const STORE_CHECK_BYTES: u64 = 1 << 20;
 /// games is not once it is large: it is most of the folder, and checking it whole would cost every
 /// one-shot query in proportion to the index (BENCHMARKS.md, Opening an index and printing hits:
 /// checks of what a search reads); a reader only shows what it holds, and its damage is met by the
-/// checks of each document (`meta/stored.rs`) and tantivy's decompression (DESIGN-index.md, "Damage
+/// checks of each document (`stored.rs`) and tantivy's decompression (DESIGN-index.md, "Damage
 /// is reported").
 fn check_whole(path: &Path, len: u64) -> bool {
     !summed(path, len)

@@ -27,7 +27,11 @@ use tantivy::index::SegmentComponent;
 use tantivy::{HasLen, Index};
 
 use super::MetaError;
-use crate::store::BLOCK;
+
+/// Bytes per summed block: 64 KiB keeps a sidecar at 1/16,384 of its store (read whole when the
+/// store is opened) while a block costs little to check the first time it is read. The index's
+/// segment files are summed in blocks of the same size, by their own code.
+const BLOCK: usize = 64 << 10;
 
 /// What a sidecar's name puts before the name of the file it describes. A prefix, not a
 /// suffix: a name that begins with a segment's id and a dot is taken for a file of that segment

@@ -27,7 +27,7 @@
 //! as written; only the tokens are folded.
 //!
 //! No transliteration: 이창호 is found only where it is written in Hangul. The alias list
-//! (`meta/aliases.rs`) says which spellings in which scripts are one player.
+//! (`aliases.rs`) says which spellings in which scripts are one player.
 
 use tantivy::tokenizer::{
     AsciiFoldingFilter, LowerCaser, RawTokenizer, TextAnalyzer, Token, TokenStream, Tokenizer,

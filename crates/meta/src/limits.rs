@@ -247,7 +247,7 @@ mod tests {
             let black = schema.add_text_field("black", TEXT);
             let parser = QueryParser::new(schema.build(), vec![black], TokenizerManager::default());
             let ast = parse_query(&nested).expect("parses");
-            let ast = crate::meta::query::rewrite(ast).expect("rewrites");
+            let ast = crate::query::rewrite(ast).expect("rewrites");
             parser.build_query_from_user_input_ast(ast).expect("builds");
             let unclosed = "(".repeat(MAX_NESTING_MARKS);
             let _ = parse_query(&unclosed);

@@ -1,5 +1,5 @@
 //! Generates the table that folds Han characters for name searches (see
-//! `src/meta/tokenizer.rs`, "Folding").
+//! `tokenizer.rs`, "Folding").
 //!
 //! The same name is written 一力遼 in Japan and 一力辽 in China, 周俊勳 in Taiwan and 周俊勋 on a
 //! mainland server: a search must find both. OpenCC's dictionaries say which traditional
