@@ -409,13 +409,8 @@ fn colour_swap_key() {
 fn stone_count_follows_moves_captures_and_setup() {
     use goban::{Board, Color, Point};
     let mut b = Board::new(19, 19).unwrap();
-    let mut seed = 12345u64;
-    let mut next = || {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        seed
-    };
+    let mut rng = testdata::Rng::new(12345);
+    let mut next = || rng.next_u64();
     for i in 0..5000 {
         let p = Point::new((next() % 19) as u8, (next() % 19) as u8);
         let c = if i % 2 == 0 {
@@ -445,11 +440,9 @@ fn identity_hashing_follows_captures_setup_and_suicide() {
     let mut full = Board::new(7, 7).unwrap();
     let mut lean = Board::new(7, 7).unwrap();
     lean.set_identity_hashing();
-    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut rng = testdata::Rng::new(0x2545_f491_4f6c_dd1d);
     for i in 0..3000 {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
+        let seed = rng.next_u64();
         let (x, y, colour) = (
             (seed % 7) as u8,
             (seed / 7 % 7) as u8,

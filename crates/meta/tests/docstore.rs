@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use meta::{GameSummary, MetaIndex, MetaWriter};
 use sgf::GameInfo;
-use testdata::Scratch;
+use testdata::{Rng, Scratch};
 
 fn info(sgf: &str) -> GameInfo {
     let records = sgf::Records::read(sgf.as_bytes());
@@ -16,24 +16,21 @@ fn info(sgf: &str) -> GameInfo {
 
 /// Names lz4 cannot shorten much (hex of a xorshift sequence), so that few games make a
 /// document store of several MiB.
-fn names(seed: &mut u64) -> String {
-    *seed ^= *seed << 13;
-    *seed ^= *seed >> 7;
-    *seed ^= *seed << 17;
-    format!("{:016x}", *seed)
+fn names(rng: &mut Rng) -> String {
+    format!("{:016x}", rng.next_u64())
 }
 
 /// Adds games `from..to` to the metadata index in `dir` (created if missing).
-fn add(dir: &Path, from: u32, to: u32, seed: &mut u64) {
+fn add(dir: &Path, from: u32, to: u32, rng: &mut Rng) {
     let mut w = MetaWriter::open_or_create(dir, 50_000_000).unwrap();
     for g in from..to {
         let sgf = format!(
             "(;GM[1]SZ[19]PB[{}{}]PW[{}{}]EV[{}]DT[2005-03-15]RE[B+R]KM[6.5])",
-            names(seed),
-            names(seed),
-            names(seed),
-            names(seed),
-            names(seed)
+            names(rng),
+            names(rng),
+            names(rng),
+            names(rng),
+            names(rng)
         );
         w.add(g, &info(&sgf), 100, None, &format!("f/{g}.sgf"))
             .unwrap();
@@ -68,7 +65,7 @@ fn stores(dir: &Path) -> Vec<(PathBuf, u64)> {
 fn a_flipped_byte_in_a_large_store_is_refused_naming_it() {
     let dir = Scratch::new("docstore-flip");
     let games = 30_000;
-    let mut seed = 0x9e37_79b9_7f4a_7c15;
+    let mut seed = Rng::new(0x9e37_79b9_7f4a_7c15);
     add(&dir.0, 0, games, &mut seed);
     let (store, len) = stores(&dir.0)
         .into_iter()
@@ -116,7 +113,7 @@ fn a_flipped_byte_in_a_large_store_is_refused_naming_it() {
 #[test]
 fn block_sums_follow_their_stores_and_a_damaged_one_is_named() {
     let dir = Scratch::new("docstore-sidecars");
-    let mut seed = 0x2545_f491_4f6c_dd1d;
+    let mut seed = Rng::new(0x2545_f491_4f6c_dd1d);
     add(&dir.0, 0, 20_000, &mut seed);
     let stray = dir
         .0
@@ -173,7 +170,7 @@ fn sidecar_of(p: &Path) -> PathBuf {
 #[test]
 fn sums_are_taken_of_sound_stores_only_and_a_damaged_sidecar_is_written_again() {
     let dir = Scratch::new("docstore-resum");
-    let mut seed = 0x0f1e_2d3c_4b5a_6978;
+    let mut seed = Rng::new(0x0f1e_2d3c_4b5a_6978);
     add(&dir.0, 0, 30_000, &mut seed);
     let (store, len) = stores(&dir.0).into_iter().max_by_key(|s| s.1).unwrap();
     assert!(len > 2 << 20, "{} has only {len} bytes", store.display());

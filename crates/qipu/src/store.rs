@@ -493,21 +493,7 @@ mod tests {
     use super::Games;
     use crate::query::Plan;
     use crate::{build, BuildOptions, Color, Index, Query};
-
-    /// A small generator, so that the test needs no dependency and repeats exactly.
-    struct Rng(u64);
-
-    impl Rng {
-        fn next(&mut self) -> u64 {
-            self.0 ^= self.0 << 13;
-            self.0 ^= self.0 >> 7;
-            self.0 ^= self.0 << 17;
-            self.0
-        }
-        fn below(&mut self, n: u64) -> u64 {
-            self.next() % n
-        }
-    }
+    use testdata::Rng;
 
     /// A continuation table as (colour, SGF point) rows, in its order.
     fn rows_of(answer: &crate::Answer) -> Vec<(Color, String)> {
@@ -598,7 +584,7 @@ mod tests {
             })
             .collect();
         assert!(nineteen.len() >= 5, "{}", nineteen.len());
-        let mut rng = Rng(0x5eed_c0de_1234_5678);
+        let mut rng = Rng::new(0x5eed_c0de_1234_5678);
         let (mut with_hits, mut through_corners, mut answered) = (0, 0, 0);
         let (mut sequences_hit, mut slid_hits) = (0, 0);
         let fast_store = Games::new(&index.inner, None);
@@ -742,7 +728,7 @@ mod tests {
             })
             .collect();
         assert!(nineteen.len() >= 5, "{}", nineteen.len());
-        let mut rng = Rng(0xdee9_c0de_8765_4321);
+        let mut rng = Rng::new(0xdee9_c0de_8765_4321);
         let (mut asked, mut narrowed, mut hit) = (0, 0, 0);
         for round in 0..400 {
             let g = nineteen[rng.below(nineteen.len() as u64) as usize];

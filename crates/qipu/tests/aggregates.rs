@@ -12,20 +12,7 @@
 use std::path::{Path, PathBuf};
 
 use qipu::{build, BuildOptions, Handicap, Index, Query};
-use testdata::{dataset, lines, shared, Scratch};
-
-/// A small deterministic generator (no dependency for a test's dice).
-struct Dice(u64);
-
-impl Dice {
-    fn below(&mut self, n: usize) -> usize {
-        self.0 = self
-            .0
-            .wrapping_mul(6364136223846793005)
-            .wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % n as u64) as usize
-    }
-}
+use testdata::{dataset, lines, shared, Rng, Scratch};
 
 fn options(segment_games: u32) -> BuildOptions {
     BuildOptions {
@@ -151,11 +138,11 @@ fn compare(index: &Index, name: &str, q: &Query, failures: &mut Vec<String>) {
 
 /// Positions cut from `n` random games of `records` at a random move (most within the
 /// position table's reach, a few past it).
-fn random_positions(records: &[PathBuf], n: usize, dice: &mut Dice) -> Vec<(String, Query)> {
+fn random_positions(records: &[PathBuf], n: usize, dice: &mut Rng) -> Vec<(String, Query)> {
     let mut out = Vec::new();
     while out.len() < n {
-        let file = &records[dice.below(records.len())];
-        let at = dice.below(24);
+        let file = &records[dice.below(records.len() as u64) as usize];
+        let at = dice.below(24) as usize;
         let bytes = std::fs::read(file).unwrap();
         let Ok(q) = Query::from_record(&bytes, Some(at)) else {
             continue;
@@ -243,7 +230,7 @@ fn cells_answer_as_the_scan_does_on_every_oracle_probe_and_random_positions() {
         &star.swap_colors(true),
         &mut failures,
     );
-    for (name, q) in random_positions(&records, 40, &mut Dice(21)) {
+    for (name, q) in random_positions(&records, 40, &mut Rng::new(21)) {
         compare(&index, &name, &q, &mut failures);
         asked += 1;
     }
@@ -313,7 +300,7 @@ fn a_changed_file_leaves_answers_equal_to_the_scan_and_to_a_fresh_index() {
             Query::from_record(&changed_game, Some(at)).unwrap(),
         ));
     }
-    queries.extend(random_positions(&records, 10, &mut Dice(5)));
+    queries.extend(random_positions(&records, 10, &mut Rng::new(5)));
     for (name, q) in &queries {
         compare(&index, name, q, &mut failures);
         // Each copy counted: which of a set of copies counts once depends on the order the
@@ -377,7 +364,7 @@ fn variation_lines_stay_out_of_the_cells() {
             Query::points(19, "qd", "pe").unwrap(),
         ),
     ];
-    queries.extend(random_positions(&records, 20, &mut Dice(9)));
+    queries.extend(random_positions(&records, 20, &mut Rng::new(9)));
     let mut lines_seen = 0;
     for (name, q) in &queries {
         compare(&index, name, q, &mut failures);

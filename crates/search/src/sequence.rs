@@ -1176,45 +1176,32 @@ mod tests {
         assert!(translations(&g, &s, (19, 19), &played).is_empty());
     }
 
-    /// A small generator (no dependency): games and sequences over a few points of one corner,
-    /// so that repeats, breaks in the area and tenuki all happen often.
-    struct Lcg(u64);
-    impl Lcg {
-        fn next(&mut self, below: u64) -> u64 {
-            self.0 = self
-                .0
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (self.0 >> 33) % below
-        }
-        fn a_move(&mut self) -> (Color, Point) {
-            let c = if self.next(2) == 0 { B } else { W };
-            (
-                c,
-                Point::new(2 + self.next(3) as u8, 2 + self.next(3) as u8),
-            )
-        }
+    /// A move over a few points of one corner, so that in the games and sequences drawn from
+    /// these, repeats, breaks in the area and tenuki all happen often.
+    fn a_move(r: &mut testdata::Rng) -> (Color, Point) {
+        let c = if r.below(2) == 0 { B } else { W };
+        (c, Point::new(2 + r.below(3) as u8, 2 + r.below(3) as u8))
     }
 
     #[test]
     fn windows_find_what_walks_from_each_start_find() {
-        let mut r = Lcg(7);
+        let mut r = testdata::Rng::new(7);
         for round in 0..3000 {
-            let n = 1 + r.next(6) as usize;
-            let seq: Vec<(Color, Point)> = (0..n).map(|_| r.a_move()).collect();
-            let len = r.next(60) as usize;
+            let n = 1 + r.below(6) as usize;
+            let seq: Vec<(Color, Point)> = (0..n).map(|_| a_move(&mut r)).collect();
+            let len = r.below(60) as usize;
             let game: Vec<(Color, Option<Point>)> = (0..len)
-                .map(|_| match r.next(10) {
+                .map(|_| match r.below(10) {
                     0 => (B, None),
                     1..=3 => (W, Some(Point::new(15, 15))),
                     4 => (B, Some(Point::new(6, 3))),
                     _ => {
                         // Often a move of the sequence, so that it completes.
-                        if r.next(2) == 0 {
-                            let (c, p) = seq[r.next(n as u64) as usize];
+                        if r.below(2) == 0 {
+                            let (c, p) = seq[r.below(n as u64) as usize];
                             (c, Some(p))
                         } else {
-                            let (c, p) = r.a_move();
+                            let (c, p) = a_move(&mut r);
                             (c, Some(p))
                         }
                     }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 
 use sgf::quadrant::{self, Label, ParseErrorKind, QuadrantError, QuadrantRecord};
 use sgf::{Color, Point};
+use testdata::Rng;
 
 const B: Color = Color::Black;
 const W: Color = Color::White;
@@ -272,25 +273,9 @@ fn write_marks_only_on_change() {
     );
 }
 
-/// xorshift64*, enough randomness for tests without a dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
-
 #[test]
 fn random_round_trips() {
-    let mut rng = Rng(0x9E37_79B9_7F4A_7C15);
+    let mut rng = Rng::new(0x9E37_79B9_7F4A_7C15);
     for _ in 0..2000 {
         let len = rng.below(60) as usize;
         let ms: Vec<(Color, Option<Point>)> = (0..len)
@@ -357,7 +342,7 @@ fn garbage_never_panics() {
             }
         }
     }
-    let mut rng = Rng(0xDEAD_BEEF_CAFE_F00D);
+    let mut rng = Rng::new(0xDEAD_BEEF_CAFE_F00D);
     for _ in 0..20_000 {
         let len = rng.below(24) as usize;
         let s: String = (0..len)

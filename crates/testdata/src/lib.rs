@@ -8,16 +8,39 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-/// A small pseudo-random generator (xorshift64) for tests that draw many cases: the same
-/// sequence on every run, and no dependency. `seed` must not be 0.
-pub fn xorshift(seed: u64) -> impl FnMut() -> u64 {
-    let mut state = seed;
-    move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
+/// The tests' one pseudo-random generator: xorshift64 (Marsaglia's 13/7/17 triple), the same
+/// sequence on every run and no dependency. Tests whose thresholds were tuned on a seed's draws
+/// (how many cases hit, how many took a road) depend on this exact formula: changing it changes
+/// what they try, not only the order.
+#[derive(Clone, Debug)]
+pub struct Rng(u64);
+
+impl Rng {
+    /// A generator from `seed`, which must not be 0 (xorshift's one fixed point).
+    pub fn new(seed: u64) -> Rng {
+        assert_ne!(seed, 0, "xorshift stays at 0 forever");
+        Rng(seed)
     }
+
+    /// The next draw.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    /// A draw in `0..n` (`n` > 0; the slight bias of a remainder is no matter for tests).
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next_u64() % n
+    }
+}
+
+/// [`Rng`]'s draws as a closure, for tests that only ever want the next number. `seed` must not
+/// be 0.
+pub fn xorshift(seed: u64) -> impl FnMut() -> u64 {
+    let mut rng = Rng::new(seed);
+    move || rng.next_u64()
 }
 
 /// Whether this run must have the shared material (`QIPU_REQUIRE_DATASETS=1`).
@@ -77,6 +100,11 @@ impl Scratch {
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).expect("a scratch folder");
         Scratch(dir)
+    }
+
+    /// The path of `rel` inside the folder.
+    pub fn path(&self, rel: &str) -> PathBuf {
+        self.0.join(rel)
     }
 
     /// Writes `bytes` at `rel` inside the folder (making the folders on the way); its path.
