@@ -3,46 +3,13 @@
 //! reading records take back, errors in the user's words, `-` for standard input, colour only
 //! where it belongs, and no progress line on a pipe.
 
-use std::io::Write;
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::process::Output;
 
-use testdata::Scratch;
+use common::{qipu, run, stderr as err, stdout as text, Scratch};
 use unicode_width::UnicodeWidthStr;
-
-/// Runs qipu with `args`, `stdin` on its standard input, `env` added; output piped.
-fn run(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_qipu"));
-    c.args(args)
-        .env_remove("QIPU_INDEX")
-        .env_remove("NO_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("CLICOLOR")
-        .env("RUST_BACKTRACE", "0")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    let mut child = c.spawn().expect("qipu runs");
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(stdin).unwrap();
-    drop(input);
-    child.wait_with_output().unwrap()
-}
-
-fn qipu(args: &[&str]) -> Output {
-    run(args, b"", &[])
-}
-
-fn text(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
-
-fn err(out: &Output) -> String {
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
 
 /// A game whose first move is point `i` of the board (so that 30 games have 30 first moves).
 fn game(i: usize, black: &str, white: &str, result: &str) -> String {
@@ -90,10 +57,9 @@ impl Corpus {
                 game(i, b, w, if i % 3 == 0 { "W+2.5" } else { "B+R" }).as_bytes(),
             );
         }
-        let index = dir.0.join("index").display().to_string();
-        let games = dir.0.join("games").display().to_string();
-        let out = qipu(&["index", "--quiet", "--index", &index, &games]);
-        assert!(out.status.success(), "{}", err(&out));
+        let index = dir.0.join("index");
+        common::build(&index, &[&dir.0.join("games")]);
+        let index = index.display().to_string();
         Corpus { dir, index }
     }
 

@@ -2,56 +2,13 @@
 //! bad queries, endless query files, missing and unreadable files, closed pipes. Every case
 //! ends with one line on stderr and exit code 2, or (a closed pipe) quietly with 0.
 
+mod common;
+
 use std::io::{BufRead, BufReader};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+use std::path::Path;
+use std::process::Stdio;
 
-fn qipu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qipu"))
-        .args(args)
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .expect("qipu runs")
-}
-
-fn samples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/games")
-}
-
-/// A directory under the system temporary directory, unique to this test, removed when dropped.
-struct Temp(PathBuf);
-
-impl Temp {
-    fn new(name: &str) -> Temp {
-        let dir = std::env::temp_dir().join(format!("qipu-bounds-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        Temp(dir)
-    }
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn index_of_samples(tmp: &Temp) -> PathBuf {
-    let index = tmp.0.join("index");
-    let out = qipu(&[
-        "index",
-        "-q",
-        "--index",
-        index.to_str().unwrap(),
-        samples().to_str().unwrap(),
-    ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    index
-}
+use common::{qipu, sample_games as samples, samples_index, Scratch};
 
 fn s(p: &Path) -> &str {
     p.to_str().unwrap()
@@ -60,9 +17,8 @@ fn s(p: &Path) -> &str {
 /// Runs qipu with its stdout a pipe that this side closes, before reading anything or after
 /// the first line, and returns the exit code and stderr.
 fn with_closed_stdout(args: &[&str], read_first_line: bool) -> (Option<i32>, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qipu"))
+    let mut child = common::command()
         .args(args)
-        .env("RUST_BACKTRACE", "0")
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -84,19 +40,18 @@ fn with_closed_stdout(args: &[&str], read_first_line: bool) -> (Option<i32>, Str
 
 #[test]
 fn a_closed_pipe_ends_every_command_quietly() {
-    let tmp = Temp::new("pipe");
-    let index = index_of_samples(&tmp);
+    let index = samples_index();
     let games = samples();
     let record = games.join("maruyama-ito.sgf");
     let commands: Vec<Vec<&str>> = vec![
-        vec!["stats", "--index", s(&index)],
-        vec!["stats", "--index", s(&index), "--json"],
+        vec!["stats", "--index", s(index)],
+        vec!["stats", "--index", s(index), "--json"],
         vec!["show", s(&games)],
         vec!["show", "--json", s(&games)],
         vec!["info", s(&games)],
         vec!["info", "--json", s(&games)],
-        vec!["search", "--index", s(&index), "--query", "lee"],
-        vec!["search", "--index", s(&index), "--black", "pd", "--json"],
+        vec!["search", "--index", s(index), "--query", "lee"],
+        vec!["search", "--index", s(index), "--black", "pd", "--json"],
         vec!["convert", s(&record)],
     ];
     for args in &commands {
@@ -128,8 +83,8 @@ fn one_error_line(args: &[&str]) -> String {
 
 #[test]
 fn errors_are_one_line_with_the_os_error_once() {
-    let tmp = Temp::new("errors");
-    let index = index_of_samples(&tmp);
+    let tmp = Scratch::new("bounds-errors");
+    let index = samples_index();
     let missing = tmp.0.join("missing");
     let a_file = samples().join("maruyama-ito.sgf");
     let enoent = std::io::Error::from_raw_os_error(2).to_string();
@@ -156,22 +111,22 @@ fn errors_are_one_line_with_the_os_error_once() {
         1,
         "{e}"
     );
-    let e = one_error_line(&["search", "--index", s(&index), "--position", s(&missing)]);
+    let e = one_error_line(&["search", "--index", s(index), "--position", s(&missing)]);
     assert_eq!(e.matches(&enoent).count(), 1, "{e}");
     // A directory where a file is expected cannot be read, even by root.
-    let e = one_error_line(&["search", "--index", s(&index), "--pattern", s(&tmp.0)]);
+    let e = one_error_line(&["search", "--index", s(index), "--pattern", s(&tmp.0)]);
     assert_eq!(e.matches(&eisdir).count(), 1, "{e}");
     // An index folder that is a file: the OS error used to come twice.
     let e = one_error_line(&["index", "-q", "--index", s(&a_file), s(&a_file)]);
     assert_eq!(e.matches(&eexist).count(), 1, "{e}");
-    let e = one_error_line(&["search", "--index", s(&index), "--query", "((("]);
+    let e = one_error_line(&["search", "--index", s(index), "--query", "((("]);
     assert!(e.contains("bad query"), "{e}");
-    let e = one_error_line(&["search", "--index", s(&index), "--query", &"(".repeat(5000)]);
+    let e = one_error_line(&["search", "--index", s(index), "--query", &"(".repeat(5000)]);
     assert!(e.contains("bad query"), "{e}");
     let e = one_error_line(&[
         "search",
         "--index",
-        s(&index),
+        s(index),
         "--query",
         &"NOT ".repeat(900),
     ]);
@@ -180,9 +135,9 @@ fn errors_are_one_line_with_the_os_error_once() {
 
 #[test]
 fn typed_queries_refuse_what_they_cannot_read() {
-    let tmp = Temp::new("typed");
-    let index = index_of_samples(&tmp);
-    let idx = s(&index);
+    let tmp = Scratch::new("bounds-typed");
+    let index = samples_index();
+    let idx = s(index);
     let e = one_error_line(&["search", "--index", idx, "--black", "é"]);
     assert!(e.contains("point 1"), "{e}");
     let e = one_error_line(&[
@@ -202,10 +157,9 @@ fn typed_queries_refuse_what_they_cannot_read() {
 #[cfg(unix)]
 #[test]
 fn endless_query_files_are_refused() {
-    let tmp = Temp::new("zero");
-    let index = index_of_samples(&tmp);
+    let index = samples_index();
     for flag in ["--pattern", "--position"] {
-        let e = one_error_line(&["search", "--index", s(&index), flag, "/dev/zero"]);
+        let e = one_error_line(&["search", "--index", s(index), flag, "/dev/zero"]);
         assert!(e.contains("larger than") && e.contains("MiB"), "{e}");
     }
 }

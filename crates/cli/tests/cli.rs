@@ -1,28 +1,9 @@
 //! The command line as a user runs it, on the embedded sample corpus.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
+use common::{json_lines, qipu, sample_games as samples, Scratch};
 use serde_json::Value;
-
-fn samples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/games")
-}
-
-fn qipu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qipu"))
-        .args(args)
-        .output()
-        .expect("qipu runs")
-}
-
-fn json_lines(out: &Output) -> Vec<Value> {
-    String::from_utf8(out.stdout.clone())
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
-}
 
 #[test]
 fn info_json_describes_every_game() {
@@ -142,14 +123,12 @@ fn convert_between_the_three_formats() {
 #[test]
 fn convert_reads_its_input_as_every_command_does() {
     // A folder is walked like `qipu index` walks it: each record converted, in name order.
-    let dir = std::env::temp_dir().join(format!("qipu-convert-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = Scratch::new("convert");
+    let dir = &scratch.0;
     std::fs::copy(samples().join("maruyama-ito.sgf"), dir.join("b.sgf")).unwrap();
     std::fs::copy(samples().join("sun-ce-lu-fan-200.wtf"), dir.join("a.wtf")).unwrap();
     std::fs::write(dir.join("notes.txt"), "not a record").unwrap();
     let out = qipu(&["convert", dir.to_str().unwrap()]);
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(
         out.status.success(),
         "{}",
@@ -174,8 +153,8 @@ fn missing_input_is_an_error_with_exit_code_2() {
 #[test]
 fn stats_shows_control_characters_from_records_as_escapes() {
     // A name holding a terminal's "clear the screen" must not reach the terminal as itself.
-    let dir = std::env::temp_dir().join(format!("qipu-stats-escapes-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let scratch = Scratch::new("stats-escapes");
+    let dir = &scratch.0;
     let games = dir.join("games");
     std::fs::create_dir_all(&games).unwrap();
     std::fs::write(
@@ -189,7 +168,6 @@ fn stats_shows_control_characters_from_records_as_escapes() {
 
     let human = qipu(&["stats", "--index", idx]);
     let json = qipu(&["stats", "--index", idx, "--json"]);
-    let _ = std::fs::remove_dir_all(&dir);
     assert!(human.status.success());
     let human = String::from_utf8(human.stdout).unwrap();
     assert!(
@@ -214,9 +192,8 @@ fn stats_shows_control_characters_from_records_as_escapes() {
 #[test]
 fn a_path_that_is_not_utf8_is_printed_in_a_form_given_back_to_show() {
     use std::os::unix::ffi::OsStrExt;
-    let dir = std::env::temp_dir().join(format!("qipu-bytes-path-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
+    let scratch = Scratch::new("bytes-path");
+    let dir = &scratch.0;
     // "café.sgf" in Latin-1: 0xE9 alone is not UTF-8.
     let name = std::ffi::OsStr::from_bytes(b"caf\xe9 \\ 1.sgf");
     std::fs::write(
@@ -245,5 +222,4 @@ fn a_path_that_is_not_utf8_is_printed_in_a_form_given_back_to_show() {
         assert_eq!(last["moves"], 3, "{arg}");
         assert_eq!(last["path"], path.as_str(), "{arg}: the same form again");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }

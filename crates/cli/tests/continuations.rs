@@ -6,28 +6,15 @@
 //! `testdata::shared`); without them these tests say so and pass, unless
 //! `QIPU_REQUIRE_DATASETS=1`.
 
+mod common;
+
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::Output;
 use std::sync::OnceLock;
 
+use common::{json_lines, qipu, samples, Scratch};
 use serde_json::Value;
-use testdata::Scratch;
-
-fn qipu(args: &[&str]) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_qipu"))
-        .args(args)
-        .env_remove("QIPU_INDEX")
-        .output()
-        .expect("qipu runs")
-}
-
-fn json_lines(out: &Output) -> Vec<Value> {
-    String::from_utf8_lossy(&out.stdout)
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect()
-}
 
 type Hits = BTreeMap<(String, u64), Vec<u64>>;
 /// Rows as the oracle compares them: colour, point, count, tenuki, Black's and White's wins.
@@ -74,7 +61,6 @@ struct Built {
     index: String,
     oracle: PathBuf,
     universe: BTreeSet<(String, u64)>,
-    _dir: Scratch,
 }
 
 fn built(dataset: &str) -> Option<&'static Built> {
@@ -94,32 +80,20 @@ fn built(dataset: &str) -> Option<&'static Built> {
                 )
             })
             .collect();
-        let dir = Scratch::new(&format!("cli-continuations-{dataset}"));
-        let games = dir.0.join("games");
+        let dir = common::kept(dataset);
+        let games = dir.join("games");
         let files: BTreeSet<&str> = universe.iter().map(|(f, _)| f.as_str()).collect();
         for f in files {
             let to = games.join(f);
             std::fs::create_dir_all(to.parent().unwrap()).unwrap();
             std::fs::copy(data.join(f), &to).unwrap();
         }
-        let index = dir.0.join("index").display().to_string();
-        let out = qipu(&[
-            "index",
-            "--quiet",
-            "--index",
-            &index,
-            games.to_str().unwrap(),
-        ]);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        let index = dir.join("index");
+        common::build(&index, &[&games]);
         Some(Built {
-            index,
+            index: index.display().to_string(),
             oracle,
             universe,
-            _dir: dir,
         })
     })
     .as_ref()
@@ -222,10 +196,6 @@ fn answer_of(out: &Output) -> Vec<Value> {
         }
     }
     lines
-}
-
-fn samples() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../samples")
 }
 
 #[test]

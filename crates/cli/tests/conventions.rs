@@ -2,62 +2,20 @@
 //! a search found something, 1 when it found nothing, 2 for an error; `QIPU_INDEX` naming the
 //! default index; options out of range refused with one line.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn qipu(args: &[&str], env: &[(&str, &PathBuf)]) -> Output {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_qipu"));
-    c.args(args)
-        .env_remove("QIPU_INDEX")
-        .env("RUST_BACKTRACE", "0");
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    c.output().expect("qipu runs")
-}
+use std::process::Output;
 
-fn samples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/games")
-}
+use common::{run, sample_games as samples, samples_index, Scratch};
 
-struct Temp(PathBuf);
-
-impl Temp {
-    fn new(name: &str) -> Temp {
-        let d = std::env::temp_dir().join(format!("qipu-conv-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&d);
-        std::fs::create_dir_all(&d).unwrap();
-        Temp(d)
-    }
-}
-
-impl Drop for Temp {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// Runs qipu with `args` and `env` added to the harness's environment.
+fn qipu(args: &[&str], env: &[(&str, &str)]) -> Output {
+    run(args, b"", env)
 }
 
 #[test]
 fn exit_codes_say_found_not_found_and_error() {
-    let tmp = Temp::new("codes");
-    let index = tmp.0.join("index");
-    let s = samples();
-    let out = qipu(
-        &[
-            "index",
-            "--quiet",
-            "--index",
-            index.to_str().unwrap(),
-            s.to_str().unwrap(),
-        ],
-        &[],
-    );
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let i = index.to_str().unwrap();
+    let i = samples_index().to_str().unwrap();
     let found = qipu(&["search", "--index", i, "--query", "black:AlphaGo"], &[]);
     assert_eq!(found.status.code(), Some(0));
     let none = qipu(&["search", "--index", i, "--query", "black:Nobody"], &[]);
@@ -80,10 +38,10 @@ fn exit_codes_say_found_not_found_and_error() {
 
 #[test]
 fn qipu_index_names_the_default_index() {
-    let tmp = Temp::new("env");
+    let tmp = Scratch::new("conv-env");
     let index = tmp.0.join("index");
     let s = samples();
-    let env = [("QIPU_INDEX", &index)];
+    let env = [("QIPU_INDEX", index.to_str().unwrap())];
     let out = qipu(&["index", "--quiet", s.to_str().unwrap()], &env);
     assert!(
         out.status.success(),
@@ -110,7 +68,7 @@ fn qipu_index_names_the_default_index() {
 
 #[test]
 fn zero_games_per_segment_is_refused() {
-    let tmp = Temp::new("seg0");
+    let tmp = Scratch::new("conv-seg0");
     let index = tmp.0.join("index");
     let s = samples();
     let out = qipu(
@@ -131,16 +89,7 @@ fn zero_games_per_segment_is_refused() {
 
 #[test]
 fn an_option_without_its_main_option_is_refused_not_ignored() {
-    let tmp = Temp::new("requires");
-    let index = tmp.0.join("index");
-    let s = samples();
-    let i = index.to_str().unwrap();
-    assert!(qipu(
-        &["index", "--quiet", "--index", i, s.to_str().unwrap()],
-        &[]
-    )
-    .status
-    .success());
+    let i = samples_index().to_str().unwrap();
     for (args, needs) in [
         (
             &["--query", "black:AlphaGo", "--at", "10"][..],

@@ -2,20 +2,10 @@
 //! hand: the date profile, the filters (dates, rank, handicap, komi, board), copies counted
 //! once or each, the richer continuation rows, sorts and pages, in `--json` and in the table.
 
-use std::process::{Command, Output};
+mod common;
 
+use common::{json_lines, qipu, Scratch};
 use serde_json::Value;
-use testdata::Scratch;
-
-fn qipu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qipu"))
-        .args(args)
-        .env_remove("QIPU_INDEX")
-        .env("NO_COLOR", "1")
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .expect("qipu runs")
-}
 
 /// The five games: 0 and 1 are exact copies (same main line), 3 has handicap stones.
 const GAMES: [(&str, &str); 5] = [
@@ -44,14 +34,9 @@ fn index(name: &str) -> (Scratch, String) {
     for (name, text) in GAMES {
         s.write(&format!("games/{name}"), text.as_bytes());
     }
-    let index = s.0.join("index").display().to_string();
-    let games = s.0.join("games").display().to_string();
-    let out = qipu(&["index", "--quiet", "--index", &index, &games]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let index = s.0.join("index");
+    common::build(&index, &[&s.0.join("games")]);
+    let index = index.display().to_string();
     (s, index)
 }
 
@@ -64,11 +49,7 @@ fn json(index: &str, args: &[&str]) -> Vec<Value> {
         "{args:?}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect()
+    json_lines(&out)
 }
 
 fn of_type<'a>(lines: &'a [Value], t: &str) -> Vec<&'a Value> {

@@ -1,24 +1,14 @@
 //! `qipu index` as a user runs it: incremental runs, and a run killed with SIGKILL at any moment
 //! leaves a searchable index that the next run completes with no game lost or doubled.
 
+mod common;
+
 use std::collections::HashSet;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
 
+use common::{qipu, samples, Scratch};
 use serde_json::Value;
-
-fn qipu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qipu"))
-        .args(args)
-        .output()
-        .expect("qipu runs")
-}
-
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("qipu-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
 
 fn stats(index: &Path) -> Value {
     let out = qipu(&["stats", "--index", index.to_str().unwrap(), "--json"]);
@@ -61,9 +51,10 @@ fn identities(index: &Path) -> HashSet<(String, u64)> {
 
 #[test]
 fn running_again_adds_only_what_is_new() {
-    let samples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/games");
-    let dir = temp("incremental");
-    let inputs = temp("incremental-inputs");
+    let samples = common::sample_games();
+    let scratch = Scratch::new("incremental");
+    let dir = scratch.path("index");
+    let inputs = scratch.path("inputs");
     std::fs::create_dir_all(&inputs).unwrap();
     for f in ["maruyama-ito.sgf", "melkisheva-shikshina.sgf"] {
         std::fs::copy(samples.join(f), inputs.join(f)).unwrap();
@@ -125,8 +116,6 @@ fn running_again_adds_only_what_is_new() {
         .status
         .success());
     assert_eq!(stats(&dir)["games"], 4);
-    let _ = std::fs::remove_dir_all(&dir);
-    let _ = std::fs::remove_dir_all(&inputs);
 }
 
 #[test]
@@ -134,7 +123,8 @@ fn a_killed_run_is_finished_by_the_next_with_nothing_lost_or_doubled() {
     let Some(data) = testdata::dataset("fox-pro") else {
         return;
     };
-    let dir = temp("crash");
+    let scratch = Scratch::new("crash");
+    let dir = scratch.path("index");
     let idx = dir.to_str().unwrap();
     let args = [
         "index",
@@ -152,10 +142,7 @@ fn a_killed_run_is_finished_by_the_next_with_nothing_lost_or_doubled() {
     std::fs::remove_dir_all(&dir).unwrap();
     let mut interrupted_with_games = 0;
     for fraction in [0.3, 0.5, 0.6, 0.7, 0.8, 0.9] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_qipu"))
-            .args(args)
-            .spawn()
-            .unwrap();
+        let mut child = common::command().args(args).spawn().unwrap();
         std::thread::sleep(full.mul_f64(fraction));
         let _ = child.kill(); // SIGKILL
         let _ = child.wait();
@@ -192,13 +179,13 @@ fn a_killed_run_is_finished_by_the_next_with_nothing_lost_or_doubled() {
     let s = stats(&dir);
     assert_eq!(s["games"], 10_348);
     assert_eq!(identities(&dir).len(), 10_348);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn search_exports_hits_and_rejects_nonsense_with_exit_code_2() {
-    let samples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples");
-    let dir = temp("export");
+    let samples = samples();
+    let scratch = Scratch::new("export");
+    let dir = scratch.path("index");
     let idx = dir.to_str().unwrap();
     let games = samples.join("games");
     assert!(
@@ -255,41 +242,13 @@ fn search_exports_hits_and_rejects_nonsense_with_exit_code_2() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert_eq!(err.trim().lines().count(), 1, "{args:?}: {err}");
     }
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 // ---- An index equals what its inputs hold (issue 14) ----
 
-/// A scratch folder for one test's inputs and index, removed when dropped.
-struct Scratch(PathBuf);
-
-impl Scratch {
-    fn new(name: &str) -> Scratch {
-        let d = temp(&format!("inputs-{name}"));
-        std::fs::create_dir_all(&d).unwrap();
-        Scratch(d)
-    }
-
-    fn path(&self, rel: &str) -> PathBuf {
-        self.0.join(rel)
-    }
-
-    fn write(&self, rel: &str, bytes: &[u8]) -> PathBuf {
-        let p = self.0.join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(&p, bytes).unwrap();
-        p
-    }
-
-    fn index(&self) -> String {
-        self.path("index").to_str().unwrap().to_string()
-    }
-}
-
-impl Drop for Scratch {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
+/// Where a test's index goes in its scratch folder.
+fn index_in(s: &Scratch) -> String {
+    s.path("index").to_str().unwrap().to_string()
 }
 
 /// A game by `player` whose moves depend on `seed` (games of different seeds are no copies of
@@ -309,7 +268,7 @@ fn game_of(seed: u32, player: &str) -> String {
 
 /// Runs `qipu index -q` on `inputs` (from `cwd` when given); its output.
 fn index_run(index: &str, inputs: &[&Path], cwd: Option<&Path>) -> Output {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_qipu"));
+    let mut cmd = common::command();
     cmd.args(["index", "--index", index, "-q"]).args(inputs);
     if let Some(dir) = cwd {
         cmd.current_dir(dir);
@@ -385,10 +344,10 @@ fn position_hits(index: &str, game: &Path, moves: usize) -> Vec<String> {
 
 #[test]
 fn a_second_folder_whose_file_names_repeat_the_first_is_indexed_too() {
-    let s = Scratch::new("same-names");
+    let s = Scratch::new("inputs-same-names");
     s.write("tygem-9d/2009-01.sgf", game_of(1, "tygem").as_bytes());
     s.write("tom-9d/2009-01.sgf", game_of(2, "tom").as_bytes());
-    let idx = s.index();
+    let idx = index_in(&s);
     ok(index_run(&idx, &[&s.path("tygem-9d")], None));
     let out = ok(index_run(&idx, &[&s.path("tom-9d")], None));
     assert!(out.contains("indexed 1 games"), "{out}");
@@ -401,10 +360,10 @@ fn a_second_folder_whose_file_names_repeat_the_first_is_indexed_too() {
 
 #[test]
 fn a_changed_or_grown_file_is_read_again_and_its_old_games_leave() {
-    let s = Scratch::new("changed");
+    let s = Scratch::new("inputs-changed");
     let f = s.write("d/a.sgf", game_of(1, "first").as_bytes());
     s.write("d/other.sgf", game_of(9, "other").as_bytes());
-    let idx = s.index();
+    let idx = index_in(&s);
     ok(index_run(&idx, &[&s.path("d")], None));
     // Changed in place, same size and modification time: only the fingerprint tells.
     let mtime = std::fs::metadata(&f).unwrap().modified().unwrap();
@@ -457,10 +416,10 @@ fn a_changed_or_grown_file_is_read_again_and_its_old_games_leave() {
 
 #[test]
 fn a_deleted_file_leaves_when_its_folder_is_indexed_again() {
-    let s = Scratch::new("deleted");
+    let s = Scratch::new("inputs-deleted");
     let gone = s.write("d/sub/gone.sgf", game_of(1, "gone").as_bytes());
     s.write("d/kept.sgf", game_of(2, "kept").as_bytes());
-    let idx = s.index();
+    let idx = index_in(&s);
     ok(index_run(&idx, &[&s.path("d")], None));
     assert_eq!(every_game(&idx).len(), 2);
     std::fs::remove_file(&gone).unwrap();
@@ -476,10 +435,10 @@ fn a_deleted_file_leaves_when_its_folder_is_indexed_again() {
 
 #[test]
 fn a_copy_is_still_found_when_its_original_is_removed() {
-    let s = Scratch::new("copy-of-removed");
+    let s = Scratch::new("inputs-copy-of-removed");
     let original = s.write("a/orig.sgf", game_of(1, "orig").as_bytes());
     s.write("b/copy.sgf", game_of(1, "copy").as_bytes());
-    let idx = s.index();
+    let idx = index_in(&s);
     ok(index_run(&idx, &[&s.path("a")], None));
     ok(index_run(&idx, &[&s.path("b")], None));
     let q = s.write("q.sgf", game_of(1, "q").as_bytes());
@@ -509,12 +468,12 @@ fn a_copy_is_still_found_when_its_original_is_removed() {
 
 #[test]
 fn the_same_input_under_two_spellings_or_twice_is_indexed_once() {
-    let s = Scratch::new("spellings");
+    let s = Scratch::new("inputs-spellings");
     let archive = s.write(
         "data/games.sgf",
         format!("{}{}", game_of(1, "a"), game_of(2, "b")).as_bytes(),
     );
-    let idx = s.index();
+    let idx = index_in(&s);
     ok(index_run(&idx, &[&archive], None));
     // Relative, from its folder: the same file.
     let out = ok(index_run(
@@ -525,9 +484,9 @@ fn the_same_input_under_two_spellings_or_twice_is_indexed_once() {
     assert!(out.contains("indexed 0 games"), "{out}");
     assert_eq!(stats(Path::new(&idx))["games"], 2);
     // One folder twice in one command, and once more through `.`.
-    let s2 = Scratch::new("twice");
+    let s2 = Scratch::new("inputs-twice");
     s2.write("d/x.sgf", game_of(3, "x").as_bytes());
-    let idx2 = s2.index();
+    let idx2 = index_in(&s2);
     let d = s2.path("d");
     ok(index_run(&idx2, &[&d, &d, &s2.path("d/.")], None));
     assert_eq!(stats(Path::new(&idx2))["games"], 1);
@@ -536,14 +495,14 @@ fn the_same_input_under_two_spellings_or_twice_is_indexed_once() {
 #[test]
 fn names_that_are_not_utf8_do_not_collide() {
     use std::os::unix::ffi::OsStrExt;
-    let s = Scratch::new("not-utf8");
+    let s = Scratch::new("inputs-not-utf8");
     for (byte, seed) in [(0xFEu8, 1), (0xFF, 2)] {
         let bytes = [b'a', byte, b'.', b's', b'g', b'f'];
         let name = std::ffi::OsStr::from_bytes(&bytes);
         std::fs::create_dir_all(s.path("d")).unwrap();
         std::fs::write(s.path("d").join(name), game_of(seed, "p")).unwrap();
     }
-    let idx = s.index();
+    let idx = index_in(&s);
     ok(index_run(&idx, &[&s.path("d")], None));
     let mut files: Vec<String> = every_game(&idx).into_iter().map(|h| h.0).collect();
     files.sort();
@@ -553,10 +512,10 @@ fn names_that_are_not_utf8_do_not_collide() {
 #[test]
 fn a_pipe_is_read_as_a_stream_and_never_marks_content_as_done() {
     use std::io::Write;
-    let s = Scratch::new("pipe");
-    let idx = s.index();
+    let s = Scratch::new("inputs-pipe");
+    let idx = index_in(&s);
     let run = |text: String| {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_qipu"))
+        let mut child = common::command()
             .args(["index", "--index", &idx, "-q", "/dev/stdin"])
             .stdin(std::process::Stdio::piped())
             .stdout(std::process::Stdio::piped())
@@ -582,7 +541,7 @@ fn a_pipe_is_read_as_a_stream_and_never_marks_content_as_done() {
 
 #[test]
 fn a_fifo_in_a_folder_is_skipped_with_a_reason() {
-    let s = Scratch::new("fifo");
+    let s = Scratch::new("inputs-fifo");
     s.write("d/a.sgf", game_of(1, "a").as_bytes());
     let fifo = s.path("d/pipe.sgf");
     assert!(Command::new("mkfifo")
@@ -590,7 +549,7 @@ fn a_fifo_in_a_folder_is_skipped_with_a_reason() {
         .status()
         .unwrap()
         .success());
-    let idx = s.index();
+    let idx = index_in(&s);
     let out = index_run(&idx, &[&s.path("d")], None);
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(
@@ -604,11 +563,11 @@ fn a_fifo_in_a_folder_is_skipped_with_a_reason() {
 
 #[test]
 fn broken_links_in_a_folder_are_said_with_a_reason() {
-    let s = Scratch::new("broken-links");
+    let s = Scratch::new("inputs-broken-links");
     s.write("d/a.sgf", game_of(1, "a").as_bytes());
     std::os::unix::fs::symlink(s.path("d/gone.sgf"), s.path("d/dangling.sgf")).unwrap();
     std::os::unix::fs::symlink(s.path("d/loop.sgf"), s.path("d/loop.sgf")).unwrap();
-    let idx = s.index();
+    let idx = index_in(&s);
     let out = index_run(&idx, &[&s.path("d")], None);
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(
@@ -644,7 +603,7 @@ fn an_input_read_in_part_is_said_by_the_cli() {
 
 #[test]
 fn link_diamonds_are_walked_once() {
-    let s = Scratch::new("diamond");
+    let s = Scratch::new("inputs-diamond");
     let depth = 10;
     for level in 0..depth {
         let dir = s.path(&format!("l{level}"));
@@ -655,7 +614,7 @@ fn link_diamonds_are_walked_once() {
         }
     }
     std::fs::create_dir_all(s.path(&format!("l{depth}"))).unwrap();
-    let idx = s.index();
+    let idx = index_in(&s);
     ok(index_run(&idx, &[&s.path("l0")], None));
     let st = stats(Path::new(&idx));
     assert_eq!(
@@ -666,7 +625,7 @@ fn link_diamonds_are_walked_once() {
 
 #[test]
 fn an_unreadable_subfolder_is_reported_and_the_rest_indexed() {
-    let s = Scratch::new("unreadable");
+    let s = Scratch::new("inputs-unreadable");
     s.write("d/a.sgf", game_of(1, "a").as_bytes());
     s.write("d/z/b.sgf", game_of(2, "b").as_bytes());
     // A folder deeper than PATH_MAX cannot be listed by its path, even by root (bash: dash
@@ -683,7 +642,7 @@ fn an_unreadable_subfolder_is_reported_and_the_rest_indexed() {
         .status()
         .unwrap()
         .success());
-    let idx = s.index();
+    let idx = index_in(&s);
     let out = index_run(&idx, &[&s.path("d")], None);
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(
@@ -703,7 +662,8 @@ fn a_folder_of_the_other_formats_is_indexed_and_searchable() {
     let Some(diverse) = testdata::dataset("diverse") else {
         return;
     };
-    let root = temp("other-formats");
+    let scratch = Scratch::new("other-formats");
+    let root = &scratch.0;
     let idx = root.join("idx");
     let idx = idx.to_str().unwrap();
     // GIB, NGF, UGF/UGI and a kifu-line move file (its index, `.index`, is not taken alone).
@@ -727,7 +687,6 @@ fn a_folder_of_the_other_formats_is_indexed_and_searchable() {
     // The kifu-line move file is read with the index beside it: Tom's games have their players.
     assert_eq!(meta_hits(idx, "black:楚阳春").len(), 2);
     assert_eq!(meta_hits(idx, "white:楚阳春").len(), 4);
-    std::fs::remove_dir_all(&root).unwrap();
 }
 
 #[test]
@@ -735,7 +694,8 @@ fn a_kifu_move_file_is_read_again_when_its_index_changes() {
     let Some(diverse) = testdata::dataset("diverse") else {
         return;
     };
-    let root = temp("kifu-index-changes");
+    let scratch = Scratch::new("kifu-index-changes");
+    let root = &scratch.0;
     let data = root.join("data");
     std::fs::create_dir_all(&data).unwrap();
     let from = diverse.join("kifu_line_format");
@@ -791,7 +751,6 @@ fn a_kifu_move_file_is_read_again_when_its_index_changes() {
         text.contains("0 changed") && text.contains("1 unchanged"),
         "{text}"
     );
-    std::fs::remove_dir_all(&root).unwrap();
 }
 
 #[test]
@@ -810,7 +769,8 @@ fn a_kifu_game_two_month_indexes_give_differently_keeps_its_own_month_and_is_sai
             .unwrap()
             .to_string()
     };
-    let root = temp("kifu-two-months");
+    let scratch = Scratch::new("kifu-two-months");
+    let root = &scratch.0;
     let data = root.join("data");
     std::fs::create_dir_all(&data).unwrap();
     let january = data.join("2010-01.kifu");
@@ -853,12 +813,12 @@ fn a_kifu_game_two_month_indexes_give_differently_keeps_its_own_month_and_is_sai
             .any(|d| d.as_str().unwrap().contains(said)),
         "{rows:?}"
     );
-    std::fs::remove_dir_all(&root).unwrap();
 }
 
 #[test]
 fn a_packed_file_that_is_not_read_is_said_by_index_and_info() {
-    let root = temp("packed");
+    let scratch = Scratch::new("packed");
+    let root = &scratch.0;
     let data = root.join("data");
     std::fs::create_dir_all(&data).unwrap();
     std::fs::write(data.join("a.sgf"), game_of(1, "Ana")).unwrap();
@@ -883,12 +843,12 @@ fn a_packed_file_that_is_not_read_is_said_by_index_and_info() {
         .as_str()
         .unwrap()
         .contains("not read"));
-    std::fs::remove_dir_all(&root).unwrap();
 }
 
 #[test]
 fn inputs_that_give_no_game_say_so_and_fail() {
-    let root = temp("no-game");
+    let scratch = Scratch::new("no-game");
+    let root = &scratch.0;
     let data = root.join("data");
     std::fs::create_dir_all(&data).unwrap();
     std::fs::write(data.join("notes.txt"), "not a record").unwrap();
@@ -899,7 +859,6 @@ fn inputs_that_give_no_game_say_so_and_fail() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("no game found"), "{stderr}");
-    std::fs::remove_dir_all(&root).unwrap();
 }
 
 /// What of a kept game's moves cannot be played as written — a move off the board, a point
@@ -907,7 +866,8 @@ fn inputs_that_give_no_game_say_so_and_fail() {
 /// a line naming the file, the game and the move, not a rejection.
 #[test]
 fn the_report_lists_the_moves_that_cannot_be_played_as_written() {
-    let root = temp("replay-notes");
+    let scratch = Scratch::new("replay-notes");
+    let root = &scratch.0;
     let data = root.join("data");
     std::fs::create_dir_all(&data).unwrap();
     std::fs::write(
@@ -966,5 +926,4 @@ fn the_report_lists_the_moves_that_cannot_be_played_as_written() {
     }
     // Both games are kept.
     assert_eq!(stats(Path::new(idx))["games"], 2);
-    std::fs::remove_dir_all(&root).unwrap();
 }

@@ -1,22 +1,9 @@
 //! `qipu index --aliases FILE` as a user runs it: a mistake in the file stops the run before
 //! anything is indexed, naming the line; a new list on an existing index is applied and said.
 
-use std::path::PathBuf;
-use std::process::{Command, Output};
+mod common;
 
-fn qipu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qipu"))
-        .args(args)
-        .output()
-        .expect("qipu runs")
-}
-
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("qipu-cli-names-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+use common::{json_lines, qipu, Scratch};
 
 /// How many games `query` finds.
 fn count(index: &str, query: &str) -> u64 {
@@ -28,10 +15,8 @@ fn count(index: &str, query: &str) -> u64 {
         "{query}: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+    json_lines(&out)
+        .into_iter()
         .find(|v| v["type"] == "summary")
         .and_then(|v| v["games"].as_u64())
         .expect("a summary line")
@@ -39,7 +24,8 @@ fn count(index: &str, query: &str) -> u64 {
 
 #[test]
 fn alias_files_from_the_command_line() {
-    let dir = temp("run");
+    let scratch = Scratch::new("cli-names-run");
+    let dir = &scratch.0;
     let games = dir.join("games");
     std::fs::create_dir_all(&games).unwrap();
     std::fs::write(
@@ -108,12 +94,12 @@ fn alias_files_from_the_command_line() {
     let stats = qipu(&["stats", "--index", idx, "--json"]);
     let v: serde_json::Value = serde_json::from_slice(&stats.stdout).unwrap();
     assert_eq!(v["alias_players"], 0);
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn stats_count_a_player_with_several_names_once() {
-    let dir = temp("top");
+    let scratch = Scratch::new("cli-names-top");
+    let dir = &scratch.0;
     let games = dir.join("games");
     std::fs::create_dir_all(&games).unwrap();
     let pairs = [
@@ -204,5 +190,4 @@ fn stats_count_a_player_with_several_names_once() {
         ]
     );
     assert!(without.iter().any(|p| p.0 == "이세돌" && p.1 == 1));
-    let _ = std::fs::remove_dir_all(&dir);
 }

@@ -2,27 +2,12 @@
 //! with one line, a rebuild killed at any moment leaves the old index answering as before, and
 //! `qipu verify` names damaged files.
 
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
+use common::{qipu, samples, Scratch};
 use serde_json::Value;
-
-fn qipu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qipu"))
-        .args(args)
-        .output()
-        .expect("qipu runs")
-}
-
-fn temp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("qipu-safety-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    d
-}
-
-fn samples() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples")
-}
 
 fn text(b: &[u8]) -> String {
     String::from_utf8_lossy(b).into_owned()
@@ -30,7 +15,8 @@ fn text(b: &[u8]) -> String {
 
 #[test]
 fn verify_names_damaged_files_and_search_refuses_a_truncated_one() {
-    let dir = temp("verify");
+    let scratch = Scratch::new("safety-verify");
+    let dir = scratch.path("index");
     let idx = dir.to_str().unwrap();
     let games = samples().join("games");
     assert!(
@@ -73,12 +59,12 @@ fn verify_names_damaged_files_and_search_refuses_a_truncated_one() {
     let out = qipu(&["verify", "--index", idx]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stdout).contains("games.bin"));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 #[test]
 fn a_second_writer_gets_one_line_and_exit_code_2() {
-    let dir = temp("lock");
+    let scratch = Scratch::new("safety-lock");
+    let dir = scratch.path("index");
     std::fs::create_dir_all(&dir).unwrap();
     let idx = dir.to_str().unwrap();
     let games = samples().join("games");
@@ -102,7 +88,6 @@ fn a_second_writer_gets_one_line_and_exit_code_2() {
             .status
             .success()
     );
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The summary line of a position search: games and positions found.
@@ -133,7 +118,8 @@ fn a_killed_rebuild_leaves_the_old_index_answering_as_before() {
     let Some(data) = testdata::dataset("fox-pro") else {
         return;
     };
-    let dir = temp("rebuild-kill");
+    let scratch = Scratch::new("safety-rebuild-kill");
+    let dir = scratch.path("index");
     let idx = dir.to_str().unwrap();
     let args = [
         "index",
@@ -151,10 +137,7 @@ fn a_killed_rebuild_leaves_the_old_index_answering_as_before() {
     let before = answer(&dir);
     assert!(before.0 > 0);
     for fraction in [0.1, 0.3, 0.5, 0.7, 0.9, 0.97] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_qipu"))
-            .args(args)
-            .spawn()
-            .unwrap();
+        let mut child = common::command().args(args).spawn().unwrap();
         std::thread::sleep(full.mul_f64(fraction));
         let _ = child.kill(); // SIGKILL
         let _ = child.wait();
@@ -175,7 +158,6 @@ fn a_killed_rebuild_leaves_the_old_index_answering_as_before() {
         segs += name.starts_with("seg-") as usize;
     }
     assert_eq!((metas, segs), (1, segments));
-    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The document store of an index's metadata (the games' names, dates, results as shown).
@@ -189,7 +171,8 @@ fn doc_store(idx: &Path) -> PathBuf {
 
 #[test]
 fn a_search_refuses_a_damaged_metadata_file_naming_it_never_answering_blanks() {
-    let dir = temp("meta-store");
+    let scratch = Scratch::new("safety-meta-store");
+    let dir = scratch.path("index");
     let idx = dir.to_str().unwrap();
     let games = samples().join("games");
     assert!(
@@ -221,5 +204,4 @@ fn a_search_refuses_a_damaged_metadata_file_naming_it_never_answering_blanks() {
         assert!(text(&out.stdout).is_empty(), "byte {i}: no answer");
     }
     std::fs::write(&store, &bytes).unwrap();
-    let _ = std::fs::remove_dir_all(&dir);
 }

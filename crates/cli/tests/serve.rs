@@ -2,43 +2,17 @@
 //! 127.0.0.1:0`, the address on its first line of output), and its API answers exactly what
 //! `qipu search --json` prints for the same query (the elapsed time aside).
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+mod common;
 
+use std::path::Path;
+
+use common::{command as qipu, samples_index, Scratch, Serving};
 use serde_json::Value;
-use testdata::Scratch;
-
-fn qipu() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_qipu"));
-    c.env_remove("QIPU_INDEX");
-    c
-}
-
-/// The server process, ended when dropped.
-struct Serving(Child);
-
-impl Drop for Serving {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// A GET of `target` with `Accept: application/x-ndjson`: status and body.
 fn get(addr: &str, target: &str) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).expect("the server accepts");
-    write!(
-        s,
-        "GET {target} HTTP/1.1\r\nHost: {addr}\r\nAccept: application/x-ndjson\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut reply = String::new();
-    s.read_to_string(&mut reply).unwrap();
-    let (head, body) = reply.split_once("\r\n\r\n").expect("a whole reply");
-    let status = head.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap();
-    (status, body.to_string())
+    let reply = common::get(addr, target, "application/x-ndjson");
+    (reply.status(), reply.body)
 }
 
 fn lines(text: &str) -> Vec<Value> {
@@ -54,7 +28,7 @@ fn lines(text: &str) -> Vec<Value> {
         .collect()
 }
 
-fn search(index: &PathBuf, args: &[&str]) -> Vec<Value> {
+fn search(index: &Path, args: &[&str]) -> Vec<Value> {
     let out = qipu()
         .args(["search", "--json", "--index"])
         .arg(index)
@@ -72,39 +46,11 @@ fn search(index: &PathBuf, args: &[&str]) -> Vec<Value> {
 #[test]
 fn the_api_answers_what_search_json_prints() {
     let tmp = Scratch::new("cli-serve");
-    let index = tmp.0.join("index");
-    let samples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/games");
-    let built = qipu()
-        .args(["index", "-q", "--index"])
-        .arg(&index)
-        .arg(&samples)
-        .output()
-        .unwrap();
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
+    let index = samples_index();
     let corner = tmp.write("corner.txt", b"...\n...\n..X\n");
 
-    let mut child = qipu()
-        .args(["serve", "--bind", "127.0.0.1:0", "--index"])
-        .arg(&index)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let _serving = Serving(child);
-    let addr = first
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {first:?}"))
-        .to_string();
+    let serving = Serving::start(&[index]);
+    let addr = serving.addr.clone();
 
     let cases: [(&[&str], &str); 4] = [
         (
@@ -135,11 +81,11 @@ fn the_api_answers_what_search_json_prints() {
     for (args, target) in cases {
         let (status, body) = get(&addr, target);
         assert_eq!(status, 200, "{target}: {body}");
-        let want = search(&index, args);
+        let want = search(index, args);
         assert!(want.len() > 1, "{args:?} finds something");
         assert_eq!(lines(&body), want, "{target}");
     }
-    let pattern = search(&index, &["--pattern", corner.to_str().unwrap()]);
+    let pattern = search(index, &["--pattern", corner.to_str().unwrap()]);
     let (_, body) = get(&addr, "/api/pattern?diagram=...%2F...%2F..X&limit=10000");
     assert_eq!(lines(&body), pattern);
     // A mistake is said in the same words as the command line's, as JSON.
@@ -147,7 +93,7 @@ fn the_api_answers_what_search_json_prints() {
     assert_eq!(status, 400);
     let cli = qipu()
         .args(["search", "--index"])
-        .arg(&index)
+        .arg(index)
         .args(["--black", "pd,zz"])
         .output()
         .unwrap();

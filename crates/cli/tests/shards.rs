@@ -2,22 +2,12 @@
 //! index built from all their inputs in that order would (`--json` lines equal, the record paths
 //! aside), an exact copy across indexes marked and counted once.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+mod common;
+
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
 
+use common::{json_lines, qipu, Scratch, Serving};
 use serde_json::Value;
-use testdata::Scratch;
-
-fn qipu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qipu"))
-        .args(args)
-        .env_remove("QIPU_INDEX")
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("qipu runs")
-}
 
 const FIRST: [(&str, &str); 3] = [
     (
@@ -59,17 +49,6 @@ fn parts(s: &Scratch) -> (PathBuf, PathBuf) {
     (s.0.join("one"), s.0.join("two"))
 }
 
-fn build(index: &Path, inputs: &[&Path]) {
-    let mut args = vec!["index", "--quiet", "--index", index.to_str().unwrap()];
-    args.extend(inputs.iter().map(|p| p.to_str().unwrap()));
-    let out = qipu(&args);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
-
 /// `qipu search --json` over the indexes given, without timings and machine paths.
 fn search(indexes: &[&Path], args: &[&str]) -> Vec<Value> {
     let mut all = vec!["search", "--json"];
@@ -83,11 +62,9 @@ fn search(indexes: &[&Path], args: &[&str]) -> Vec<Value> {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
-    String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| {
-            let mut v: Value = serde_json::from_str(l).unwrap();
+    json_lines(&out)
+        .into_iter()
+        .map(|mut v| {
             let o = v.as_object_mut().unwrap();
             o.remove("elapsed_ms");
             o.remove("path");
@@ -101,9 +78,9 @@ fn several_indexes_answer_as_one() {
     let s = Scratch::new("cli-shards");
     let (one, two) = parts(&s);
     let (a, b, all) = (s.0.join("ia"), s.0.join("ib"), s.0.join("iall"));
-    build(&a, &[&one]);
-    build(&b, &[&two]);
-    build(&all, &[&one, &two]);
+    common::build(&a, &[&one]);
+    common::build(&b, &[&two]);
+    common::build(&all, &[&one, &two]);
     let queries: [&[&str]; 7] = [
         &["--black", "pd"],
         &["--black", "pd", "--with-copies"],
@@ -150,28 +127,15 @@ fn several_indexes_answer_as_one() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("given twice"));
 }
 
-/// The server process, ended when dropped.
-struct Serving(Child);
-
-impl Drop for Serving {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
+/// The body of a GET of `target` accepting JSON, whose answer must be 200.
 fn get(addr: &str, target: &str) -> String {
-    let mut s = TcpStream::connect(addr).expect("the server accepts");
-    write!(
-        s,
-        "GET {target} HTTP/1.1\r\nHost: {addr}\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut reply = String::new();
-    s.read_to_string(&mut reply).unwrap();
-    let (head, body) = reply.split_once("\r\n\r\n").expect("a whole reply");
-    assert!(head.starts_with("HTTP/1.1 200"), "{target}: {head}");
-    body.to_string()
+    let reply = common::get(addr, target, "application/json");
+    assert!(
+        reply.head.starts_with("HTTP/1.1 200"),
+        "{target}: {}",
+        reply.head
+    );
+    reply.body
 }
 
 #[test]
@@ -179,30 +143,12 @@ fn the_server_serves_several_indexes_as_one() {
     let s = Scratch::new("cli-shards-serve");
     let (one, two) = parts(&s);
     let (a, b) = (s.0.join("ia"), s.0.join("ib"));
-    build(&a, &[&one]);
-    build(&b, &[&two]);
-    let mut child = Command::new(env!("CARGO_BIN_EXE_qipu"))
-        .env_remove("QIPU_INDEX")
-        .args(["serve", "--bind", "127.0.0.1:0", "--index"])
-        .arg(&a)
-        .arg("--index")
-        .arg(&b)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let _serving = Serving(child);
+    common::build(&a, &[&one]);
+    common::build(&b, &[&two]);
+    let serving = Serving::start(&[&a, &b]);
+    let first = &serving.first_line;
     assert!(first.contains("6 games"), "{first}");
-    let addr = first
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap()
-        .to_string();
+    let addr = serving.addr.clone();
     let stats: Value = serde_json::from_str(&get(&addr, "/api/stats")).unwrap();
     assert_eq!(stats["games"], 6);
     assert_eq!(stats["duplicates"], 1, "{stats}");

@@ -2,20 +2,10 @@
 //! record written here: marked hits with their paths, the `variations` column, the exit code
 //! of an answer made of lines only, and a later run that asks another setting, refused.
 
-use std::process::{Command, Output};
+mod common;
 
+use common::{qipu, Scratch};
 use serde_json::Value;
-use testdata::Scratch;
-
-fn qipu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_qipu"))
-        .args(args)
-        .env_remove("QIPU_INDEX")
-        .env("NO_COLOR", "1")
-        .env("RUST_BACKTRACE", "0")
-        .output()
-        .expect("qipu runs")
-}
 
 /// Main line B[pd] W[dp] B[pp]; at W[dp] (depth 2) a second child B[qp] W[qq].
 const RECORD: &str =
