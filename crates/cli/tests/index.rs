@@ -254,11 +254,10 @@ fn index_in(s: &Scratch) -> String {
 /// A game by `player` whose moves depend on `seed` (games of different seeds are no copies of
 /// each other; of the same seed, exact copies whoever plays).
 fn game_of(seed: u32, player: &str) -> String {
-    let mut x = seed.wrapping_mul(2_654_435_761) ^ 0x5bd1_e995;
+    let mut rng = testdata::Rng::new(u64::from(seed) + 1);
     let mut out = format!("(;GM[1]SZ[19]PB[{player}]PW[w{seed}]");
     for m in 0..40 {
-        x = x.wrapping_mul(1_103_515_245).wrapping_add(12_345);
-        let (a, b) = (b'a' + (x >> 16) as u8 % 19, b'a' + (x >> 24) as u8 % 19);
+        let (a, b) = (b'a' + rng.below(19) as u8, b'a' + rng.below(19) as u8);
         let colour = if m % 2 == 0 { 'B' } else { 'W' };
         out.push_str(&format!(";{colour}[{}{}]", a as char, b as char));
     }
