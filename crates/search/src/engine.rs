@@ -59,6 +59,17 @@ pub struct Answer {
     pub tally_ms: f64,
 }
 
+impl Answer {
+    /// The empty answer of a pattern or a sequence, which no game can show (off the board, no
+    /// move): no hit, so no hit waiting for a continuation either.
+    pub(crate) fn nothing_there() -> Answer {
+        Answer {
+            no_continuation: Some(0),
+            ..Answer::default()
+        }
+    }
+}
+
 /// Milliseconds since `started`.
 pub(crate) fn ms_since(started: std::time::Instant) -> f64 {
     started.elapsed().as_secs_f64() * 1e3

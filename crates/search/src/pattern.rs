@@ -25,13 +25,13 @@ use crate::tally::{continuation_rows, own_positions, Followed, NextMove};
 pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -> Answer {
     let (bw, bh) = q.board;
     if !(1..=52).contains(&bw) || !(1..=52).contains(&bh) {
-        return Answer::default();
+        return Answer::nothing_there();
     }
     let mut placements = placements(q);
     // A placement reaching off the board can never be seen on it.
     placements.retain(|p| p.cells.iter().all(|(pt, _)| pt.x < bw && pt.y < bh));
     if placements.is_empty() {
-        return Answer::default();
+        return Answer::nothing_there();
     }
     let found = match in_groups(index, q, filter, &placements) {
         Some(found) => found,
@@ -183,8 +183,9 @@ fn scan_games<S: Store>(
     let touch = Touch::new(placements, bh);
     let ends = Ends::new(placements, &touch, bw, bh);
     let regions = regions_of(placements);
-    // The scan follows the points the placements constrain, and also, while a hit waits for
-    // its continuation, the rest of its region.
+    // The scan follows the points the placements constrain and the rest of their regions (the
+    // `?` inside a region's rectangle), where a move settles a hit waiting for its
+    // continuation. Those are few: the rectangle of a shape's constrained points.
     let mut points = touch.watch.clone();
     for r in regions.iter().filter(|r| r.x0 <= r.x1) {
         for y in r.y0..=r.y1 {
@@ -851,8 +852,8 @@ struct Scan {
     appeared_list: Vec<u32>,
     /// For each hit position, the regions the pattern appeared in there.
     nexts: Nexts,
-    /// How many of `nexts` wait for a move in their region.
-    waiting: usize,
+    /// The notes of `nexts` that wait for a move in their region.
+    waiting: Waiting,
 }
 
 /// One region a pattern appeared in at a hit ([`Placement::region`]), with the images
@@ -916,21 +917,104 @@ fn note<'a>(
     waiting
 }
 
-/// Settles the notes waiting for a move in their region with the `j`-th move (0-based: the one
-/// played from position `j`), `color` at `p`; returns how many it settled. The move played
-/// from a note's own position was seen when it was made: a later one came after tenuki.
-#[inline]
-fn settle(nexts: &mut Nexts, regions: &[Region], j: u32, color: Color, p: Option<Point>) -> usize {
-    let mut settled = 0;
-    for n in nexts.iter_mut() {
-        if !n.settled && n.k < j && regions[n.key.0 as usize].holds(p) {
-            n.next = Some((color, p));
-            n.tenuki = true;
-            n.settled = true;
-            settled += 1;
+/// The notes of a game's scan that wait for a move in their region: their places in the scan's
+/// notes, and the points of their regions, so that a move elsewhere costs one bit test however
+/// many wait (a shape of one or two stones slid anywhere leaves hundreds waiting in a long game,
+/// most of them for good).
+struct Waiting {
+    notes: Vec<u32>,
+    /// Bit [`point_index`] of every point of a waiting note's region.
+    points: Vec<u64>,
+}
+
+impl Waiting {
+    fn new() -> Waiting {
+        Waiting {
+            notes: Vec::new(),
+            points: vec![0; (52 * 52usize).div_ceil(64)],
         }
     }
-    settled
+
+    fn len(&self) -> usize {
+        self.notes.len()
+    }
+
+    /// Forgets every note (a new game).
+    fn clear(&mut self) {
+        if !self.notes.is_empty() {
+            self.notes.clear();
+            self.points.fill(0);
+        }
+    }
+
+    /// Note `i` of a scan's notes waits for a move in `region`.
+    fn add(&mut self, i: usize, region: Region) {
+        self.notes.push(i as u32);
+        self.mark(region);
+    }
+
+    fn mark(&mut self, r: Region) {
+        for y in r.y0..=r.y1 {
+            for x in r.x0..=r.x1 {
+                let i = point_index(Point::new(x, y));
+                self.points[i / 64] |= 1 << (i % 64);
+            }
+        }
+    }
+
+    /// Settles the waiting notes with the `j`-th move (0-based: the one played from position
+    /// `j`), `color` at `p`. The move played from a note's own position was seen when the note
+    /// was made: a later one came after tenuki.
+    #[inline]
+    fn settle(
+        &mut self,
+        nexts: &mut Nexts,
+        regions: &[Region],
+        j: u32,
+        color: Color,
+        p: Option<Point>,
+    ) {
+        let Some(q) = p else {
+            return;
+        };
+        let i = point_index(q);
+        if self
+            .points
+            .get(i / 64)
+            .is_none_or(|w| w >> (i % 64) & 1 == 0)
+        {
+            return;
+        }
+        let before = self.notes.len();
+        self.notes.retain(|&at| {
+            let n = &mut nexts[at as usize];
+            let here = n.k < j && regions[n.key.0 as usize].holds(p);
+            if here {
+                (n.next, n.tenuki, n.settled) = (Some((color, p)), true, true);
+            }
+            !here
+        });
+        if self.notes.len() != before {
+            self.points.fill(0);
+            for k in 0..self.notes.len() {
+                let n = &nexts[self.notes[k] as usize];
+                self.mark(regions[n.key.0 as usize]);
+            }
+        }
+    }
+
+    /// The game was read to its end: a note still waiting has no continuation.
+    fn ended(&mut self, nexts: &mut Nexts) {
+        if self.notes.is_empty() {
+            return;
+        }
+        for &at in &self.notes {
+            let n = &mut nexts[at as usize];
+            (n.next, n.settled) = (None, true);
+        }
+        self.notes.clear();
+        self.points.fill(0);
+    }
 }
 
 impl Scan {
@@ -951,7 +1035,7 @@ impl Scan {
             hits: Vec::new(),
             appeared_list: Vec::new(),
             nexts: Nexts::new(),
-            waiting: 0,
+            waiting: Waiting::new(),
         }
     }
 
@@ -963,7 +1047,7 @@ impl Scan {
         self.before.iter_mut().for_each(|b| *b = false);
         self.hits.clear();
         self.nexts.clear();
-        self.waiting = 0;
+        self.waiting.clear();
         let start = std::mem::take(&mut self.start);
         touch.mark_start(&start, self);
         self.start = start;
@@ -1002,12 +1086,12 @@ impl Scan {
             if let Some(c) = change.mover {
                 let p = (change.point < usize::from(bh) * 52 && index_point(change.point).x < bw)
                     .then(|| index_point(change.point));
-                if self.waiting > 0 {
-                    self.waiting -= settle(&mut self.nexts, regions, k, c, p);
+                if self.waiting.len() > 0 {
+                    self.waiting.settle(&mut self.nexts, regions, k, c, p);
                 }
                 if std::mem::take(&mut changed) {
                     if self.report(k, pls) {
-                        self.next_after_hit(pls, Some((c, p)));
+                        self.next_after_hit(pls, regions, Some((c, p)));
                     }
                     if let Some(e) = &end {
                         if (e.done | self.matched_bits & e.settled) & e.all == e.all {
@@ -1037,7 +1121,7 @@ impl Scan {
             }
         }
         if self.report(k, pls) {
-            self.next_after_hit(pls, None);
+            self.next_after_hit(pls, regions, None);
         }
         self.ended();
         Moves::from_slice(&self.hits)
@@ -1052,7 +1136,7 @@ impl Scan {
         regions: &[Region],
         mut k: u32,
     ) {
-        while self.waiting > 0 {
+        while self.waiting.len() > 0 {
             let (passed, change) = changes.next_watched();
             k += passed;
             let Some(change) = change else {
@@ -1063,7 +1147,7 @@ impl Scan {
             };
             let p = (change.point < usize::from(bh) * 52 && index_point(change.point).x < bw)
                 .then(|| index_point(change.point));
-            self.waiting -= settle(&mut self.nexts, regions, k, c, p);
+            self.waiting.settle(&mut self.nexts, regions, k, c, p);
             k += 1;
         }
         self.ended();
@@ -1071,13 +1155,7 @@ impl Scan {
 
     /// The game was read to its end: a hit still waiting has no continuation.
     fn ended(&mut self) {
-        if self.waiting > 0 {
-            for n in self.nexts.iter_mut().filter(|n| !n.settled) {
-                n.next = None;
-                n.settled = true;
-            }
-            self.waiting = 0;
-        }
+        self.waiting.ended(&mut self.nexts);
     }
 
     /// [`Scan::run`] for a program with positions elsewhere than before moves (setup beside a
@@ -1110,11 +1188,11 @@ impl Scan {
                 touch.mark(point_index(p), content, self);
             }
             let next = store.next_move(step.next);
-            if let (Some((c, p)), true) = (next, self.waiting > 0) {
-                self.waiting -= settle(&mut self.nexts, regions, step.k, c, p);
+            if let (Some((c, p)), true) = (next, self.waiting.len() > 0) {
+                self.waiting.settle(&mut self.nexts, regions, step.k, c, p);
             }
             if self.report(step.k, pls) {
-                self.next_after_hit(pls, next);
+                self.next_after_hit(pls, regions, next);
             }
         }
         self.ended();
@@ -1162,12 +1240,19 @@ impl Scan {
     /// there (not those still standing from earlier, which another corner's move has nothing
     /// to do with) and the move played from it (`None` after the last move).
     #[inline]
-    fn next_after_hit(&mut self, pls: &[Placement], next: NextMove) {
+    fn next_after_hit(&mut self, pls: &[Placement], regions: &[Region], next: NextMove) {
         let k = self.hits.last().copied().unwrap_or(0);
         let bits = self.appeared_bits;
         let by_bit = (0..64).filter(move |i| bits >> i & 1 == 1).map(|i| &pls[i]);
         let listed = self.appeared_list.iter().map(|&j| &pls[j as usize]);
-        self.waiting += note(&mut self.nexts, k, by_bit.chain(listed), next);
+        let from = self.nexts.len();
+        if note(&mut self.nexts, k, by_bit.chain(listed), next) > 0 {
+            for i in from..self.nexts.len() {
+                if !self.nexts[i].settled {
+                    self.waiting.add(i, regions[self.nexts[i].key.0 as usize]);
+                }
+            }
+        }
     }
 }
 
@@ -1412,6 +1497,46 @@ mod tests {
                 })
                 .collect(),
         )
+    }
+
+    #[test]
+    fn a_waiting_note_is_settled_by_the_first_later_move_in_its_region_only() {
+        let regions = [
+            Region::around([Point::new(0, 0), Point::new(2, 2)]).unwrap(),
+            Region::around([Point::new(10, 10)]).unwrap(),
+        ];
+        let wait = |k, region| Next {
+            k,
+            key: (region, 1),
+            next: Some((Color::Black, None)),
+            tenuki: false,
+            settled: false,
+        };
+        let mut nexts: Nexts = [wait(1, 0), wait(3, 1), wait(4, 0)].into_iter().collect();
+        let mut waiting = Waiting::new();
+        for (i, n) in nexts.iter().enumerate() {
+            waiting.add(i, regions[n.key.0 as usize]);
+        }
+        let p = |x, y| Some(Point::new(x, y));
+        // Elsewhere: nothing.
+        waiting.settle(&mut nexts, &regions, 5, Color::White, p(5, 5));
+        assert_eq!(waiting.len(), 3);
+        // In region 0, played from position 4: the note at 4 saw that move as it was made, so
+        // only the note at 1 is settled by it.
+        waiting.settle(&mut nexts, &regions, 4, Color::White, p(1, 1));
+        assert_eq!(waiting.len(), 2);
+        assert_eq!(
+            (nexts[0].next, nexts[0].tenuki, nexts[0].settled),
+            (Some((Color::White, p(1, 1))), true, true)
+        );
+        assert!(!nexts[2].settled);
+        waiting.settle(&mut nexts, &regions, 6, Color::Black, p(2, 0));
+        assert_eq!(nexts[2].next, Some((Color::Black, p(2, 0))));
+        // The end: the note of region 1 never saw a move there.
+        waiting.ended(&mut nexts);
+        assert_eq!((nexts[1].next, nexts[1].settled), (None, true));
+        assert_eq!(waiting.len(), 0);
+        assert!(waiting.points.iter().all(|&w| w == 0));
     }
 
     #[test]

@@ -122,7 +122,7 @@ struct Completed {
 pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>) -> Answer {
     let (bw, bh) = q.board;
     if q.moves.is_empty() || !(1..=52).contains(&bw) || !(1..=52).contains(&bh) {
-        return Answer::default();
+        return Answer::nothing_there();
     }
     let variants = variants(q);
     // Translated anywhere, the moves' points say nothing of the game's.
