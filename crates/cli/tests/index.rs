@@ -589,7 +589,7 @@ fn an_input_read_in_part_is_said_by_the_cli() {
     let mut cut = vec![0x28, 0xb5, 0x2f, 0xfd];
     cut.extend((0..200u32).map(|i| (i.wrapping_mul(2_654_435_761) >> 24) as u8));
     s.write("d/cut.sgf.zst", &cut);
-    let idx = s.index();
+    let idx = index_in(&s);
     let out = index_run(&idx, &[&s.path("d")], None);
     let err = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(
