@@ -31,6 +31,9 @@ pub enum QueryPart {
     /// A step of a walk on from a pattern ([`crate::Query::then`]): a point that is not one, or
     /// not a continuation of the pattern.
     Then,
+    /// An option's word that is none of its kind's ([`QueryError::word`] says which kind): a sort
+    /// key or a colour. Filters' words (dates, ranks, komi, handicap) stay [`QueryPart::Filter`].
+    Word,
 }
 
 /// A query that cannot be answered as written: the caller's mistake, which the caller can mend.
@@ -41,6 +44,9 @@ pub enum QueryPart {
 pub struct QueryError {
     part: QueryPart,
     message: String,
+    /// The kind of word refused, when one option's word was (`sort=sideways`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    word: Option<crate::words::WordKind>,
 }
 
 impl QueryError {
@@ -48,7 +54,27 @@ impl QueryError {
         QueryError {
             part,
             message: message.into(),
+            word: None,
         }
+    }
+
+    /// A word of `kind` that is none of its accepted words: the message names the kind, quotes
+    /// the word and lists what is accepted, so that every client says the same.
+    pub(crate) fn bad_word(kind: crate::words::WordKind, word: &str) -> QueryError {
+        QueryError {
+            part: kind.part(),
+            message: format!(
+                "{word:?} is not a {}: give {}",
+                kind.name(),
+                kind.accepted().join(", ")
+            ),
+            word: Some(kind),
+        }
+    }
+
+    /// The kind of word refused, when the fault is one option's word.
+    pub fn word(&self) -> Option<crate::words::WordKind> {
+        self.word
     }
 
     /// The part of the query that is wrong.

@@ -10,7 +10,7 @@
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::error::{Error, QueryError, QueryPart};
+use crate::error::{Error, QueryError};
 
 /// Which games a filter keeps by their handicap.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -39,12 +39,7 @@ impl Month {
     /// months). A bare year is its first month as a start (`since`) and its last as an end
     /// (`until`).
     pub fn parse(text: &str, end: bool) -> Result<Month, Error> {
-        let bad = || {
-            Error::from(QueryError::new(
-                QueryPart::Filter,
-                format!("{text:?} is not a date: write YYYY or YYYY-MM (e.g. 2016 or 2016-03)"),
-            ))
-        };
+        let bad = || Error::from(QueryError::bad_word(crate::words::WordKind::Month, text));
         let mut parts = text.trim().split('-');
         let year: u16 = parts
             .next()
@@ -161,13 +156,7 @@ impl Narrow {
 pub(crate) fn rank_code(text: &str) -> Result<u8, Error> {
     sgf::info::parse_rank(text)
         .map(|r| index::facts::rank_code(&r))
-        .ok_or_else(|| {
-            QueryError::new(
-                QueryPart::Filter,
-                format!("{text:?} is not a rank: write it as 5k, 3d or 9p"),
-            )
-            .into()
-        })
+        .ok_or_else(|| QueryError::bad_word(crate::words::WordKind::Rank, text).into())
 }
 
 /// A rank code's place on the scale [`crate::Continuation::mover_rank`] uses: 1k = 0, 1d = 1 …

@@ -232,6 +232,7 @@ mod stop;
 mod store;
 mod table;
 mod walk;
+mod words;
 
 pub use answer::{
     Answer, Continuation, GameId, GameInfo, Hit, MainLine, Move, Summary, Timings, Variation,
@@ -247,6 +248,10 @@ pub use reader::{Damage, Index, Stats};
 pub use shards::Shards;
 pub use stop::Stop;
 pub use table::{GameFacts, TableEntry, TABLE_MOVES, TABLE_STONES};
+pub use words::{
+    color_word, parse_color, parse_point, KomiRange, WordKind, COLOR_WORDS, HANDICAP_WORDS,
+    SORT_WORDS,
+};
 
 /// The files of live memory maps (index files, large record files) that another program cut
 /// short while this process read them. Anything read from them since was zeros: an answer
