@@ -177,8 +177,8 @@ class Index:
         until: Optional[str] = None,
         min_rank: Optional[str] = None,
         even: bool = False,
-        handicap: bool = False,
-        komi: Optional[tuple] = None,
+        handicap: Union[bool, str] = False,
+        komi: Union[None, tuple, str] = None,
         by_month: bool = False,
         then: Union[None, str, Sequence[str]] = None,
     ) -> Answer:
@@ -190,17 +190,19 @@ class Index:
         says; ``any_order=True`` as a set, ``any_gap=True`` anywhere later with anything
         between) or a
         game-information ``query`` (alone, or narrowing the others). ``symmetry``,
-        ``swap_colors`` and ``to_move`` ("B"/"W") as their CLI options; ``limit`` and
+        ``swap_colors`` and ``to_move`` (``B``, ``W``, ``b``, ``w``, ``black``, ``white``) as
+        their CLI options; ``limit`` and
         ``offset`` cut the hits (the counts and continuations are over all of them); ``sort``
         is ``indexed``, ``newest`` (or ``date``), ``oldest``, ``strongest`` (``rank``: the
         weaker player's rank, then the stronger's), ``longest`` (``length``) or
-        ``most_positions``; ``within``, a list of ``(file, game)`` pairs as hits name games,
+        ``most_positions`` (``positions``); ``within``, a list of ``(file, game)`` pairs as hits name games,
         searches those games only; ``with_copies`` counts every exact copy in the continuations
         and profile (by default a copy counts once, as ``--with-copies`` says for the CLI).
         Filters on the games' facts narrow the whole answer — hits, continuations and profile —
         as the CLI's flags of the same names: ``since="2016"`` and ``until="2017-06"`` (months;
         a year-only date counts as its January, undated games are left out), ``min_rank="7d"``
-        (both players at least that), ``even=True`` or ``handicap=True``, ``komi=(6.5, 7.5)``;
+        (both players at least that), ``even=True`` or ``handicap=True`` (or a class: ``"even"``, ``"handicap"``, ``"any"``),
+        ``komi=(6.5, 7.5)`` (or ``"6.5..7.5"``);
         ``by_month=True`` profiles per month too. ``then`` walks a pattern on, as ``qipu search
         --then`` does: each step (``"Q17"``, ``"W:Q17"``; a list, or one string ``"Q17,R14"``)
         must be a row of the current pattern's continuation table, whose stone is added to the
@@ -231,7 +233,7 @@ class Index:
             min_rank=min_rank,
             even=even,
             handicap=handicap,
-            komi=None if komi is None else (float(komi[0]), float(komi[1])),
+            komi=komi if komi is None or isinstance(komi, str) else (float(komi[0]), float(komi[1])),
             by_month=by_month,
             then=then if then is None or isinstance(then, str) else ",".join(then),
         )

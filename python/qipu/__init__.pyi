@@ -88,8 +88,8 @@ class Index:
         until: Optional[str] = None,
         min_rank: Optional[str] = None,
         even: bool = False,
-        handicap: bool = False,
-        komi: Optional[Tuple[float, float]] = None,
+        handicap: Union[bool, str] = False,
+        komi: Union[None, Tuple[float, float], str] = None,
         by_month: bool = False,
         then: Union[None, str, Sequence[str]] = None,
     ) -> Answer: ...

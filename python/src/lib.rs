@@ -20,7 +20,7 @@ use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyByteArray, PyDict, PyList, PyString, PyTuple};
 use qipu::records::{read_record, read_record_moves, RecordGame, RecordInfo};
-use qipu::{Color, ErrorKind, Query, Sort};
+use qipu::{Color, ErrorKind, Handicap, KomiRange, Query, Sort};
 use rayon::prelude::*;
 use serde_json::Value;
 
@@ -449,21 +449,24 @@ struct Index {
     names: OnceLock<HashMap<(String, u32), u32>>,
 }
 
-fn parse_sort(s: &str) -> PyResult<Sort> {
-    Ok(match s {
-        "indexed" => Sort::Indexed,
-        "most_positions" | "positions" => Sort::MostPositions,
-        "oldest" => Sort::Oldest,
-        "newest" | "date" => Sort::Newest,
-        "strongest" | "rank" => Sort::Strongest,
-        "longest" | "length" => Sort::Longest,
-        _ => {
-            return Err(QueryError::new_err(format!(
-                "sort {s:?}: give indexed, newest (date), oldest, strongest (rank), longest \
-                 (length) or most_positions (positions)"
-            )))
-        }
-    })
+/// A word refused by the library's vocabulary, said with the keyword it was given as.
+fn named(keyword: &str) -> impl Fn(qipu::Error) -> PyErr + '_ {
+    move |e| QueryError::new_err(format!("{keyword}: {e}"))
+}
+
+/// `handicap=`: a class word of the library's vocabulary (`"even"`, `"handicap"`, `"any"`), or
+/// `True` for handicap games (`False`: any).
+#[derive(FromPyObject)]
+enum HandicapArg {
+    Flag(bool),
+    Class(String),
+}
+
+/// `komi=`: `(low, high)`, or the library's word (`"6.5..7.5"`, `"6.5"`).
+#[derive(FromPyObject)]
+enum KomiArg {
+    Range(f64, f64),
+    Word(String),
 }
 
 /// The filters on the games' facts that narrow a whole answer (hits, continuations, profile),
@@ -473,51 +476,46 @@ struct Narrowing {
     until: Option<String>,
     min_rank: Option<String>,
     even: bool,
-    handicap: bool,
-    komi: Option<(f64, f64)>,
+    handicap: Option<HandicapArg>,
+    komi: Option<KomiArg>,
 }
 
 impl Narrowing {
     fn apply(&self, mut q: Query) -> PyResult<Query> {
-        let named = |what: &str, e: qipu::Error| QueryError::new_err(format!("{what}: {e}"));
         if let Some(d) = &self.since {
-            q = q.since(d).map_err(|e| named("since", e))?;
+            q = q.since(d).map_err(named("since"))?;
         }
         if let Some(d) = &self.until {
-            q = q.until(d).map_err(|e| named("until", e))?;
+            q = q.until(d).map_err(named("until"))?;
         }
         if let Some(r) = &self.min_rank {
-            q = q.min_rank(r).map_err(|e| named("min_rank", e))?;
+            q = q.min_rank(r).map_err(named("min_rank"))?;
         }
-        q = match (self.even, self.handicap) {
-            (true, true) => {
+        let class = match &self.handicap {
+            None | Some(HandicapArg::Flag(false)) => None,
+            Some(HandicapArg::Flag(true)) => Some(Handicap::Handicap),
+            Some(HandicapArg::Class(word)) => Some(word.parse().map_err(named("handicap"))?),
+        };
+        q = match (self.even, class) {
+            (true, Some(_)) => {
                 return Err(QueryError::new_err(
                     "even and handicap: give one of them (each alone narrows to those games)",
                 ))
             }
-            (true, false) => q.handicap(qipu::Handicap::Even),
-            (false, true) => q.handicap(qipu::Handicap::Handicap),
-            (false, false) => q,
+            (true, None) => q.handicap(Handicap::Even),
+            (false, Some(class)) => q.handicap(class),
+            (false, None) => q,
         };
-        if let Some((low, high)) = self.komi {
-            if !(low.is_finite() && high.is_finite()) || low > high {
-                return Err(QueryError::new_err(format!(
-                    "komi ({low}, {high}): give (low, high), low not above high"
-                )));
-            }
-            q = q.komi(low, high);
+        let komi = match &self.komi {
+            None => None,
+            Some(KomiArg::Range(low, high)) => Some(KomiRange::new(*low, *high)),
+            Some(KomiArg::Word(word)) => Some(word.parse::<KomiRange>()),
+        };
+        if let Some(k) = komi {
+            let k = k.map_err(named("komi"))?;
+            q = q.komi(k.low, k.high);
         }
         Ok(q)
-    }
-}
-
-fn parse_color(s: &str) -> PyResult<Color> {
-    match s {
-        "B" | "b" | "black" => Ok(Color::Black),
-        "W" | "w" | "white" => Ok(Color::White),
-        _ => Err(QueryError::new_err(format!(
-            "to_move {s:?}: give \"B\" or \"W\""
-        ))),
     }
 }
 
@@ -650,7 +648,7 @@ impl Index {
         *, position=None, at=None, black=None, white=None, size=19, pattern=None, place=None,
         anywhere=false, moves=None, any_order=false, any_gap=false, query=None, symmetry=true,
         swap_colors=false, to_move=None, limit=None, offset=0, sort="indexed", within=None,
-        with_copies=false, since=None, until=None, min_rank=None, even=false, handicap=false,
+        with_copies=false, since=None, until=None, min_rank=None, even=false, handicap=None,
         komi=None, by_month=false, then=None
     ))]
     #[allow(clippy::too_many_arguments)]
@@ -681,8 +679,8 @@ impl Index {
         until: Option<String>,
         min_rank: Option<String>,
         even: bool,
-        handicap: bool,
-        komi: Option<(f64, f64)>,
+        handicap: Option<HandicapArg>,
+        komi: Option<KomiArg>,
         by_month: bool,
         then: Option<String>,
     ) -> PyResult<AnswerLines<'py>> {
@@ -713,8 +711,12 @@ impl Index {
             || ask.white.is_some()
             || ask.pattern.is_some()
             || ask.moves.is_some();
-        let sort = parse_sort(sort)?;
-        let to_move = to_move.as_deref().map(parse_color).transpose()?;
+        let sort: Sort = sort.parse().map_err(named("sort"))?;
+        let to_move = to_move
+            .as_deref()
+            .map(qipu::parse_color)
+            .transpose()
+            .map_err(named("to_move"))?;
         let index = Arc::clone(&self.inner);
         let names = &self.names;
         let (lines, paths) = py.detach(|| -> PyResult<(Vec<Value>, Vec<Option<String>>)> {

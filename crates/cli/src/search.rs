@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 use goban::{Board, Color, Point};
-use qipu::{Answer, Handicap, Hit, Query, QueryPart, Shards, Sort};
+use qipu::{Answer, Handicap, Hit, KomiRange, Query, QueryPart, Shards, Sort};
 use serde_json::json;
 
 use crate::color;
@@ -65,8 +65,8 @@ pub struct SearchArgs {
     /// Also match with colours exchanged.
     #[arg(long)]
     swap_colors: bool,
-    /// Only position hits where this colour (B or W) plays next.
-    #[arg(long, value_parser = parse_color)]
+    /// Only position hits where this colour plays next: B, W, b, w, black or white.
+    #[arg(long, value_parser = word(qipu::parse_color))]
     to_move: Option<Color>,
     /// A move sequence (e.g. a joseki): a record file whose main line it is, or moves typed as
     /// `B[pd] W[qf] B[nc]` or in quadrant digits (`01：44、36，63、`).
@@ -94,15 +94,17 @@ pub struct SearchArgs {
     /// unknown are left out. One player at least R: --query 'rank:>=R'.
     #[arg(long)]
     min_rank: Option<String>,
-    /// Only even games (no handicap, or HA 0 or 1).
+    /// Only even games (no handicap, or HA 0 or 1): --handicap even.
     #[arg(long, conflicts_with = "handicap")]
     even: bool,
-    /// Only handicap games (HA 2 or more).
-    #[arg(long)]
-    handicap: bool,
+    /// Only games of this handicap class: even (no handicap, or HA 0 or 1), handicap (HA 2 or
+    /// more; the class --handicap alone means) or any.
+    #[arg(long, value_name = "CLASS", num_args = 0..=1, default_missing_value = "handicap",
+          value_parser = word(str::parse::<Handicap>))]
+    handicap: Option<Handicap>,
     /// Only games whose komi is in A..B (inclusive, e.g. 6.5..7.5; one number: exactly it).
-    #[arg(long, value_parser = parse_komi, allow_hyphen_values = true)]
-    komi: Option<(f64, f64)>,
+    #[arg(long, value_parser = word(str::parse::<KomiRange>), allow_hyphen_values = true)]
+    komi: Option<KomiRange>,
     /// Count each exact copy of a game in the continuation table and the profile (as the
     /// oracle does); by default a set of copies counts once (all are still listed as hits).
     #[arg(long)]
@@ -110,11 +112,11 @@ pub struct SearchArgs {
     /// The date profile per month as well as per year.
     #[arg(long)]
     by_month: bool,
-    /// Order of the hits: date (newest first), oldest, rank (strongest first: the weaker
-    /// player's rank, then the stronger's), length (longest first), positions (most hit
-    /// positions first); default: as indexed.
-    #[arg(long, value_enum)]
-    sort: Option<SortBy>,
+    /// Order of the hits: indexed (the default), newest (or date), oldest, strongest (or rank:
+    /// the weaker player's rank, then the stronger's), longest (or length), most_positions (or
+    /// positions: most hit positions first).
+    #[arg(long, value_parser = word(str::parse::<Sort>))]
+    sort: Option<Sort>,
     /// Leave out the first N hit games (after --sort), for pages with --limit.
     #[arg(long, default_value_t = 0)]
     offset: usize,
@@ -142,44 +144,12 @@ fn parse_place(s: &str) -> Result<(u8, u8), String> {
     ))
 }
 
-/// How `--sort` names the orders of [`qipu::Sort`].
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum SortBy {
-    Date,
-    Oldest,
-    Rank,
-    Length,
-    Positions,
-}
-
-/// `A..B`, or one number for `A..A`.
-fn parse_komi(s: &str) -> Result<(f64, f64), String> {
-    let number = |t: &str| {
-        t.trim()
-            .parse::<f64>()
-            .ok()
-            .filter(|k| k.is_finite())
-            .ok_or_else(|| format!("{t:?} is not a komi: write A..B, e.g. 6.5..7.5"))
-    };
-    let (a, b) = match s.split_once("..") {
-        Some((a, b)) => (number(a)?, number(b)?),
-        None => {
-            let k = number(s)?;
-            (k, k)
-        }
-    };
-    if a > b {
-        return Err(format!("{s}: the first komi must not be above the second"));
-    }
-    Ok((a, b))
-}
-
-fn parse_color(s: &str) -> Result<Color, String> {
-    match s {
-        "B" | "b" | "black" => Ok(Color::Black),
-        "W" | "w" | "white" => Ok(Color::White),
-        _ => Err("B or W".into()),
-    }
+/// An option's word read by the library's vocabulary, whose refusal clap prints after the
+/// option's name.
+fn word<T: 'static>(
+    read: fn(&str) -> Result<T, qipu::Error>,
+) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static {
+    move |s| read(s).map_err(|e| e.to_string())
 }
 
 /// A query the user must mend, said in one line.
@@ -401,30 +371,22 @@ fn build_query(a: &SearchArgs) -> Result<Query, Refusal> {
     if let Some(r) = &a.min_rank {
         query = query.min_rank(r).map_err(|e| format!("--min-rank: {e}"))?;
     }
-    if let Some((low, high)) = a.komi {
-        query = query.komi(low, high);
+    if let Some(k) = a.komi {
+        query = query.komi(k.low, k.high);
     }
     if a.even {
         query = query.handicap(Handicap::Even);
-    } else if a.handicap {
-        query = query.handicap(Handicap::Handicap);
+    } else if let Some(class) = a.handicap {
+        query = query.handicap(class);
     }
     // The other kinds carry their board; a metadata query alone is narrowed to it.
     if let (Some(size), true) = (a.size, query.metadata_only()) {
         query = query.only_size(size);
     }
-    let sort = match a.sort {
-        None => Sort::Indexed,
-        Some(SortBy::Date) => Sort::Newest,
-        Some(SortBy::Oldest) => Sort::Oldest,
-        Some(SortBy::Rank) => Sort::Strongest,
-        Some(SortBy::Length) => Sort::Longest,
-        Some(SortBy::Positions) => Sort::MostPositions,
-    };
     Ok(query
         .with_copies(a.with_copies)
         .by_month(a.by_month)
-        .sort(sort)
+        .sort(a.sort.unwrap_or_default())
         .offset(a.offset))
 }
 

@@ -63,11 +63,7 @@ impl QueryError {
     pub(crate) fn bad_word(kind: crate::words::WordKind, word: &str) -> QueryError {
         QueryError {
             part: kind.part(),
-            message: format!(
-                "{word:?} is not a {}: give {}",
-                kind.name(),
-                kind.accepted().join(", ")
-            ),
+            message: format!("{word:?} is not a {}: give {}", kind.name(), kind.listed()),
             word: Some(kind),
         }
     }

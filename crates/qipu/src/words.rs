@@ -73,6 +73,15 @@ impl WordKind {
         }
     }
 
+    /// The accepted words as a message lists them: `a, b or c`.
+    pub fn listed(self) -> String {
+        match self.accepted() {
+            [] => String::new(),
+            [one] => one.to_string(),
+            [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
+        }
+    }
+
     /// The part of a query a word of this kind belongs to.
     pub(crate) fn part(self) -> QueryPart {
         match self {
@@ -252,7 +261,7 @@ mod tests {
             let q = e.query().unwrap();
             assert_eq!(q.word(), Some(WordKind::Sort));
             assert_eq!(q.part(), QueryPart::Word);
-            assert!(e.to_string().contains("most_positions, positions"), "{e}");
+            assert!(e.to_string().contains("most_positions or positions"), "{e}");
         }
     }
 

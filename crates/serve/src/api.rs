@@ -212,7 +212,7 @@ impl ApiError {
     }
 
     /// Says which parameter a query error came from, when the library's part does not.
-    fn in_param(mut self, name: &str) -> ApiError {
+    pub(crate) fn in_param(mut self, name: &str) -> ApiError {
         if self.status == StatusCode::BAD_REQUEST {
             self.body.param = Some(name.to_string());
         }
@@ -375,8 +375,8 @@ fn common(p: &mut Params, query: Query, max_limit: usize) -> Result<Common, ApiE
             .map_err(|e| ApiError::from(e).in_param("min_rank"))?;
     }
     query = query.handicap(p.handicap()?);
-    if let Some((low, high)) = p.komi()? {
-        query = query.komi(low, high);
+    if let Some(k) = p.komi()? {
+        query = query.komi(k.low, k.high);
     }
     let limit = p.number("limit", DEFAULT_LIMIT.min(max_limit), 0..=max_limit)?;
     let offset = p.number("offset", 0, 0..=usize::MAX)?;

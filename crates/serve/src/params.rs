@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use qipu::{Color, Handicap, Sort};
+use qipu::{Color, Handicap, KomiRange, Sort};
 
 use crate::api::ApiError;
 
@@ -76,71 +76,44 @@ impl Params {
         }
     }
 
+    /// A word of the library's vocabulary (`read`), refused with the library's message and the
+    /// parameter's name.
+    fn word<T>(
+        &mut self,
+        name: &str,
+        read: impl Fn(&str) -> Result<T, qipu::Error>,
+    ) -> Result<Option<T>, ApiError> {
+        self.text(name)
+            .map(|v| read(&v).map_err(|e| ApiError::from(e).in_param(name)))
+            .transpose()
+    }
+
+    /// A colour (`to_move=B`); empty is none, as a form leaves it.
     pub(crate) fn color(&mut self, name: &str) -> Result<Option<Color>, ApiError> {
-        match self.text(name).as_deref() {
-            None | Some("") => Ok(None),
-            Some("B" | "b") => Ok(Some(Color::Black)),
-            Some("W" | "w") => Ok(Some(Color::White)),
-            Some(v) => Err(ApiError::param(
-                name,
-                format!("parameter {name}: {v:?} is not B or W"),
-            )),
+        if self.left.get(name).is_some_and(|v| v.is_empty()) {
+            self.left.remove(name);
+            return Ok(None);
         }
+        self.word(name, qipu::parse_color)
     }
 
+    /// `sort=newest` (default indexed).
     pub(crate) fn sort(&mut self) -> Result<Sort, ApiError> {
-        match self.text("sort").as_deref() {
-            None | Some("indexed") => Ok(Sort::Indexed),
-            Some("positions") => Ok(Sort::MostPositions),
-            Some("oldest") => Ok(Sort::Oldest),
-            Some("newest" | "date") => Ok(Sort::Newest),
-            Some("rank") => Ok(Sort::Strongest),
-            Some("length") => Ok(Sort::Longest),
-            Some(v) => Err(ApiError::param(
-                "sort",
-                format!(
-                    "parameter sort: {v:?} is not indexed, positions, oldest, newest (or date), rank or length"
-                ),
-            )),
-        }
+        Ok(self.word("sort", str::parse)?.unwrap_or_default())
     }
 
-    /// `handicap=even|handicap|any` (default any).
+    /// `handicap=even|handicap|any` (default any; empty is any, as a form leaves it).
     pub(crate) fn handicap(&mut self) -> Result<Handicap, ApiError> {
-        match self.text("handicap").as_deref() {
-            None | Some("any" | "") => Ok(Handicap::Any),
-            Some("even") => Ok(Handicap::Even),
-            Some("handicap") => Ok(Handicap::Handicap),
-            Some(v) => Err(ApiError::param(
-                "handicap",
-                format!("parameter handicap: {v:?} is not even, handicap or any"),
-            )),
+        if self.left.get("handicap").is_some_and(|v| v.is_empty()) {
+            self.left.remove("handicap");
+            return Ok(Handicap::Any);
         }
+        Ok(self.word("handicap", str::parse)?.unwrap_or_default())
     }
 
     /// `komi=A..B` (or one number), inclusive.
-    pub(crate) fn komi(&mut self) -> Result<Option<(f64, f64)>, ApiError> {
-        let Some(v) = self.text("komi") else {
-            return Ok(None);
-        };
-        let bad = || {
-            ApiError::param(
-                "komi",
-                format!("parameter komi: {v:?} is not A..B (two komi values, e.g. 6.5..7.5)"),
-            )
-        };
-        let number = |t: &str| t.trim().parse::<f64>().ok().filter(|k| k.is_finite());
-        let (a, b) = match v.split_once("..") {
-            Some((a, b)) => (number(a).ok_or_else(bad)?, number(b).ok_or_else(bad)?),
-            None => {
-                let k = number(&v).ok_or_else(bad)?;
-                (k, k)
-            }
-        };
-        if a > b {
-            return Err(bad());
-        }
-        Ok(Some((a, b)))
+    pub(crate) fn komi(&mut self) -> Result<Option<KomiRange>, ApiError> {
+        self.word("komi", str::parse)
     }
 
     /// `C,R`: a column and a row, 0-based.
