@@ -315,11 +315,12 @@ fn build_query(a: &SearchArgs) -> Result<Query, Refusal> {
     let query = if let Some(path) = &a.position {
         position(path, a.at)?
     } else if a.black.is_some() || a.white.is_some() {
-        Query::points(
-            size,
-            a.black.as_deref().unwrap_or(""),
-            a.white.as_deref().unwrap_or(""),
-        )?
+        let (black, white) = (a.black.as_deref(), a.white.as_deref());
+        // Each list alone first, so that a refusal names the option it is in (as the server's
+        // names its parameter).
+        Query::points(size, black.unwrap_or(""), "").map_err(|e| format!("--black: {e}"))?;
+        Query::points(size, "", white.unwrap_or("")).map_err(|e| format!("--white: {e}"))?;
+        Query::points(size, black.unwrap_or(""), white.unwrap_or(""))?
     } else if let Some(path) = &a.pattern {
         let bytes = if path == Path::new("-") {
             crate::inputs::stdin(crate::capped::DIAGRAM, "--pattern")?

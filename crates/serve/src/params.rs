@@ -88,12 +88,8 @@ impl Params {
             .transpose()
     }
 
-    /// A colour (`to_move=B`); empty is none, as a form leaves it.
+    /// A colour (`to_move=B`). An empty word is refused, as the CLI and Python refuse it.
     pub(crate) fn color(&mut self, name: &str) -> Result<Option<Color>, ApiError> {
-        if self.left.get(name).is_some_and(|v| v.is_empty()) {
-            self.left.remove(name);
-            return Ok(None);
-        }
         self.word(name, qipu::parse_color)
     }
 
@@ -102,12 +98,8 @@ impl Params {
         Ok(self.word("sort", str::parse)?.unwrap_or_default())
     }
 
-    /// `handicap=even|handicap|any` (default any; empty is any, as a form leaves it).
+    /// `handicap=even|handicap|any` (default any).
     pub(crate) fn handicap(&mut self) -> Result<Handicap, ApiError> {
-        if self.left.get("handicap").is_some_and(|v| v.is_empty()) {
-            self.left.remove("handicap");
-            return Ok(Handicap::Any);
-        }
         Ok(self.word("handicap", str::parse)?.unwrap_or_default())
     }
 
