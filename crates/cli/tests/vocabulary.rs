@@ -94,7 +94,7 @@ fn http(addr: &str, target: &str) -> (u16, String) {
 }
 
 /// One option of the data file.
-struct Option_ {
+struct Setting {
     kind: String,
     cli: String,
     http: String,
@@ -102,7 +102,7 @@ struct Option_ {
     refused: Vec<String>,
 }
 
-fn options() -> Vec<Option_> {
+fn options() -> Vec<Setting> {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/vocabulary.json");
     let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
     let words = |o: &Value, k: &str| -> Vec<String> {
@@ -116,7 +116,7 @@ fn options() -> Vec<Option_> {
         .as_array()
         .unwrap()
         .iter()
-        .map(|o| Option_ {
+        .map(|o| Setting {
             kind: o["kind"].as_str().unwrap().into(),
             cli: o["cli"].as_str().unwrap().into(),
             http: o["http"].as_str().unwrap().into(),
@@ -196,7 +196,7 @@ fn every_word_of_every_option_means_the_same_to_the_cli_and_the_server() {
         .unwrap_or_else(|| panic!("no address in {first:?}"))
         .to_string();
 
-    let cli = |o: &Option_, word: &str| -> Reply {
+    let cli = |o: &Setting, word: &str| -> Reply {
         // The empty board (every game at move 0), or the point asked as its black stone.
         let mut args = vec!["search".to_string(), "--json".into(), "--index".into()];
         args.push(index.display().to_string());
@@ -212,7 +212,7 @@ fn every_word_of_every_option_means_the_same_to_the_cli_and_the_server() {
             c => panic!("{args:?}: exit {c:?}"),
         }
     };
-    let server = |o: &Option_, word: &str| -> Reply {
+    let server = |o: &Setting, word: &str| -> Reply {
         let board = if o.kind == "point" { "" } else { "black=&" };
         let target = format!(
             "/api/position?{board}white=&limit=10000&{}={}",

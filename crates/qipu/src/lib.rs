@@ -13,6 +13,11 @@
 //! and place in [`Error::query`]) or the index and the machine (missing, old, damaged, busy,
 //! I/O). Nothing here prints.
 //!
+//! The words a user types for a search's options (sort keys, handicap classes, colours, komi
+//! ranges, ranks, months, points) are read here too ([`Sort`]'s and [`Handicap`]'s `FromStr`,
+//! [`parse_color`], [`KomiRange`], [`parse_point`]; each kind's words in [`WordKind::accepted`]),
+//! so that every client takes the same words.
+//!
 //! Answers follow the definitions of the qipu oracle: a position hits at k when the board after
 //! k moves of a game's main line holds exactly its stones (in some orientation, with
 //! [`Query::symmetry`]); a pattern hits where it appears (and did not stand at k − 1); a move
