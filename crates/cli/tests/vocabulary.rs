@@ -5,29 +5,11 @@
 //! naming the parameter). python/tests/test_vocabulary.py walks the same file through Python.
 
 use std::collections::BTreeSet;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
-use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
+use std::path::Path;
 
 use serde_json::Value;
-use testdata::Scratch;
 
-fn qipu() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_qipu"));
-    c.env_remove("QIPU_INDEX");
-    c
-}
-
-/// The server process, ended when dropped.
-struct Serving(Child);
-
-impl Drop for Serving {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+mod common;
 
 /// What a client made of one word: an answer (the hits as `(file, game)` in order, then the
 /// summary's games and positions), or a refusal with its message.
@@ -77,20 +59,6 @@ fn encode(s: &str) -> String {
             _ => format!("%{b:02X}"),
         })
         .collect()
-}
-
-fn http(addr: &str, target: &str) -> (u16, String) {
-    let mut s = TcpStream::connect(addr).expect("the server accepts");
-    write!(
-        s,
-        "GET {target} HTTP/1.1\r\nHost: {addr}\r\nAccept: application/x-ndjson\r\nConnection: close\r\n\r\n"
-    )
-    .unwrap();
-    let mut reply = String::new();
-    s.read_to_string(&mut reply).unwrap();
-    let (head, body) = reply.split_once("\r\n\r\n").expect("a whole reply");
-    let status = head.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap();
-    (status, body.to_string())
 }
 
 /// One option of the data file.
@@ -163,38 +131,9 @@ fn every_word_of_every_option_means_the_same_to_the_cli_and_the_server() {
         }
     }
 
-    let tmp = Scratch::new("cli-vocabulary");
-    let index = tmp.0.join("index");
-    let samples = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../samples/games");
-    let built = qipu()
-        .args(["index", "-q", "--index"])
-        .arg(&index)
-        .arg(&samples)
-        .output()
-        .unwrap();
-    assert!(
-        built.status.success(),
-        "{}",
-        String::from_utf8_lossy(&built.stderr)
-    );
-    let mut child = qipu()
-        .args(["serve", "--bind", "127.0.0.1:0", "--index"])
-        .arg(&index)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let mut first = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut first)
-        .unwrap();
-    let _serving = Serving(child);
-    let addr = first
-        .split("http://")
-        .nth(1)
-        .and_then(|rest| rest.split('/').next())
-        .unwrap_or_else(|| panic!("no address in {first:?}"))
-        .to_string();
+    let index = common::samples_index();
+    let serving = common::Serving::start(&[index]);
+    let addr = serving.addr.clone();
 
     let cli = |o: &Setting, word: &str| -> Reply {
         // The empty board (every game at move 0), or the point asked as its black stone.
@@ -205,7 +144,8 @@ fn every_word_of_every_option_means_the_same_to_the_cli_and_the_server() {
         }
         args.push("--white=".into());
         args.push(format!("{}={word}", o.cli));
-        let out = qipu().args(&args).output().unwrap();
+        let args: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = common::qipu(&args);
         match out.status.code() {
             Some(0 | 1) => answer(&String::from_utf8(out.stdout).unwrap()),
             Some(2) => Reply::Refused(String::from_utf8(out.stderr).unwrap()),
@@ -219,7 +159,8 @@ fn every_word_of_every_option_means_the_same_to_the_cli_and_the_server() {
             o.http,
             encode(word)
         );
-        match http(&addr, &target) {
+        let reply = common::get(&addr, &target, "application/x-ndjson");
+        match (reply.status(), reply.body) {
             (200, body) => answer(&body),
             (400, body) => {
                 let v: Value = serde_json::from_str(body.lines().next().unwrap()).unwrap();
@@ -270,7 +211,7 @@ fn every_word_of_every_option_means_the_same_to_the_cli_and_the_server() {
 /// `qipu search --help` names every word of the list kinds.
 #[test]
 fn the_help_names_every_word() {
-    let out = qipu().args(["search", "--help"]).output().unwrap();
+    let out = common::qipu(&["search", "--help"]);
     let help = String::from_utf8(out.stdout).unwrap();
     let after = |flag: &str| {
         let at = help
