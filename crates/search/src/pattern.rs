@@ -16,7 +16,7 @@ use crate::engine::{
     covering_each, owners, with_copies, Answer, Back, Continuation, Filter, Hit, Moves,
 };
 use crate::query::{Cell, PatternQuery};
-use crate::region::{first_inside, Region};
+use crate::region::Region;
 use crate::store::{index_point, point_index, Changes, CornerHeld, Store, Walk};
 use crate::tally::{continuation_rows, own_positions, Followed, NextMove};
 
@@ -186,18 +186,7 @@ fn scan_games<S: Store>(
     // The scan follows the points the placements constrain and the rest of their regions (the
     // `?` inside a region's rectangle), where a move settles a hit waiting for its
     // continuation. Those are few: the rectangle of a shape's constrained points.
-    let mut points = touch.watch.clone();
-    for r in regions.iter().filter(|r| r.x0 <= r.x1) {
-        for y in r.y0..=r.y1 {
-            for x in r.x0..=r.x1 {
-                let i = point_index(Point::new(x, y));
-                if let Some(w) = points.get_mut(i / 64) {
-                    *w |= 1 << (i % 64);
-                }
-            }
-        }
-    }
-    let watch = index.watch(&points);
+    let watch = index.watch(&region_points(&regions, touch.watch.clone()));
     // Candidates in chunks, each scanned in order by one worker: the chunks' hits, in order,
     // are the answer's, with no slot kept for the many candidates that do not hit.
     // A few thousand candidates still make several chunks for each core.
@@ -295,22 +284,14 @@ fn followed<S: Store>(
     (bw, bh): (u8, u8),
 ) -> Vec<(u32, Follows)> {
     let regions = regions_of(placements);
-    let mut points = vec![0u64; (usize::from(bh) * 52).div_ceil(64)];
-    for r in regions.iter().filter(|r| r.x0 <= r.x1) {
-        for y in r.y0..=r.y1 {
-            for x in r.x0..=r.x1 {
-                let i = point_index(Point::new(x, y));
-                points[i / 64] |= 1 << (i % 64);
-            }
-        }
-    }
+    let points = region_points(&regions, vec![0; (usize::from(bh) * 52).div_ceil(64)]);
     let watch = index.watch(&points);
     let per_chunk = (found.len() / (8 * rayon::current_num_threads())).clamp(16, SCAN_CHUNK);
     let chunks: Vec<Vec<(u32, Follows)>> = found
         .par_chunks(per_chunk)
         .map_init(
-            || (Vec::new(), Vec::new()),
-            |(ops, moves), chunk| {
+            || (Vec::new(), Waiting::new()),
+            |(ops, waiting), chunk| {
                 let mut out = Vec::with_capacity(chunk.len());
                 for (j, (hit, nexts)) in chunk.iter().enumerate() {
                     if let Some((later, _)) = chunk.get(j + PREFETCH_AHEAD) {
@@ -319,21 +300,37 @@ fn followed<S: Store>(
                     if let Some((later, _)) = chunk.get(j + 4 * PREFETCH_AHEAD) {
                         index.prefetch_record(later.game);
                     }
-                    let (notes, mut follows) = settled_at_once(nexts);
-                    let pending = notes.iter().filter(|n| !n.settled).count();
-                    if pending > 0 && !index.stopped() {
+                    let mut notes = merged(nexts);
+                    waiting.clear();
+                    for (i, n) in notes.iter().enumerate().filter(|(_, n)| !n.settled) {
+                        waiting.add(i, regions[n.key.0 as usize]);
+                    }
+                    if waiting.len() > 0 && !index.stopped() {
                         match index.changes(hit.game, &watch) {
                             Some(changes) => {
-                                read_on(changes, (bw, bh), &notes, &mut follows, &regions, pending)
+                                waiting.read_on(changes, (bw, bh), &mut notes, &regions, 0)
                             }
                             None => {
+                                // Positions elsewhere than before moves: the moves in order.
                                 index.load(hit.game, ops);
-                                moves.clear();
-                                moves.extend(index.moves(ops));
-                                read_on_moves(moves, &notes, &mut follows, &regions);
+                                for (j, (c, p)) in index.moves(ops).enumerate() {
+                                    if waiting.len() == 0 {
+                                        break;
+                                    }
+                                    waiting.settle(&mut notes, &regions, j as u32, c, p);
+                                }
+                                waiting.ended(&mut notes);
                             }
                         }
                     }
+                    let follows = notes
+                        .iter()
+                        .map(|n| Followed {
+                            key: n.key,
+                            next: n.next.filter(|_| n.settled),
+                            tenuki: n.tenuki,
+                        })
+                        .collect();
                     out.push((hit.game, follows));
                 }
                 out
@@ -347,9 +344,24 @@ fn followed<S: Store>(
     all
 }
 
-/// A hit's notes with those of one region at one position made one (groups scanned apart
-/// note theirs each), and what each is followed by as far as the scan settled it.
-fn settled_at_once(nexts: &Nexts) -> (Nexts, Follows) {
+/// `points` (bit [`point_index`]) with every point of `regions` added.
+fn region_points(regions: &[Region], mut points: Vec<u64>) -> Vec<u64> {
+    for r in regions {
+        for y in r.y0..=r.y1 {
+            for x in r.x0..=r.x1 {
+                let i = point_index(Point::new(x, y));
+                if let Some(w) = points.get_mut(i / 64) {
+                    *w |= 1 << (i % 64);
+                }
+            }
+        }
+    }
+    points
+}
+
+/// A hit's notes with those of one region at one position made one (groups scanned apart note
+/// theirs each; either settles it, the same way).
+fn merged(nexts: &Nexts) -> Nexts {
     let mut notes = Nexts::new();
     for n in nexts {
         let same = notes
@@ -367,81 +379,7 @@ fn settled_at_once(nexts: &Nexts) -> (Nexts, Follows) {
             None => notes.push(*n),
         }
     }
-    let follows = notes
-        .iter()
-        .map(|n| Followed {
-            key: n.key,
-            next: n.next.filter(|_| n.settled),
-            tenuki: n.tenuki,
-        })
-        .collect();
-    (notes, follows)
-}
-
-/// Settles the `pending` positions of `follows` (those whose next move was elsewhere) from a
-/// game's changes, which pass in bulk over every point outside the regions.
-fn read_on(
-    mut changes: impl Changes,
-    (bw, bh): (u8, u8),
-    notes: &Nexts,
-    follows: &mut Follows,
-    regions: &[Region],
-    mut pending: usize,
-) {
-    // Moves before the change in hand: it is the (moves + 1)-th, played from position `moves`.
-    let mut moves = 0u32;
-    loop {
-        let (passed, change) = changes.next_watched();
-        moves += passed;
-        let Some(change) = change else {
-            return;
-        };
-        let Some(color) = change.mover else {
-            continue;
-        };
-        let j = moves;
-        moves += 1;
-        let p = (change.point < usize::from(bh) * 52 && index_point(change.point).x < bw)
-            .then(|| index_point(change.point));
-        for (f, n) in follows.iter_mut().zip(notes) {
-            // The move played from position k was seen by the scan: later ones are tenuki.
-            if !n.settled && f.next.is_none() && n.k < j && regions[n.key.0 as usize].holds(p) {
-                f.next = Some((color, p));
-                f.tenuki = true;
-                pending -= 1;
-            }
-        }
-        if pending == 0 {
-            return;
-        }
-    }
-}
-
-/// [`read_on`] over a game's moves read whole (a program with positions elsewhere than before
-/// moves, which [`Store::changes`] does not give). Positions come in order, so a region's
-/// search that found nothing, or a move at or past this position's, answers this one too.
-fn read_on_moves(
-    moves: &[(Color, Option<Point>)],
-    notes: &Nexts,
-    follows: &mut Follows,
-    regions: &[Region],
-) {
-    let mut last: ahash::AHashMap<u32, Option<usize>> = Default::default();
-    for (f, n) in follows.iter_mut().zip(notes) {
-        if n.settled {
-            continue;
-        }
-        let start = n.k as usize + 1;
-        let at = match last.get(&n.key.0) {
-            Some(&at) if at.is_none_or(|a| a >= start) => at,
-            _ => first_inside(moves, start, regions[n.key.0 as usize]),
-        };
-        last.insert(n.key.0, at);
-        if let Some(j) = at {
-            f.next = Some(moves[j]);
-            f.tenuki = true;
-        }
-    }
+    notes
 }
 
 /// The regions of `placements`, by number ([`Placement::region`]).
@@ -1003,6 +941,34 @@ impl Waiting {
         }
     }
 
+    /// Reads a game's changes on, from the `k`-th move (0-based), until no note waits, passing
+    /// in bulk over the moves away from the watched points; the end of the game settles what
+    /// still waits.
+    fn read_on(
+        &mut self,
+        mut changes: impl Changes,
+        (bw, bh): (u8, u8),
+        nexts: &mut Nexts,
+        regions: &[Region],
+        mut k: u32,
+    ) {
+        while self.len() > 0 {
+            let (passed, change) = changes.next_watched();
+            k += passed;
+            let Some(change) = change else {
+                break;
+            };
+            let Some(c) = change.mover else {
+                continue;
+            };
+            let p = (change.point < usize::from(bh) * 52 && index_point(change.point).x < bw)
+                .then(|| index_point(change.point));
+            self.settle(nexts, regions, k, c, p);
+            k += 1;
+        }
+        self.ended(nexts);
+    }
+
     /// The game was read to its end: a note still waiting has no continuation.
     fn ended(&mut self, nexts: &mut Nexts) {
         if self.notes.is_empty() {
@@ -1097,7 +1063,13 @@ impl Scan {
                         if (e.done | self.matched_bits & e.settled) & e.all == e.all {
                             // No placement can appear again: only the hits waiting for a move
                             // in their region read on.
-                            self.read_on(changes, (bw, bh), regions, k + 1);
+                            self.waiting.read_on(
+                                changes,
+                                (bw, bh),
+                                &mut self.nexts,
+                                regions,
+                                k + 1,
+                            );
                             return Moves::from_slice(&self.hits);
                         }
                     }
@@ -1125,32 +1097,6 @@ impl Scan {
         }
         self.ended();
         Moves::from_slice(&self.hits)
-    }
-
-    /// Reads a game's changes on, from the `k`-th move (0-based), until no hit waits for a move
-    /// in its region, passing in bulk over the moves elsewhere.
-    fn read_on(
-        &mut self,
-        mut changes: impl Changes,
-        (bw, bh): (u8, u8),
-        regions: &[Region],
-        mut k: u32,
-    ) {
-        while self.waiting.len() > 0 {
-            let (passed, change) = changes.next_watched();
-            k += passed;
-            let Some(change) = change else {
-                break;
-            };
-            let Some(c) = change.mover else {
-                continue;
-            };
-            let p = (change.point < usize::from(bh) * 52 && index_point(change.point).x < bw)
-                .then(|| index_point(change.point));
-            self.waiting.settle(&mut self.nexts, regions, k, c, p);
-            k += 1;
-        }
-        self.ended();
     }
 
     /// The game was read to its end: a hit still waiting has no continuation.
