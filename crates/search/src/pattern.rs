@@ -272,11 +272,11 @@ fn answer<S: Store>(
 }
 
 /// What each hit was followed by there: per position and region the pattern appeared in, the
-/// first later move inside that region ([`crate::region`]). The scan noted the move played
-/// next, which settles the hits whose shape was answered at once; a game with a position it did
-/// not settle is read again from its start, passing in bulk over the moves outside every
-/// region ([`Store::changes`] with the regions watched) and stopping as soon as each of its
-/// positions is settled, usually a few moves after its last hit.
+/// first later move inside that region ([`crate::region`]). A scanned or walked game's notes
+/// were settled as it was read; the corner table's hits come with the move played next, which
+/// settles those whose shape was answered at once, and a game with one still waiting is read
+/// from its start, passing in bulk over the moves outside every region ([`Store::changes`] with
+/// the regions watched), until none waits ([`Waiting`]).
 fn followed<S: Store>(
     index: &S,
     found: &[(Hit, Nexts)],
