@@ -30,66 +30,11 @@
 use crate::leb::{push_leb, push_leb64, read_leb, read_leb64};
 use crate::store::{PosEntry, NO_NEXT};
 use crate::Facts;
+pub use model::{CellKey, GameCell, MoveCell};
 
 /// Positions reached by at least this many entries of a segment's table are aggregated. See
 /// DESIGN-index.md ("Pre-aggregated continuations") for the measurements behind it.
 pub const DEFAULT_MIN_ENTRIES: u32 = 2000;
-
-/// What a cell is keyed by: the facts the supported filters test.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct CellKey {
-    /// The year (0: undated).
-    pub year: u16,
-    /// The month, 1 to 12; 0 when the date names no single month.
-    pub month: u8,
-    /// The weaker player's rank code (the smaller of both, 0 when either is unknown).
-    pub weaker_rank: u8,
-    /// Whether the game gives two or more handicap stones.
-    pub handicap: bool,
-}
-
-impl CellKey {
-    /// The cell of a game with these facts.
-    pub fn of(f: &Facts) -> CellKey {
-        CellKey {
-            year: f.year,
-            month: f.month,
-            weaker_rank: f.black_rank.min(f.white_rank),
-            handicap: f.handicap >= 2,
-        }
-    }
-}
-
-/// The sums of one (next move, cell).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MoveCell {
-    /// The move played next, as the position table codes it.
-    pub next: u16,
-    pub key: CellKey,
-    /// Positions.
-    pub count: u32,
-    pub black_wins: u32,
-    pub white_wins: u32,
-    pub mover_rank_sum: u64,
-    pub mover_ranked: u32,
-    pub opponent_rank_sum: u64,
-    pub opponent_ranked: u32,
-    /// The cell's first game (global id once read).
-    pub example: u32,
-}
-
-/// The games of one cell reaching the position.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GameCell {
-    pub key: CellKey,
-    pub games: u32,
-    /// The table entries of those games: every time one of them reached the position,
-    /// whatever followed (the game's end included).
-    pub positions: u32,
-    /// Of those, games whose result class ([`Facts::result`]) is a win of Black, of White.
-    pub black_wins: u32,
-    pub white_wins: u32,
-}
 
 /// The cells of one aggregated hash.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

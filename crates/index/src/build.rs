@@ -1011,7 +1011,7 @@ impl Writer<'_> {
         let mut record = a.record;
         let lines = a.lines;
         let lines_left = a.lines_left;
-        let facts = crate::Facts::of(&a.info);
+        let facts = crate::facts::of(&a.info);
         let (ops, positions, corners) = match copy_of {
             Some(original) => {
                 self.tally(source, |t| t.duplicates += 1);

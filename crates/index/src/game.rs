@@ -185,7 +185,7 @@ fn replay(
         |step, b| {
             if step.k >= from && b.stone_count() <= MAX_INDEXED_STONES {
                 if step.k <= MAX_TABLE_MOVE {
-                    let next = step.next.map_or(NO_NEXT, |(c, p)| Op::Move(c, p).encode());
+                    let next = crate::ops::next_code(step.next);
                     positions.push((b.hash(), step.k as u16, next));
                 } else {
                     // Found by replay (see FLAG_LONG).
@@ -358,7 +358,7 @@ fn corners_walked(ops: &[u16], width: u8, height: u8) -> Vec<(u64, CornerEvent)>
         }) else {
             break;
         };
-        let next = step.next.map_or(NO_NEXT, |(c, p)| Op::Move(c, p).encode());
+        let next = crate::ops::next_code(step.next);
         while dirty != 0 {
             let c = dirty.trailing_zeros() as usize;
             dirty &= dirty - 1;

@@ -99,6 +99,43 @@ pub const KIND_EFFECT: [(Option<Color>, Option<Color>); 8] = [
     (None, None),
 ];
 
+/// The change op `v` makes to the board (a mark makes none: (None, None)), read through
+/// [`KIND_EFFECT`] without a branch on its kind.
+#[inline(always)]
+pub fn change(v: u16) -> model::Change {
+    let (mover, content) = KIND_EFFECT[usize::from(v >> KIND_SHIFT)];
+    model::Change {
+        mover,
+        content,
+        point: usize::from(v & POINT_MASK),
+    }
+}
+
+/// The next-move code of a position ([`crate::PosEntry::next`], a corner event's, a replay
+/// step's): the move's op, or [`crate::NO_NEXT`] when none followed.
+#[inline]
+pub fn next_code(next: Option<(Color, Option<Point>)>) -> u16 {
+    next.map_or(crate::NO_NEXT, |(c, p)| Op::Move(c, p).encode())
+}
+
+/// The move a next-move code stands for: colour and point (`None` for a pass); `None` for
+/// [`crate::NO_NEXT`] or a code that is not a move.
+#[inline]
+pub fn next_move(code: u16) -> Option<(Color, Option<Point>)> {
+    match (code != crate::NO_NEXT).then(|| Op::decode(code)) {
+        Some(Op::Move(c, p)) => Some((c, p)),
+        _ => None,
+    }
+}
+
+/// A program's moves in order: colour and point (`None` for a pass).
+pub fn moves(program: &[u16]) -> impl Iterator<Item = (Color, Option<Point>)> + '_ {
+    program.iter().filter_map(|&v| match Op::decode(v) {
+        Op::Move(c, p) => Some((c, p)),
+        _ => None,
+    })
+}
+
 /// An op split into its kind and its point index.
 #[derive(Clone, Copy, Debug)]
 pub struct Raw {

@@ -2,10 +2,9 @@
 //! both, so that the search knows no storage format or limit and the index no search.
 
 use goban::{Bitboard, Color, Point};
-use index::layout::op::{KIND_SHIFT, POINT_MASK};
-use index::ops::{Op, Walker, KIND_EFFECT};
+use index::ops::Walker;
 use index::Occupancy;
-use search::store::{Change, Changes, CornerHeld, Occurrence, Step, Walk};
+use search::store::{CellKey, Change, Changes, CornerHeld, Occurrence, Step, Walk};
 
 use crate::stop::Stop;
 
@@ -36,9 +35,6 @@ impl<'a> Games<'a> {
     }
 }
 
-// The search's "no next move" is the table's.
-const _: () = assert!(search::store::NO_NEXT == index::NO_NEXT);
-
 /// [`Walker`] as a [`Walk`]: the next move comes out in the store's code.
 pub(crate) struct Walking<'o>(Walker<'o>);
 
@@ -48,9 +44,7 @@ impl Walk for Walking<'_> {
         let step = self.0.next_position(on_change)?;
         Some(Step {
             k: step.k,
-            next: step
-                .next
-                .map_or(index::NO_NEXT, |(c, p)| Op::Move(c, p).encode()),
+            next: index::ops::next_code(step.next),
         })
     }
 
@@ -91,16 +85,7 @@ impl search::Store for Games<'_> {
 
     #[inline]
     fn facts(&self, g: u32) -> search::Facts {
-        let f = self.index.facts(g);
-        search::Facts {
-            year: f.year,
-            month: f.month,
-            black_rank: f.black_rank,
-            white_rank: f.white_rank,
-            handicap: f.handicap,
-            komi_quarters: f.komi_quarters,
-            result: f.result,
-        }
+        self.index.facts(g)
     }
 
     fn each_copy_counts(&self) -> bool {
@@ -136,8 +121,8 @@ impl search::Store for Games<'_> {
         self.index.copied()
     }
 
-    fn cell(&self, g: u32) -> search::store::CellKey {
-        cell_key(index::aggregate::CellKey::of(&self.index.facts(g)))
+    fn cell(&self, g: u32) -> CellKey {
+        CellKey::of(&self.index.facts(g))
     }
 
     #[inline]
@@ -184,33 +169,8 @@ impl search::Store for Games<'_> {
             .filter(|(games, _)| !games.is_empty() && !elsewhere(games))
             .map(|(games, cells)| search::store::Aggregated {
                 games,
-                moves: cells
-                    .moves
-                    .iter()
-                    .map(|c| search::store::MoveCell {
-                        next: c.next,
-                        key: cell_key(c.key),
-                        count: c.count,
-                        black_wins: c.black_wins,
-                        white_wins: c.white_wins,
-                        mover_rank_sum: c.mover_rank_sum,
-                        mover_ranked: c.mover_ranked,
-                        opponent_rank_sum: c.opponent_rank_sum,
-                        opponent_ranked: c.opponent_ranked,
-                        example: c.example,
-                    })
-                    .collect(),
-                cells: cells
-                    .games
-                    .iter()
-                    .map(|c| search::store::GameCell {
-                        key: cell_key(c.key),
-                        games: c.games,
-                        black_wins: c.black_wins,
-                        white_wins: c.white_wins,
-                        positions: c.positions,
-                    })
-                    .collect(),
+                moves: cells.moves,
+                cells: cells.games,
             })
             .collect()
     }
@@ -266,10 +226,7 @@ impl search::Store for Games<'_> {
 
     #[inline]
     fn next_move(&self, code: u16) -> Option<(Color, Option<Point>)> {
-        match (code != index::NO_NEXT).then(|| Op::decode(code)) {
-            Some(Op::Move(c, p)) => Some((c, p)),
-            _ => None,
-        }
+        index::ops::next_move(code)
     }
 
     fn covering(&self, width: u8, height: u8, needs: &[Vec<(Color, Point)>]) -> Option<Vec<u32>> {
@@ -399,10 +356,7 @@ impl search::Store for Games<'_> {
 
     #[inline]
     fn moves<'a>(&self, program: &'a [u16]) -> impl Iterator<Item = (Color, Option<Point>)> + 'a {
-        program.iter().filter_map(|&v| match Op::decode(v) {
-            Op::Move(c, p) => Some((c, p)),
-            _ => None,
-        })
+        index::ops::moves(program)
     }
 }
 
@@ -415,24 +369,12 @@ struct StoredChanges<'a> {
     bulk: bool,
 }
 
-/// The change an op makes. A mark reads as (None, None), and is not in a program indexed
-/// without marks (see `FLAG_MARKS`).
-#[inline(always)]
-fn change(v: u16) -> Change {
-    let (mover, content) = KIND_EFFECT[usize::from(v >> KIND_SHIFT)];
-    Change {
-        mover,
-        content,
-        point: usize::from(v & POINT_MASK),
-    }
-}
-
 impl Iterator for StoredChanges<'_> {
     type Item = Change;
 
     #[inline(always)]
     fn next(&mut self) -> Option<Change> {
-        self.ops.next().map(change)
+        self.ops.next().map(index::ops::change)
     }
 }
 
@@ -441,10 +383,10 @@ impl Changes for StoredChanges<'_> {
     fn next_watched(&mut self) -> (u32, Option<Change>) {
         if self.bulk {
             let (moves, op) = self.ops.next_watched(self.watch);
-            return (moves, op.map(change));
+            return (moves, op.map(index::ops::change));
         }
         let mut moves = 0;
-        for c in self.ops.by_ref().map(change) {
+        for c in self.ops.by_ref().map(index::ops::change) {
             if self.watch.follows(c.point) {
                 return (moves, Some(c));
             }
@@ -472,16 +414,6 @@ fn occupancies(width: u8, height: u8, needs: &[Vec<(Color, Point)>]) -> Option<V
             })
             .collect(),
     )
-}
-
-/// A cell key as the search crate names it.
-fn cell_key(k: index::aggregate::CellKey) -> search::store::CellKey {
-    search::store::CellKey {
-        year: k.year,
-        month: k.month,
-        weaker_rank: k.weaker_rank,
-        handicap: k.handicap,
-    }
 }
 
 #[cfg(test)]

@@ -7,8 +7,7 @@
 
 use goban::{Bitboard, Color, Point};
 
-/// The "no move followed" value of a next-move code ([`Occurrence::next`], [`Step::next`]).
-pub const NO_NEXT: u16 = u16::MAX;
+pub use model::{CellKey, Change, Facts, GameCell, MoveCell, NO_NEXT};
 
 /// A position of a game where a hash stands, from the position table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -41,72 +40,6 @@ pub struct CornerHeld {
     pub next: u16,
 }
 
-/// What statistics and filters know of a game besides its moves, as the store keeps it: coarse
-/// on purpose (a month, a rank step, a quarter point of komi), and 0 wherever unknown.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Facts {
-    /// The year its date starts in; 0 undated.
-    pub year: u16,
-    /// The month (1 to 12) when the date lies within one; 0 otherwise.
-    pub month: u8,
-    /// Black's rank on one scale: 50k = 1 … 1k = 50, 1d = 51 … 10d = 60, 1p = 61 … 9p = 69;
-    /// 0 unknown.
-    pub black_rank: u8,
-    /// White's rank on the same scale.
-    pub white_rank: u8,
-    /// Handicap stones (0 when none is given).
-    pub handicap: u8,
-    /// Komi in quarter points; `i16::MIN` unknown.
-    pub komi_quarters: i16,
-    /// The result: 0 unknown, 1 Black won, 2 White won, 3 a draw, 4 void.
-    pub result: u8,
-}
-
-/// What a pre-aggregated cell is keyed by: the facts the filters that cells answer test (see
-/// [`Store::aggregates`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct CellKey {
-    /// The year; 0 undated.
-    pub year: u16,
-    /// The month (1 to 12) when the date lies within one; 0 otherwise.
-    pub month: u8,
-    /// The weaker player's rank ([`Facts::black_rank`]'s scale; 0 when either is unknown).
-    pub weaker_rank: u8,
-    /// Two or more handicap stones.
-    pub handicap: bool,
-}
-
-/// The sums of the positions of one (next move, cell) ([`Store::aggregates`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct MoveCell {
-    /// The move played next, as a code of the store (never [`NO_NEXT`]).
-    pub next: u16,
-    pub key: CellKey,
-    /// Positions, and of those the ones in games Black won, White won (the winner byte).
-    pub count: u32,
-    pub black_wins: u32,
-    pub white_wins: u32,
-    /// Rank sums and counts of the mover and of the opponent, as [`crate::Tally`] keeps them.
-    pub mover_rank_sum: u64,
-    pub mover_ranked: u32,
-    pub opponent_rank_sum: u64,
-    pub opponent_ranked: u32,
-    /// The cell's first game.
-    pub example: u32,
-}
-
-/// The games of one cell that reach a position at least once, and of those the ones whose
-/// result ([`Facts::result`]) is a win of Black, of White ([`Store::aggregates`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct GameCell {
-    pub key: CellKey,
-    pub games: u32,
-    pub black_wins: u32,
-    pub white_wins: u32,
-    /// The positions those games reach it at (table entries, whatever followed).
-    pub positions: u32,
-}
-
 /// One part of the store's pre-aggregated continuations of a hash: the cells summing the
 /// table entries of every stored game (not copies) of `games` with that hash.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -123,19 +56,6 @@ pub struct Step {
     pub k: u32,
     /// The move played from it, as a code of the store, or [`NO_NEXT`].
     pub next: u16,
-}
-
-/// One change a stored game makes to the board, in order ([`Store::changes`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Change {
-    /// `Some(colour)` for a move (position k is the one just before the k+1-th move), `None`
-    /// for setup and the stones a move took off.
-    pub mover: Option<Color>,
-    /// What the point holds afterwards.
-    pub content: Option<Color>,
-    /// The point as [`point_index`] numbers it, or a number past every board point for a pass
-    /// (or a malformed point).
-    pub point: usize,
 }
 
 /// A stored game's changes as a pattern scan reads them ([`Store::changes`]): one at a time

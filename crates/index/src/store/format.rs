@@ -105,8 +105,8 @@ pub const FLAG_MARKS: u8 = 32;
 /// of its own.
 pub const FLAG_VARIATION: u8 = 64;
 
-/// `PosEntry::next` of a final position.
-pub const NO_NEXT: u16 = u16::MAX;
+/// `PosEntry::next` of a final position: the one code shared with the search.
+pub use model::NO_NEXT;
 
 impl GameRec {
     /// Bytes of one record in `games.bin`.

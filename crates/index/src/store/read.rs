@@ -259,7 +259,7 @@ impl Segment {
         // Facts, years and winners are read by game number: a file of another length is
         // another layout's.
         for (name, map, size) in [
-            (file::FACTS, &segment.facts, Facts::SIZE),
+            (file::FACTS, &segment.facts, crate::facts::SIZE),
             (file::YEARS, &segment.years, YearWinner::SIZE),
         ] {
             if map.len() != segment.len() as usize * size {
@@ -661,15 +661,15 @@ impl Segment {
     /// file's end).
     #[inline]
     pub fn prefetch_facts(&self, i: u32) {
-        prefetch(self.facts.unchecked().get(i as usize * Facts::SIZE));
+        prefetch(self.facts.unchecked().get(i as usize * crate::facts::SIZE));
     }
 
     /// The facts of game `i` (see [`Facts`]); all unknown past a damaged file's end.
     #[inline]
     pub fn facts(&self, i: u32) -> Facts {
-        let at = i as usize * Facts::SIZE;
-        match self.facts.get(at..at + Facts::SIZE) {
-            Some(b) => Facts::from_bytes(b.try_into().unwrap()),
+        let at = i as usize * crate::facts::SIZE;
+        match self.facts.get(at..at + crate::facts::SIZE) {
+            Some(b) => crate::facts::from_bytes(b.try_into().unwrap()),
             None => Facts {
                 komi_quarters: Facts::NO_KOMI,
                 ..Facts::default()

@@ -350,7 +350,8 @@ impl SegmentWriter {
         self.winners.push(g.rec.winner);
         self.years
             .extend_from_slice(&YearWinner::new(g.facts.year, g.rec.winner).0.to_le_bytes());
-        self.facts.extend_from_slice(&g.facts.to_bytes());
+        self.facts
+            .extend_from_slice(&crate::facts::to_bytes(&g.facts));
         if g.rec.is_copy() {
             self.copies.push((id, g.rec.duplicate_of));
         } else if g.rec.flags & FLAG_LONG != 0 {
@@ -640,8 +641,8 @@ impl Aggregating<'_> {
         let err = |e| IndexError::io(dir, e);
         let facts: Vec<crate::Facts> = self
             .facts
-            .chunks_exact(crate::Facts::SIZE)
-            .map(|b| crate::Facts::from_bytes(b.try_into().expect("chunks of SIZE")))
+            .chunks_exact(crate::facts::SIZE)
+            .map(|b| crate::facts::from_bytes(b.try_into().expect("chunks of SIZE")))
             .collect();
         let mover = |code: u16| match crate::ops::Op::decode(code) {
             crate::ops::Op::Move(c, _) => Some(c),
