@@ -44,6 +44,7 @@ use std::path::{Path, PathBuf};
 pub use build::{build, BuildOptions, Progress, Summary};
 pub use facts::Facts;
 pub use manifest::Manifest;
+pub use model::Occurrence;
 pub use pack::{Ops, Watch};
 pub use store::{
     CornerEvent, GameRec, Occupancy, PosEntry, Vacated, FLAG_LONG, FLAG_MARKS, FLAG_VARIATION,
@@ -741,7 +742,7 @@ impl Index {
     }
 
     /// Position-table entries with `hash`, over all segments.
-    pub fn positions(&self, hash: u64) -> impl Iterator<Item = PosEntry> + '_ {
+    pub fn positions(&self, hash: u64) -> impl Iterator<Item = Occurrence> + '_ {
         self.segments.iter().flat_map(move |s| s.positions(hash))
     }
 
@@ -830,7 +831,7 @@ impl Index {
         &self,
         hash: u64,
         games: std::ops::Range<u32>,
-    ) -> impl Iterator<Item = PosEntry> + '_ {
+    ) -> impl Iterator<Item = Occurrence> + '_ {
         self.segments
             .iter()
             .filter(move |s| s.first_game < games.end && games.start < s.first_game + s.len())
@@ -839,7 +840,7 @@ impl Index {
 
     /// Position-table entries with `hash` of each of `games` (ascending), by game: the hash
     /// looked up once per segment holding some of them, each game by binary search.
-    pub fn positions_of_games(&self, hash: u64, games: &[u32]) -> Vec<PosEntry> {
+    pub fn positions_of_games(&self, hash: u64, games: &[u32]) -> Vec<Occurrence> {
         let mut out = Vec::new();
         for s in &self.segments {
             let from = games.partition_point(|&g| g < s.first_game);

@@ -28,7 +28,7 @@ fn entries_of_some_games_are_those_of_all_games_kept_for_them() {
     let idx = index::Index::open(&dir).unwrap();
     assert!(idx.manifest().segments.len() >= 6);
     let empty = goban::Position::empty_hash(19, 19);
-    let all: Vec<(u32, u16, u16)> = idx
+    let all: Vec<(u32, u32, u16)> = idx
         .positions(empty)
         .map(|e| (e.game, e.k, e.next))
         .collect();
@@ -36,7 +36,7 @@ fn entries_of_some_games_are_those_of_all_games_kept_for_them() {
         all.len() > 15 && all.windows(2).any(|w| w[0].0 == w[1].0),
         "{all:?}"
     );
-    let kept = |keep: &dyn Fn(u32) -> bool| -> Vec<(u32, u16, u16)> {
+    let kept = |keep: &dyn Fn(u32) -> bool| -> Vec<(u32, u32, u16)> {
         all.iter().copied().filter(|e| keep(e.0)).collect()
     };
     let n = idx.len();

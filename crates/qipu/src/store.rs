@@ -196,32 +196,16 @@ impl search::Store for Games<'_> {
         hash: u64,
         games: std::ops::Range<u32>,
     ) -> impl Iterator<Item = Occurrence> + '_ {
-        self.index.positions_of(hash, games).map(|e| Occurrence {
-            game: e.game,
-            k: e.k as u32,
-            next: e.next,
-        })
+        self.index.positions_of(hash, games)
     }
 
     fn occurrences_of_games(&self, hash: u64, games: &[u32]) -> Vec<Occurrence> {
-        self.index
-            .positions_of_games(hash, games)
-            .into_iter()
-            .map(|e| Occurrence {
-                game: e.game,
-                k: e.k as u32,
-                next: e.next,
-            })
-            .collect()
+        self.index.positions_of_games(hash, games)
     }
 
     #[inline]
     fn occurrences(&self, hash: u64) -> impl Iterator<Item = Occurrence> + '_ {
-        self.index.positions(hash).map(|e| Occurrence {
-            game: e.game,
-            k: e.k as u32,
-            next: e.next,
-        })
+        self.index.positions(hash)
     }
 
     #[inline]

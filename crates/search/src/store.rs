@@ -7,19 +7,7 @@
 
 use goban::{Bitboard, Color, Point};
 
-pub use model::{CellKey, Change, Facts, GameCell, MoveCell, NO_NEXT};
-
-/// A position of a game where a hash stands, from the position table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Occurrence {
-    /// The game.
-    pub game: u32,
-    /// The position: after `k` moves of its main line.
-    pub k: u32,
-    /// The move played from it, as a code of the store ([`Store::next_move`] reads it), or
-    /// [`NO_NEXT`].
-    pub next: u16,
-}
+pub use model::{CellKey, Change, Facts, GameCell, MoveCell, Occurrence, NO_NEXT};
 
 /// A time a corner square came to hold a keyed content ([`Store::corner_events`]): the position
 /// where that content appeared, and in which orientation, so that a pattern made of whole

@@ -137,7 +137,7 @@ mod tests {
             board: None,
         };
         let seg = Segment::open(&dir, &info).unwrap();
-        let got = |h| -> Vec<(u32, u16, u16)> {
+        let got = |h| -> Vec<(u32, u32, u16)> {
             let v: Vec<_> = seg.positions(h).map(|e| (e.game, e.k, e.next)).collect();
             assert_eq!(v.len(), seg.count_positions(h));
             v

@@ -18,6 +18,7 @@ use crate::layout::segment as file;
 use crate::manifest::{FileSum, SegmentInfo};
 use crate::occupancy::{Occupancy, Vacated};
 use crate::{Facts, IndexError};
+use model::Occurrence;
 
 /// A read-only, memory-mapped segment.
 pub struct Segment {
@@ -476,17 +477,16 @@ impl Segment {
     }
 
     /// Position-table entries with this hash, by game.
-    pub fn positions(&self, hash: u64) -> impl Iterator<Item = PosEntry> + '_ {
+    pub fn positions(&self, hash: u64) -> impl Iterator<Item = Occurrence> + '_ {
         let (first_game, games) = (self.first_game, self.len());
         self.entries(hash)
             .chunks_exact(ENTRY_SIZE)
             .filter_map(move |b| {
                 let (game, k, next) = decode_entry(b);
                 // Only a damaged table names a game past the segment's end.
-                (game < games).then(|| PosEntry {
-                    hash,
+                (game < games).then(|| Occurrence {
                     game: first_game + game,
-                    k,
+                    k: u32::from(k),
                     next,
                 })
             })
@@ -499,7 +499,7 @@ impl Segment {
         &self,
         hash: u64,
         games: std::ops::Range<u32>,
-    ) -> impl Iterator<Item = PosEntry> + '_ {
+    ) -> impl Iterator<Item = Occurrence> + '_ {
         let (first_game, len) = (self.first_game, self.len());
         let entries = self.entries(hash);
         let from = games.start.saturating_sub(first_game);
@@ -513,10 +513,9 @@ impl Segment {
             // does, rather than taken for the end of the range.
             .take_while(move |&(game, _, _)| game < to || game >= len)
             .filter(move |&(game, _, _)| game < to)
-            .map(move |(game, k, next)| PosEntry {
-                hash,
+            .map(move |(game, k, next)| Occurrence {
                 game: first_game + game,
-                k,
+                k: u32::from(k),
                 next,
             })
     }
@@ -524,7 +523,7 @@ impl Segment {
     /// Position-table entries with this hash of each of `games` (global ids, ascending; those
     /// of other segments are passed over), by game, appended to `out`: the hash is looked up
     /// once, then each game by binary search from where the previous one was found.
-    pub fn positions_of_games(&self, hash: u64, games: &[u32], out: &mut Vec<PosEntry>) {
+    pub fn positions_of_games(&self, hash: u64, games: &[u32], out: &mut Vec<Occurrence>) {
         let (first_game, len) = (self.first_game, self.len());
         let entries = self.entries(hash);
         if entries.is_empty() {
@@ -542,10 +541,9 @@ impl Segment {
                 if game != local {
                     break;
                 }
-                out.push(PosEntry {
-                    hash,
+                out.push(Occurrence {
                     game: g,
-                    k,
+                    k: u32::from(k),
                     next,
                 });
                 lo += 1;
