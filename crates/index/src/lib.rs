@@ -14,8 +14,8 @@
 //! A rebuild writes its segments and metadata folder under new names (`seg-G-NNNNNN/`,
 //! `meta-G/`, for its generation G) beside the old index, then replaces the manifest.
 //!
-//! The record files themselves are found and read by the `inputs` crate, before parsing; this
-//! crate re-exports it as [`inputs`] for callers that still name it through here.
+//! The record files themselves are found and read by the `inputs` crate, before parsing; callers
+//! that need it name it directly.
 
 pub mod aggregate;
 pub mod build;
@@ -33,10 +33,6 @@ mod sources;
 pub mod store;
 pub mod variations;
 mod verify;
-
-/// Reading the inputs is its own crate, before parsing; re-exported here while callers move to it.
-pub use inputs;
-pub use inputs::mapped;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -74,7 +70,7 @@ pub enum IndexError {
     #[error("another qipu is writing to {}{}", dir.display(), lock::holder(pid))]
     Locked { dir: PathBuf, pid: Option<u32> },
     /// Files of the index were cut short by another program while this process read them (see
-    /// [`mapped`]): what was read from them is not the index, so no answer is given.
+    /// [`inputs::mapped`]): what was read from them is not the index, so no answer is given.
     #[error(
         "files of the index changed while they were read (truncated by another program?): {}; \
          no answer is given from them (`qipu verify` checks the index)",
@@ -160,13 +156,13 @@ const PREFETCH_AHEAD: usize = 16;
 impl Index {
     /// Whether every mapped file read since the index was opened is still whole. A file truncated
     /// by another program under a running search reads as zeros (instead of killing the process:
-    /// see [`mapped`]), so an answer is only to be given once this says `Ok`; the error names the
+    /// see [`inputs::mapped`]), so an answer is only to be given once this says `Ok`; the error names the
     /// files.
     ///
     /// A file read since that does not match its checksums (see `store::check`) is refused
     /// too, naming it.
     pub fn check_intact(&self) -> Result<(), IndexError> {
-        let files = mapped::damaged();
+        let files = inputs::mapped::damaged();
         if !files.is_empty() {
             return Err(IndexError::Changed { files });
         }

@@ -263,11 +263,11 @@ pub use words::{
 /// computed meanwhile must not be given ([`Index::search`] checks this itself; a client that
 /// caught a panic, or read records, asks here, and reports [`Error::files_cut`]).
 pub fn damaged_files() -> Vec<std::path::PathBuf> {
-    index::mapped::damaged()
+    inputs::mapped::damaged()
 }
 
 /// [`damaged_files`], and also the files of such maps dropped since (an error may have dropped
 /// the index that read them): a command-line client's last check before it exits.
 pub fn files_cut_in_this_process() -> Vec<std::path::PathBuf> {
-    index::mapped::cut_in_this_process()
+    inputs::mapped::cut_in_this_process()
 }

@@ -410,7 +410,7 @@ impl Index {
         }
         // One binary search (not a scan of every source per hit: answers print thousands).
         let (key, source_name) = self.inner.source_key_and_name(id)?;
-        let base = index::inputs::path_of_key(key)?;
+        let base = inputs::path_of_key(key)?;
         let (name, _) = self.inner.identity(id);
         Some(
             match name

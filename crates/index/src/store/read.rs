@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use std::sync::Arc;
 
-use crate::mapped::Mapped;
+use inputs::mapped::Mapped;
 
 use super::check::{BlockSums, Checked, DamageLog};
 use super::format::{
