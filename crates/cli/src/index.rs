@@ -31,6 +31,7 @@ pub fn run(dir: &Path, inputs: &[PathBuf], setting: Setting<'_>, quiet: bool) ->
         aliases: setting.aliases.map(Path::to_path_buf),
         variations: setting.variations,
         aggregate_min: setting.aggregate_min,
+        ..BuildOptions::default()
     };
     let bar = if quiet {
         ProgressBar::hidden()
@@ -121,7 +122,7 @@ pub fn run(dir: &Path, inputs: &[PathBuf], setting: Setting<'_>, quiet: bool) ->
             }
         )?;
     }
-    if summary.aliases_replaced {
+    if summary.aliases_replaced() {
         writeln!(
             out,
             "aliases: the index's player aliases were replaced; searches use the new list from now on (no rebuild needed)"

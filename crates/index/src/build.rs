@@ -50,40 +50,56 @@ use meta::MetaWriter;
 /// a segment holds a million games", and BENCHMARKS.md, Indexing: segments of a million games.
 pub const DEFAULT_SEGMENT_GAMES: u32 = 1_000_000;
 
-/// How to build.
+/// How to build. One type for every caller: the library face (`qipu::BuildOptions`) re-exports
+/// it. The fields a user sets are documented; the rest tune the build's memory and bounds for
+/// tests and benchmarks, their defaults being what qipu runs with, so they are hidden from the
+/// documentation.
 #[derive(Clone, Debug)]
 pub struct BuildOptions {
-    /// Start over instead of adding to an existing index.
+    /// Start over instead of adding to the existing index. The new index is written beside the
+    /// old one, which stays searchable until the new one replaces it.
     pub rebuild: bool,
-    /// Games per segment: bounds the memory of a run (the position table of a segment is sorted
-    /// in memory) and sets how much work a crash can lose. At most [`MAX_SEGMENT_GAMES`].
+    /// Games per segment: bounds the memory of a run (about 1 KB per game; the position table
+    /// of a segment is sorted in memory) and what a crash can lose. At most
+    /// [`MAX_SEGMENT_GAMES`].
     pub segment_games: u32,
+    /// A player alias file (one player a line, the names tab-separated, `#` comments) to record
+    /// with the index, read and checked before anything is indexed (a bad one is
+    /// [`IndexError::AliasFile`]); searches on a player's name then find all of that player's
+    /// names. `None` keeps the index's list (a new index gets the built-in one,
+    /// `data/aliases.tsv`); an empty file turns aliases off.
+    pub aliases: Option<PathBuf>,
+    /// Whether to index every variation line of each record as a line of its own, searchable
+    /// like a game and marked as a variation of it ([`crate::variations`]). `None` keeps the
+    /// index's setting (a new index: no); a new index or a rebuild takes `Some`; an existing
+    /// index refuses a setting other than its own ([`IndexError::Variations`]), since it would
+    /// then hold lines for some records only. At most 200,000 lines and 2,000,000 nodes over
+    /// all lines are taken per record ([`BuildOptions::line_limits`]); what is left is counted
+    /// ([`Totals::variation_lines_left`]) and each such record named in the report.
+    pub variations: Option<bool>,
     /// Record-file bytes parsed per parallel batch. A record file at least this large is not
     /// batched but handled alone, in chunks of [`BuildOptions::chunk_games`] games.
+    #[doc(hidden)]
     pub batch_bytes: usize,
     /// Games of one large record file parsed, analysed and held at once; the open segment may
     /// be committed between chunks, so neither the games in flight nor a segment grow with the
     /// file, whose games would otherwise all be held at once (BENCHMARKS.md, Indexing: inputs
     /// read in chunks of games).
+    #[doc(hidden)]
     pub chunk_games: usize,
     /// Largest record file taken once decompressed (a file, an archive member, a `.sgf.zst`);
     /// larger ones are refused as damage. Bounds what a zip or zstd bomb costs.
+    #[doc(hidden)]
     pub max_record_bytes: u64,
     /// Memory for the metadata writer.
+    #[doc(hidden)]
     pub meta_heap: usize,
-    /// The player alias list to record with the index; `None` keeps the index's own (a new
-    /// index gets the built-in list). See `crates/meta/src/aliases.rs`.
-    pub aliases: Option<meta::Aliases>,
-    /// Whether to index the variation lines of each record ([`crate::variations`]): `None`
-    /// keeps the index's setting (a new index: no), `Some` sets it for a new index or a
-    /// rebuild; on an existing index a setting other than its own is refused
-    /// ([`IndexError::Variations`]), since the index would then hold lines for some records
-    /// only.
-    pub variations: Option<bool>,
     /// Bounds on the variation lines taken per record.
+    #[doc(hidden)]
     pub line_limits: crate::variations::Limits,
     /// Positions reached by at least this many table entries of a segment get pre-aggregated
     /// continuations ([`crate::aggregate`]); tests set it low to aggregate small corpora.
+    #[doc(hidden)]
     pub aggregate_min: u32,
 }
 
@@ -104,9 +120,10 @@ impl Default for BuildOptions {
     }
 }
 
-/// What a build did.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Summary {
+/// What a build did: the caller's to show, log or act on (a library prints nothing). One type
+/// for every caller: the library face re-exports it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct BuildSummary {
     /// Input files found (each once).
     pub sources: usize,
     /// Of those, already in the index and unchanged.
@@ -120,34 +137,58 @@ pub struct Summary {
     /// had not begun counts as new, one it had read whole (its end not yet recorded) as
     /// unchanged.
     pub sources_resumed: usize,
-    /// Inputs in the index that are gone from a directory walked again: their games removed.
+    /// Inputs in the index that are gone from a folder walked again: their games removed.
     pub sources_removed: usize,
     /// Games hidden because their input changed or was deleted.
     pub games_removed: u64,
-    /// Files and directories that could not be read, each as `path: OS error`; the run went on
-    /// without them (and removed nothing for them).
+    /// Files and folders that could not be read, each as `path: OS error`; the run went on
+    /// without them (and removed nothing for them), so the index is not complete.
     pub unreadable: Vec<String>,
-    /// Files found in directories and not opened, each as `path: reason` (FIFOs, devices, files
+    /// Files found in folders and not opened, each as `path: reason` (FIFOs, devices, files
     /// packed in a form that is not read: `x.sgf.gz`, `x.tar.xz`).
     pub skipped_files: Vec<String>,
     /// Inputs read only in part, each with what stopped it (a truncated or corrupt archive or
-    /// compressed file, an I/O error part way): the records before the damage were indexed,
-    /// and each is also in the report. A library prints nothing, so the caller shows them.
+    /// compressed file, an I/O error part way): the games before the damage were indexed, and
+    /// each is also in [`BuildSummary::report`].
     pub damaged: Vec<String>,
     /// What this run added: the manifest's totals after it, less those before.
     pub added: Totals,
-    /// Whether the alias list was kept, new or changed.
-    pub aliases: meta::AliasUpdate,
+    /// Input bytes read.
     pub bytes_read: u64,
+    /// Wall time of the build.
     pub seconds: f64,
+    /// Bytes of the index folder after it.
     pub index_bytes: u64,
+    /// What the build did with the index's alias list. Serialized as `aliases_replaced`, a
+    /// yes or no, which is what a user acts on ([`BuildSummary::aliases_replaced`]).
+    #[serde(rename = "aliases_replaced", serialize_with = "replaced")]
+    pub aliases: meta::AliasUpdate,
+    /// The machine-readable list (JSON Lines) of rejected files and games, with reasons
+    /// (`"rejected": true`), and of what files whose games were read say of themselves
+    /// (`"rejected": false`: a kifu-line move file read without its index, a skipped line).
+    pub report: PathBuf,
 }
 
-/// Progress as the build goes, for a progress bar.
-#[derive(Clone, Copy, Debug, Default)]
+impl BuildSummary {
+    /// Whether the alias list given replaced another one the index had (searches use the new
+    /// one from now on; no rebuild is needed).
+    pub fn aliases_replaced(&self) -> bool {
+        self.aliases == meta::AliasUpdate::Changed
+    }
+}
+
+fn replaced<S: serde::Serializer>(a: &meta::AliasUpdate, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_bool(*a == meta::AliasUpdate::Changed)
+}
+
+/// How far a build is, handed to the progress callback as it goes (for a progress bar).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Progress {
+    /// Games read so far.
     pub games: u64,
+    /// Input bytes read so far.
     pub bytes_read: u64,
+    /// Input bytes in all (grows while folders are still being walked).
     pub bytes_total: u64,
 }
 
@@ -168,8 +209,13 @@ pub fn build(
     inputs: &[PathBuf],
     opts: &BuildOptions,
     mut progress: impl FnMut(Progress),
-) -> Result<Summary, IndexError> {
+) -> Result<BuildSummary, IndexError> {
     let start = Instant::now();
+    // The caller's alias file is checked before anything is touched.
+    let given_aliases = match &opts.aliases {
+        Some(path) => Some(meta::Aliases::read(path).map_err(IndexError::AliasFile)?),
+        None => None,
+    };
     std::fs::create_dir_all(dir).map_err(|e| IndexError::io(dir, e))?;
     // Before anything else is touched: one writer at a time (see `lock`).
     let _lock = crate::lock::WriteLock::take(dir)?;
@@ -218,7 +264,7 @@ pub fn build(
     meta.truncate(manifest.games)?;
     let aliases = meta::record_aliases(
         &dir.join(manifest.meta_dir()),
-        opts.aliases.as_ref(),
+        given_aliases.as_ref(),
         previous_meta.as_deref(),
     )
     .map_err(meta::MetaError::from)?;
@@ -227,17 +273,18 @@ pub fn build(
     for source in &mut found.sources {
         source.max_record_bytes = opts.max_record_bytes.min(inputs::MAX_RECORD_BYTES);
     }
-    let mut summary = Summary {
+    let mut summary = BuildSummary {
         sources: found.sources.len(),
         aliases,
-        ..Summary::default()
+        report: dir.join(REPORT),
+        ..BuildSummary::default()
     };
     let todo = plan(&mut manifest, found, &mut summary);
     let bytes_total: u64 = todo.iter().map(|(s, _, _)| s.len).sum();
     let chunk_games = opts.chunk_games.max(1);
 
     let mut seen = Signatures::load(dir, &manifest)?;
-    let before = manifest.totals.clone();
+    let before = manifest.totals;
 
     let mut state = Writer {
         dir,
@@ -383,7 +430,7 @@ type Key = Option<String>;
 fn plan(
     manifest: &mut Manifest,
     found: inputs::Discovery,
-    summary: &mut Summary,
+    summary: &mut BuildSummary,
 ) -> Vec<(Source, Key, (u64, usize))> {
     let inputs::Discovery {
         sources,

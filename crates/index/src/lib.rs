@@ -37,9 +37,10 @@ mod verify;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-pub use build::{build, BuildOptions, Progress, Summary};
+pub use build::{build, BuildOptions, BuildSummary, Progress};
 pub use facts::Facts;
-pub use manifest::Manifest;
+pub use manifest::{Manifest, Totals};
+pub use meta::AliasUpdate;
 pub use model::Occurrence;
 pub use pack::{Ops, Watch};
 pub use store::{
@@ -100,6 +101,10 @@ pub enum IndexError {
     Input(#[from] inputs::InputError),
     #[error(transparent)]
     Meta(#[from] meta::MetaError),
+    /// The alias file given to a build ([`BuildOptions::aliases`]) cannot be used: the caller's
+    /// input, unlike a damaged copy recorded with the index ([`meta::MetaError::Aliases`]).
+    #[error("aliases: {0}")]
+    AliasFile(meta::AliasError),
 }
 
 impl IndexError {

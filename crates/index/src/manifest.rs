@@ -109,16 +109,21 @@ impl SourceInfo {
     }
 }
 
-/// Counts kept up to date across runs, for `qipu stats`.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+/// Counts kept up to date across runs, for `qipu stats`; what a build added is the same counts
+/// ([`crate::BuildSummary::added`]), so one type serves both.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Totals {
+    /// Record files read.
     pub files: u64,
+    /// Games indexed.
     pub games: u64,
     /// Exact copies of an earlier game (stored once).
     pub duplicates: u64,
-    /// Copies of an earlier game up to rotation/reflection, exact copies included.
+    /// Copies of an earlier game up to rotation and reflection, exact copies included.
     pub symmetric_duplicates: u64,
+    /// Games that could not be read (listed in the report, [`crate::BuildSummary::report`]).
     pub rejected: u64,
+    /// Files in which no game was found.
     pub files_without_games: u64,
     /// Variation lines indexed (not games: `games` does not count them).
     #[serde(default)]

@@ -127,14 +127,6 @@ enum Inner {
 }
 
 impl Error {
-    /// A file the caller gave that is not what it should be (an alias list with a bad line).
-    pub(crate) fn bad_input(e: index::IndexError) -> Error {
-        Error {
-            kind: ErrorKind::BadInput,
-            inner: Inner::Index(e),
-        }
-    }
-
     /// The error for index files found cut short while this process read them (see
     /// [`damaged_files`](crate::damaged_files)): a [`ErrorKind::DamagedIndex`].
     pub fn files_cut(files: Vec<std::path::PathBuf>) -> Error {
@@ -197,7 +189,7 @@ impl From<index::IndexError> for Error {
             E::Missing(_) => ErrorKind::NoIndex,
             E::Version { .. } => ErrorKind::OldIndex,
             E::Locked { .. } => ErrorKind::Busy,
-            E::Input(_) | E::Variations { .. } => ErrorKind::BadInput,
+            E::Input(_) | E::Variations { .. } | E::AliasFile(_) => ErrorKind::BadInput,
             E::Meta(MetaError::Query { .. }) => {
                 return QueryError::new(QueryPart::Metadata, e.to_string()).into()
             }

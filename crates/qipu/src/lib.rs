@@ -242,7 +242,7 @@ mod words;
 pub use answer::{
     Answer, Continuation, GameId, GameInfo, Hit, MainLine, Move, Summary, Timings, Variation,
 };
-pub use build::{build, BuildOptions, BuildSummary, Progress, Totals};
+pub use build::{build, AliasUpdate, BuildOptions, BuildSummary, Progress, Totals};
 pub use error::{Error, ErrorKind, QueryError, QueryPart};
 pub use explore::{Handicap, Month, Period, Profile};
 pub use goban::{Color, Point, Position, Symmetry};
