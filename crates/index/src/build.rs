@@ -219,45 +219,7 @@ pub fn build(
     std::fs::create_dir_all(dir).map_err(|e| IndexError::io(dir, e))?;
     // Before anything else is touched: one writer at a time (see `lock`).
     let _lock = crate::lock::WriteLock::take(dir)?;
-    let current = match Manifest::load(dir) {
-        Ok(m) => m,
-        // An index this qipu cannot read (another format, a damaged manifest) cannot be kept
-        // searchable while its replacement is built: a rebuild removes it first.
-        Err(IndexError::Version { .. } | IndexError::Corrupt(_)) if opts.rebuild => {
-            remove_index(dir)?;
-            None
-        }
-        Err(e) => return Err(e),
-    };
-    // What no manifest names is the remains of a run that died: an unfinished rebuild's
-    // segments and metadata folder, or a segment that was never committed.
-    clean_leftovers(dir, current.as_ref())?;
-    let previous_meta = current.as_ref().map(|m| dir.join(m.meta_dir()));
-    let mut manifest = match current {
-        Some(mut m) if !opts.rebuild => {
-            if opts.variations.is_some_and(|v| v != m.variations) {
-                return Err(IndexError::Variations {
-                    dir: dir.to_path_buf(),
-                    has: m.variations,
-                });
-            }
-            // An older format this qipu reads (`OLDEST_READABLE_VERSION`) takes segments of
-            // this one: the index is this format from now on, which an older qipu refuses.
-            m.version = manifest::FORMAT_VERSION;
-            m
-        }
-        // A rebuild writes under the names of a new generation, beside the index it replaces,
-        // which stays whole and searchable until the new manifest replaces the old at the end.
-        // It keeps the old index's setting of variation lines unless told otherwise.
-        old => Manifest {
-            version: manifest::FORMAT_VERSION,
-            variations: opts
-                .variations
-                .unwrap_or(old.as_ref().is_some_and(|m| m.variations)),
-            generation: old.map_or(0, |m| m.generation + 1),
-            ..Manifest::default()
-        },
-    };
+    let (mut manifest, previous_meta) = starting_manifest(dir, opts)?;
     let lines = manifest.variations.then_some(opts.line_limits);
     let mut meta = MetaWriter::open_or_create(&dir.join(manifest.meta_dir()), opts.meta_heap)?;
     // Metadata committed by a run that died before its manifest: drop it, it will be redone.
@@ -408,16 +370,73 @@ pub fn build(
     state.publish = true;
     state.commit()?;
     drop(state);
-    // The old parts a rebuild replaced (a crash before this leaves them to the next run).
-    clean_leftovers(dir, Some(&manifest))?;
-    // Merging is off while games come in; merge the metadata segments once, at the end.
-    meta.finish()?;
-    write_report(dir, &manifest)?;
+    tidy_after_commit(dir, &manifest, meta)?;
     summary.added = manifest.totals.since(&before);
     summary.bytes_read = bytes_total;
     summary.seconds = start.elapsed().as_secs_f64();
     summary.index_bytes = dir_size(dir);
     Ok(summary)
+}
+
+/// What follows the last commit, when the new index is already the one searched: nothing
+/// here can lose a game, so a crash part way only leaves work for the next run.
+fn tidy_after_commit(dir: &Path, manifest: &Manifest, meta: MetaWriter) -> Result<(), IndexError> {
+    // The old parts a rebuild replaced (a crash before this leaves them to the next run).
+    clean_leftovers(dir, Some(manifest))?;
+    // Merging is off while games come in; merge the metadata segments once, at the end.
+    meta.finish()?;
+    write_report(dir, manifest)
+}
+
+/// The manifest this run starts from, and the metadata folder of the index it replaces (a
+/// rebuild's old one, whose alias list it carries over). Apart from the run that uses it, so
+/// that deciding between adding to the index, finishing a dead run and starting anew reads in
+/// one place: an unreadable index is removed only for a rebuild, the remains of a dead run are
+/// cleaned, and an existing index keeps its setting of variation lines.
+fn starting_manifest(
+    dir: &Path,
+    opts: &BuildOptions,
+) -> Result<(Manifest, Option<PathBuf>), IndexError> {
+    let current = match Manifest::load(dir) {
+        Ok(m) => m,
+        // An index this qipu cannot read (another format, a damaged manifest) cannot be kept
+        // searchable while its replacement is built: a rebuild removes it first.
+        Err(IndexError::Version { .. } | IndexError::Corrupt(_)) if opts.rebuild => {
+            remove_index(dir)?;
+            None
+        }
+        Err(e) => return Err(e),
+    };
+    // What no manifest names is the remains of a run that died: an unfinished rebuild's
+    // segments and metadata folder, or a segment that was never committed.
+    clean_leftovers(dir, current.as_ref())?;
+    let previous_meta = current.as_ref().map(|m| dir.join(m.meta_dir()));
+    let manifest = match current {
+        Some(mut m) if !opts.rebuild => {
+            if opts.variations.is_some_and(|v| v != m.variations) {
+                return Err(IndexError::Variations {
+                    dir: dir.to_path_buf(),
+                    has: m.variations,
+                });
+            }
+            // An older format this qipu reads (`OLDEST_READABLE_VERSION`) takes segments of
+            // this one: the index is this format from now on, which an older qipu refuses.
+            m.version = manifest::FORMAT_VERSION;
+            m
+        }
+        // A rebuild writes under the names of a new generation, beside the index it replaces,
+        // which stays whole and searchable until the new manifest replaces the old at the end.
+        // It keeps the old index's setting of variation lines unless told otherwise.
+        old => Manifest {
+            version: manifest::FORMAT_VERSION,
+            variations: opts
+                .variations
+                .unwrap_or(old.as_ref().is_some_and(|m| m.variations)),
+            generation: old.map_or(0, |m| m.generation + 1),
+            ..Manifest::default()
+        },
+    };
+    Ok((manifest, previous_meta))
 }
 
 /// The key of a source in the manifest; `None` for a stream, which is not recorded.
