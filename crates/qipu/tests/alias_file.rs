@@ -23,7 +23,7 @@ fn a_bad_alias_file_is_the_callers_input_and_nothing_is_written() {
             ..BuildOptions::default()
         };
         let index = scratch.0.join("index");
-        let refused = build(&index, &[games.clone()], &options, |_| {}).unwrap_err();
+        let refused = build(&index, std::slice::from_ref(&games), &options, |_| {}).unwrap_err();
         assert_eq!(refused.kind(), ErrorKind::BadInput, "{refused}");
         assert!(refused.is_user_error());
         let said = refused.to_string();
