@@ -923,7 +923,7 @@ fn refused_at(base: &str, params: &[(&str, &str)]) -> Value {
 fn a_search_over_its_budget_is_503_and_stops_using_the_pool() {
     let _heavy = HEAVY.lock().unwrap_or_else(|e| e.into_inner());
     let Some((index, _)) = fox_pro() else { return };
-    // One search at a time, 150 ms each: a pattern anywhere replays every game (over 500 ms).
+    // One search at a time, 150 ms each: a pattern anywhere replays every game, far longer.
     let config = Config {
         timeout: Duration::from_millis(150),
         max_concurrent: 1,
