@@ -4,7 +4,7 @@
 //! Each decision is counted per dataset and printed with a few names it produced (run with
 //! `--nocapture` to read them; `QIPU_AUDIT_SHOW=all` shows every game), and the counts are asserted, so that a change in how charsets are
 //! chosen shows up here as a changed table rather than as player searches that quietly miss games.
-//! The `big/` archives (420,000 games) are read too, which makes this the slowest test of the crate.
+//! The `big/` archives (420,000 games) are read too.
 
 use std::collections::BTreeMap;
 use std::io::Read;
