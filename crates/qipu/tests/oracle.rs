@@ -12,9 +12,9 @@ use serde_json::Value;
 use testdata::{lines, shared};
 
 type Hits = BTreeMap<(String, u64), Vec<u64>>;
-type Table = BTreeSet<(String, String, u64, u64, u64)>;
-/// A pattern's table: with `tenuki`, how many of each row's came after moves elsewhere.
-type RegionTable = BTreeSet<(String, String, u64, u64, u64, u64)>;
+/// A continuation table: colour, point, count, tenuki (how many of the count came after moves
+/// elsewhere: patterns only, 0 for positions), black wins, white wins.
+type Table = BTreeSet<(String, String, u64, u64, u64, u64)>;
 
 fn oracle_hits(v: &Value) -> Option<Hits> {
     v["hits"].as_array().map(|hits| {
@@ -38,41 +38,57 @@ fn oracle_hits(v: &Value) -> Option<Hits> {
     })
 }
 
-fn oracle_table(v: &Value) -> Table {
+/// The oracle's table of a probe: pattern probes carry `tenuki`, position probes do not (their
+/// rows are the next move: never after tenuki).
+fn oracle_table(v: &Value, patterns: bool) -> Table {
     v["continuations"]
         .as_array()
-        .map(|c| {
-            c.iter()
-                .map(|c| {
-                    (
-                        c["color"].as_str().unwrap().to_string(),
-                        c["point"].as_str().unwrap().to_string(),
-                        c["count"].as_u64().unwrap(),
-                        c["black_wins"].as_u64().unwrap(),
-                        c["white_wins"].as_u64().unwrap(),
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
-fn oracle_region_table(v: &Value) -> RegionTable {
-    v["continuations"]
-        .as_array()
-        .expect("pattern probes carry their continuation tables")
+        .expect("every probe carries its continuation table")
         .iter()
         .map(|c| {
+            let tenuki = match patterns {
+                true => c["tenuki"].as_u64().expect("a pattern row's tenuki"),
+                false => 0,
+            };
             (
                 c["color"].as_str().unwrap().to_string(),
                 c["point"].as_str().unwrap().to_string(),
                 c["count"].as_u64().unwrap(),
-                c["tenuki"].as_u64().unwrap(),
+                tenuki,
                 c["black_wins"].as_u64().unwrap(),
                 c["white_wins"].as_u64().unwrap(),
             )
         })
         .collect()
+}
+
+/// Our table of an answer, as [`oracle_table`] reads the oracle's.
+fn table_of(answer: &qipu::Answer) -> Table {
+    answer
+        .continuations
+        .iter()
+        .map(|c| {
+            (
+                c.color.letter().to_string(),
+                c.point.map_or(String::new(), |p| p.sgf_string()),
+                c.count as u64,
+                c.tenuki as u64,
+                c.black_wins as u64,
+                c.white_wins as u64,
+            )
+        })
+        .collect()
+}
+
+/// Compares a probe's continuation table with the oracle's.
+fn compare_tables(id: &str, table: &Table, want: &Table, failures: &mut Vec<String>) {
+    if table != want {
+        let a: Vec<_> = table.difference(want).take(3).collect();
+        let b: Vec<_> = want.difference(table).take(3).collect();
+        failures.push(format!(
+            "{id}: continuations differ; ours {a:?}; oracle {b:?}"
+        ));
+    }
 }
 
 /// Compares hit games (and, where the oracle lists them, the hits themselves) with a probe's.
@@ -167,29 +183,14 @@ fn check(dataset: &str) {
             "no limit: every hit"
         );
         let hits = hits_of(&answer);
-        let table: Table = answer
-            .continuations
-            .iter()
-            .map(|c| {
-                (
-                    c.color.letter().to_string(),
-                    c.point.map_or(String::new(), |p| p.sgf_string()),
-                    c.count as u64,
-                    c.black_wins as u64,
-                    c.white_wins as u64,
-                )
-            })
-            .collect();
         checked += 1;
         compare_hits(id, &hits, &probe, &mut failures);
-        let want = oracle_table(&probe);
-        if table != want {
-            let a: Vec<_> = table.difference(&want).take(3).collect();
-            let b: Vec<_> = want.difference(&table).take(3).collect();
-            failures.push(format!(
-                "{id}: continuations differ; ours {a:?}; oracle {b:?}"
-            ));
-        }
+        compare_tables(
+            id,
+            &table_of(&answer),
+            &oracle_table(&probe, false),
+            &mut failures,
+        );
     }
     for probe in lines(&oracle.join("patterns.jsonl")) {
         let id = probe["id"].as_str().unwrap();
@@ -204,28 +205,12 @@ fn check(dataset: &str) {
         let hits = hits_of(&answer);
         checked += 1;
         compare_hits(id, &hits, &probe, &mut failures);
-        let table: RegionTable = answer
-            .continuations
-            .iter()
-            .map(|c| {
-                (
-                    c.color.letter().to_string(),
-                    c.point.map_or(String::new(), |p| p.sgf_string()),
-                    c.count as u64,
-                    c.tenuki as u64,
-                    c.black_wins as u64,
-                    c.white_wins as u64,
-                )
-            })
-            .collect();
-        let want = oracle_region_table(&probe);
-        if table != want {
-            let a: Vec<_> = table.difference(&want).take(3).collect();
-            let b: Vec<_> = want.difference(&table).take(3).collect();
-            failures.push(format!(
-                "{id}: continuations differ; ours {a:?}; oracle {b:?}"
-            ));
-        }
+        compare_tables(
+            id,
+            &table_of(&answer),
+            &oracle_table(&probe, true),
+            &mut failures,
+        );
     }
     let _ = std::fs::remove_dir_all(&dir);
     eprintln!(
