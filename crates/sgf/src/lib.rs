@@ -16,6 +16,7 @@
 
 pub mod charset;
 mod diag;
+pub mod eval;
 mod foreign;
 pub mod gameinfo;
 pub mod info;
@@ -31,6 +32,7 @@ pub mod write;
 
 pub use charset::{Charset, CharsetSource};
 pub use diag::{Diagnostic, Problem};
+pub use eval::{Eval, Evals, Loss};
 pub use foreign::kifu::IndexFile as KifuIndexFile;
 pub use gameinfo::{Field, GameInfo};
 pub use parse::parse_game;
