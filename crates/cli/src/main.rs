@@ -4,6 +4,7 @@
 //! the library, print. Errors reach the user with their context through `anyhow`; a problem with
 //! one game or file is printed as a diagnostic and never stops the others.
 
+mod analyse;
 mod capped;
 mod color;
 mod convert;
@@ -207,6 +208,43 @@ Exit status: 0 when something was found, 1 when nothing was, 2 on an error.")]
         #[arg(long, value_name = "OUT")]
         clickhouse: Option<PathBuf>,
     },
+    /// Analyse every game of INPUTs with KataGo and write analysed copies of the records into
+    /// --out: each main-line node gets Black's win rate, score lead and visits as Sabaki
+    /// (SBKV, SBKS) and lizzieyzy (LZ) write them. KataGo's answers are kept in
+    /// OUT/katago.jsonl; a run started again after a kill analyses only what is missing.
+    #[command(after_help = "Examples:
+  qipu analyse ~/games/ --katago katago --model kata1-b18.bin.gz --visits 100 --out ~/analysed/
+  qipu index --index ~/go-index ~/analysed/      # the evaluations go into the index")]
+    Analyse {
+        /// Inputs, as for `qipu index` (files, folders, archives).
+        #[arg(required = true)]
+        inputs: Vec<PathBuf>,
+        /// The KataGo executable.
+        #[arg(long, value_name = "BIN")]
+        katago: PathBuf,
+        /// KataGo's network.
+        #[arg(long, value_name = "NET")]
+        model: PathBuf,
+        /// KataGo's analysis config (default: analysis.cfg, analysis_example.cfg or
+        /// default_analysis.cfg beside BIN).
+        #[arg(long, value_name = "CFG")]
+        config: Option<PathBuf>,
+        /// Visits per position (KataGo's maxVisits).
+        #[arg(long, default_value_t = 32, value_parser = clap::value_parser!(u32).range(1..))]
+        visits: u32,
+        /// The output folder (created if missing).
+        #[arg(long, value_name = "DIR")]
+        out: PathBuf,
+        /// Positions KataGo searches at once (its numAnalysisThreads; default: the config's).
+        #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+        threads: Option<u32>,
+        /// Seconds KataGo may stay silent while it has work before the run stops.
+        #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..))]
+        timeout: u64,
+        /// No progress bar.
+        #[arg(long, short)]
+        quiet: bool,
+    },
     /// Write a larger corpus derived from INPUTs by board symmetries and colour swap (each derived
     /// game is a different game on the board; its game comment says how it was made).
     #[command(after_help = "Examples:
@@ -291,6 +329,24 @@ fn run(cli: Cli) -> ExitCode {
             },
             quiet,
         ),
+        Command::Analyse {
+            inputs,
+            katago,
+            model,
+            config,
+            visits,
+            out,
+            threads,
+            timeout,
+            quiet,
+        } => {
+            let mut opts = ::analyse::Options::new(katago, model, out);
+            opts.config = config;
+            opts.visits = visits;
+            opts.threads = threads.map(|n| n as usize);
+            opts.timeout = std::time::Duration::from_secs(timeout);
+            analyse::run(&inputs, &opts, quiet)
+        }
         Command::Stats { index, json } => index::stats(&index, json),
         Command::Search(args) => search::run(&args),
         Command::Serve(args) => serve::run(&args),
