@@ -40,6 +40,8 @@ pub struct Engine {
     stdin: Option<ChildStdin>,
     lines: Receiver<Line>,
     stderr: Arc<Mutex<VecDeque<String>>>,
+    /// Closed when standard error has been read to its end.
+    stderr_done: Receiver<()>,
 }
 
 impl Engine {
@@ -92,7 +94,9 @@ impl Engine {
         });
         let stderr = Arc::new(Mutex::new(VecDeque::new()));
         let kept = Arc::clone(&stderr);
+        let (done, stderr_done) = std::sync::mpsc::channel::<()>();
         std::thread::spawn(move || {
+            let _done = done;
             for line in BufReader::new(stderr_pipe).lines() {
                 let Ok(line) = line else { return };
                 let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
@@ -108,6 +112,7 @@ impl Engine {
             stdin,
             lines,
             stderr,
+            stderr_done,
         })
     }
 
@@ -135,7 +140,7 @@ impl Engine {
     }
 
     /// The exit status and the end of standard error, once the engine has ended.
-    fn last_words(&mut self) -> String {
+    pub fn last_words(&mut self) -> String {
         // The output closed: the process is ending; give its stderr thread a moment.
         let status = (0..50).find_map(|_| match self.child.try_wait() {
             Ok(Some(s)) => Some(s.to_string()),
@@ -145,6 +150,9 @@ impl Engine {
             }
             Err(e) => Some(e.to_string()),
         });
+        // Its last words may still be on their way (a child holding standard error open
+        // keeps it from ending: then what came within a second).
+        let _ = self.stderr_done.recv_timeout(Duration::from_secs(1));
         let said = self
             .stderr
             .lock()

@@ -619,10 +619,12 @@ impl Run<'_> {
         if self.engine.is_none() {
             self.engine = Some(self.start()?);
         }
-        let sent = self.engine.as_mut().expect("started").send(&text);
-        if let Err(e) = sent {
+        let engine = self.engine.as_mut().expect("started");
+        if let Err(e) = engine.send(&text) {
+            // Most likely it exited (a bad model or config): its last words say why.
+            let why = engine.last_words();
             self.jobs[j].slots[g].state = State::Waiting;
-            return Err(self.engine_error(format!("did not take a query ({e})")));
+            return Err(self.engine_error(format!("ended ({why}) before taking a query ({e})")));
         }
         let slot = &mut self.jobs[j].slots[g];
         slot.answers = vec![None; turns];

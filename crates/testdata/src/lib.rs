@@ -56,6 +56,20 @@ pub fn shared() -> Option<PathBuf> {
     found(p, present)
 }
 
+/// The shared KataGo for tests (`../shared/tools/katago/`: a CPU build, a small test network,
+/// an analysis config), as (executable, network, config); `None` after saying it is absent;
+/// panics when it is absent but [`required`].
+pub fn katago() -> Option<(PathBuf, PathBuf, PathBuf)> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/tools/katago");
+    let files = (
+        dir.join("katago"),
+        dir.join("b7c96h3tfrs-test5-cnorm.bin.gz"),
+        dir.join("analysis.cfg"),
+    );
+    let present = files.0.is_file() && files.1.is_file() && files.2.is_file();
+    found(dir, present).map(|_| files)
+}
+
 /// `p` if `present`; else `None` after saying so, or a panic when the material is [`required`].
 fn found(p: PathBuf, present: bool) -> Option<PathBuf> {
     if present {
