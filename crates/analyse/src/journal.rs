@@ -35,6 +35,8 @@ struct Head {
     game: usize,
     fingerprint: u64,
     turns: usize,
+    /// The line's turn (0 for a refusal).
+    turn: usize,
 }
 
 fn head(line: &[u8]) -> Option<Head> {
@@ -48,11 +50,16 @@ fn head(line: &[u8]) -> Option<Head> {
         } else {
             v.get("turns")?.as_u64()? as usize
         },
+        turn: match v.get("refused") {
+            Some(_) => 0,
+            None => v.get("turn")?.as_u64()? as usize,
+        },
     })
 }
 
 impl Journal {
-    /// Opens (or creates) `dir/katago.jsonl`, finds its whole games and cuts off a torn end.
+    /// Opens (or creates) `dir/katago.jsonl`, finds its whole games and cuts off what follows the
+    /// last (a game's lines torn by a kill while they were written).
     pub fn open(dir: &Path) -> std::io::Result<Journal> {
         let path = dir.join("katago.jsonl");
         let mut file = OpenOptions::new()
@@ -81,11 +88,12 @@ impl Journal {
                 current = None;
                 continue;
             };
-            good_end = at;
-            let same = matches!(&current, Some((out, game, fp, _, seen, turns))
-                if *out == h.out && *game == h.game && *fp == h.fingerprint && seen < turns);
+            // A block is a game's turns 0, 1, … in order, all of one query.
+            let same = matches!(&current, Some((out, game, fp, _, seen, _))
+                if *out == h.out && *game == h.game && *fp == h.fingerprint && *seen == h.turn);
             if !same {
-                current = Some((h.out.clone(), h.game, h.fingerprint, start, 0, h.turns));
+                current = (h.turn == 0)
+                    .then(|| (h.out.clone(), h.game, h.fingerprint, start, 0, h.turns));
             }
             if let Some((out, game, fp, first, seen, turns)) = &mut current {
                 *seen += 1;
@@ -99,6 +107,8 @@ impl Journal {
                         },
                     );
                     current = None;
+                    // What follows the last whole block is the remains of a killed write.
+                    good_end = at;
                 }
             }
         }
@@ -175,4 +185,50 @@ pub fn refused_line(file: &str, out: &str, game: usize, fingerprint: u64, answer
         Value::from(out),
         answer.trim_end()
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn whole_games_are_found_and_a_torn_end_is_cut() {
+        let dir = std::env::temp_dir().join(format!("qipu-analyse-journal-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let answer = |t: usize| format!("{{\"id\":\"0:0\",\"turnNumber\":{t}}}");
+        let whole: Vec<String> = (0..2)
+            .map(|t| turn_line("a.sgf", "a.sgf", 0, 7, 2, t, &answer(t)))
+            .collect();
+        let half = turn_line("b.sgf", "b.sgf", 0, 9, 2, 0, &answer(0));
+        let refused = refused_line("c.sgf", "c.sgf", 1, 5, "{\"error\":\"Illegal move\"}");
+        // Half a game in the middle (never written so, but read safely), then a game's first
+        // line and a torn second: the remains of a kill.
+        let text = format!(
+            "{}\n{}\n{half}\n{refused}\n{half}\n{{\"file\":\"torn",
+            whole[0], whole[1]
+        );
+        std::fs::write(dir.join("katago.jsonl"), &text).unwrap();
+
+        let mut j = Journal::open(&dir).unwrap();
+        let a = j.find("a.sgf", 0, 7).expect("a whole game");
+        assert_eq!(j.read(a).unwrap().len(), 2);
+        assert!(j.find("a.sgf", 0, 8).is_none(), "another query");
+        assert!(j.find("b.sgf", 0, 9).is_none(), "half a game");
+        assert_eq!(
+            j.read(j.find("c.sgf", 1, 5).unwrap()).unwrap()[0]["refused"]["error"],
+            "Illegal move"
+        );
+        // The torn line is gone, and what is appended starts a line of its own.
+        j.append(&[turn_line("b.sgf", "b.sgf", 0, 9, 1, 0, &answer(0))])
+            .unwrap();
+        let after = std::fs::read_to_string(dir.join("katago.jsonl")).unwrap();
+        assert!(!after.contains("torn"));
+        assert_eq!(after.lines().count(), 5, "{after}");
+        assert!(after
+            .lines()
+            .all(|l| serde_json::from_str::<Value>(l).is_ok()));
+        let j = Journal::open(&dir).unwrap();
+        assert!(j.find("b.sgf", 0, 9).is_some());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
 }

@@ -542,7 +542,18 @@ impl Run<'_> {
             .count() as u64;
         drop(records);
         let dest = self.opts.out.join(&rel);
-        let writer = Writer::create(dest.clone()).map_err(|e| AnalyseError::Io(dest, e))?;
+        let writer = match Writer::create(dest.clone()) {
+            Ok(w) => w,
+            Err(e) => {
+                // A name this file system refuses (too long, say): this file's games only.
+                self.summary.games_unreadable += slots.len() as u64;
+                self.problem(say(format!(
+                    "not analysed: its copy {} cannot be written: {e}",
+                    dest.display()
+                )));
+                return Ok(());
+            }
+        };
         self.jobs.push_back(Job {
             seq: self.next_seq,
             name,

@@ -117,3 +117,61 @@ impl Drop for Writer {
         let _ = std::fs::remove_file(&self.tmp);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::props::TurnEval;
+    use crate::query;
+
+    #[test]
+    fn names_under_the_output_folder() {
+        assert_eq!(relative_path("a/b.sgf"), "a/b.sgf");
+        assert_eq!(relative_path("/abs/x.SGF"), "abs/x.SGF");
+        assert_eq!(relative_path("../up/./x.gib"), "__/up/x.gib.sgf");
+        assert_eq!(
+            relative_path("kgs.tar.zst/2002/a.sgf"),
+            "kgs.tar.zst/2002/a.sgf"
+        );
+        assert_eq!(relative_path("month.sgf.zst"), "month.sgf");
+        assert_eq!(numbered("a/x.sgf", 2), "a/x (2).sgf");
+    }
+
+    fn eval(win: f64) -> Option<TurnEval> {
+        Some(TurnEval {
+            win,
+            lead: 1.0,
+            stdev: 2.0,
+            visits: 3,
+            black_to_move: true,
+            candidates: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn evaluations_go_after_each_nodes_properties_and_replace_old_ones() {
+        let text = b"junk (;SZ[9]SBKV[1];B[ee]C[x]LZ[old\nline];W[cc](;B[dd])(;B[aa]))";
+        let records = sgf::Records::read(text);
+        let tree = records.game(0).unwrap();
+        let q = query::build(&tree, text, 4).unwrap();
+        assert_eq!(q.turns, 4);
+        let dir = std::env::temp_dir().join(format!("qipu-analyse-edit-{}", std::process::id()));
+        let mut w = Writer::create(dir.join("x.sgf")).unwrap();
+        let evals = [eval(0.5), eval(0.25), None, eval(1.0)];
+        w.edit(text, 0, text.len(), &q.plan, Some(&evals)).unwrap();
+        w.finish().unwrap();
+        let got = std::fs::read_to_string(dir.join("x.sgf")).unwrap();
+        let lz = |w: &str| format!("KataGo {w} 3 1.0 2.0\n");
+        assert_eq!(
+            got,
+            format!(
+                "junk (;SZ[9]SBKV[50]SBKS[1]LZOP[{}];B[ee]C[x]SBKV[25]SBKS[1]LZ[{}];W[cc](;B[dd]SBKV[100]SBKS[1]LZ[{}])(;B[aa]))",
+                lz("50.0"),
+                lz("75.0"),
+                lz("0.0")
+            )
+        );
+        assert!(!dir.join("x.sgf.qipu-partial").exists());
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+}
