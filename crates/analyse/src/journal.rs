@@ -67,6 +67,18 @@ impl Journal {
             .append(true)
             .create(true)
             .open(&path)?;
+        // One run per output folder: two would write one journal and the same records. The
+        // kernel drops the lock when its holder dies, however it dies.
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(std::fs::TryLockError::WouldBlock) => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::WouldBlock,
+                    "another qipu analyse is writing into this folder",
+                ))
+            }
+            Err(std::fs::TryLockError::Error(e)) => return Err(e),
+        }
         let mut blocks = HashMap::new();
         let mut reader = BufReader::new(&file);
         let (mut at, mut good_end) = (0u64, 0u64);
@@ -227,6 +239,9 @@ mod tests {
         assert!(after
             .lines()
             .all(|l| serde_json::from_str::<Value>(l).is_ok()));
+        let busy = Journal::open(&dir).err().expect("one run per folder");
+        assert_eq!(busy.kind(), std::io::ErrorKind::WouldBlock);
+        drop(j);
         let j = Journal::open(&dir).unwrap();
         assert!(j.find("b.sgf", 0, 9).is_some());
         let _ = std::fs::remove_dir_all(&dir);

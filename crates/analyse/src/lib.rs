@@ -166,6 +166,8 @@ pub struct Summary {
     pub komi_fallback: u64,
     /// Problems reported.
     pub problems: u64,
+    /// Files found under the output folder (inside an INPUT folder), not read as inputs.
+    pub in_output: u64,
     pub seconds: f64,
     /// The journal of KataGo's answers.
     pub journal: PathBuf,
@@ -182,6 +184,8 @@ pub enum AnalyseError {
     Engine { what: String, games: String },
     #[error("{0}: {1}")]
     Io(PathBuf, #[source] std::io::Error),
+    #[error("{0}: another qipu analyse is writing into this folder")]
+    Busy(PathBuf),
     #[error(transparent)]
     Inputs(#[from] inputs::InputError),
 }
@@ -266,8 +270,10 @@ pub fn analyse(
         .out
         .canonicalize()
         .map_err(|e| AnalyseError::Io(opts.out.clone(), e))?;
-    let journal =
-        Journal::open(&opts.out).map_err(|e| AnalyseError::Io(opts.out.join("katago.jsonl"), e))?;
+    let journal = Journal::open(&opts.out).map_err(|e| match e.kind() {
+        std::io::ErrorKind::WouldBlock => AnalyseError::Busy(opts.out.clone()),
+        _ => AnalyseError::Io(opts.out.join("katago.jsonl"), e),
+    })?;
     let found = inputs::discover_all(inputs)?;
     let mut early = Vec::new();
     for s in &found.skipped {
@@ -287,9 +293,11 @@ pub fn analyse(
         });
     }
     let mut sources = Vec::new();
+    let mut in_output = 0;
     for s in found.sources {
         if s.canonical.starts_with(&out_canonical) {
             // The output folder inside an INPUT folder: its copies are not inputs.
+            in_output += 1;
             continue;
         }
         sources.push(s);
@@ -342,6 +350,7 @@ pub fn analyse(
     }
     run.go()?;
     let mut summary = run.summary;
+    summary.in_output = in_output;
     summary.journal = run.journal.path().to_path_buf();
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)

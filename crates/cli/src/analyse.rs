@@ -55,6 +55,15 @@ pub fn run(inputs: &[PathBuf], opts: &Options, quiet: bool) -> Result<ExitCode> 
     let result = analyse::analyse(inputs, opts, &mut observer);
     observer.bar.finish_and_clear();
     let s = result?;
+    if s.files_written == 0 {
+        anyhow::bail!(
+            "nothing analysed: no game in the inputs{}",
+            match s.in_output {
+                0 => String::new(),
+                n => format!(" ({n} files inside the output folder are not inputs)"),
+            }
+        );
+    }
     let mut out = std::io::stdout().lock();
     writeln!(
         out,
@@ -78,6 +87,13 @@ pub fn run(inputs: &[PathBuf], opts: &Options, quiet: bool) -> Result<ExitCode> 
             out,
             "fallbacks: {} games without rules KataGo knows (analysed under Japanese rules), {} without a usable komi (6.5, 7.5 under area scoring, 0.5 with a handicap)",
             s.rules_fallback, s.komi_fallback
+        )?;
+    }
+    if s.in_output > 0 {
+        writeln!(
+            out,
+            "{} files inside the output folder were not read as inputs",
+            s.in_output
         )?;
     }
     writeln!(out, "KataGo's answers: {}", s.journal.display())?;

@@ -191,3 +191,32 @@ fn analyse_says_what_it_needs() {
         stderr(&missing)
     );
 }
+
+#[test]
+fn an_output_folder_read_as_input_is_not_analysed_again() {
+    // No game to analyse, so no KataGo is started: none is needed.
+    let dir = Scratch::new("cli-analyse-nothing");
+    dir.write("in/notes.txt", b"no records here");
+    dir.write("in/out/old.sgf", b"(;GM[1];B[aa])");
+    let (input, out) = (dir.path("in"), dir.path("in/out"));
+    let run = common::qipu(&[
+        "analyse",
+        input.to_str().unwrap(),
+        "--katago",
+        "/nonexistent/katago",
+        "--model",
+        "net.bin.gz",
+        "--config",
+        "/dev/null",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(run.status.code(), Some(2), "{}", stdout(&run));
+    let said = stderr(&run);
+    assert!(
+        said.contains(
+            "nothing analysed: no game in the inputs (1 files inside the output folder are not inputs)"
+        ),
+        "{said}"
+    );
+}
