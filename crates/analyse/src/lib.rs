@@ -35,13 +35,17 @@
 //! KataGo's own threads do the work: its config's `numAnalysisThreads` positions are searched
 //! at once (a query asks for all of a game's positions, so one game keeps them all busy);
 //! [`Options::threads`] overrides it with KataGo's `-override-config`. Memory is bounded: the
-//! records are streamed, and at most [`Options::window`] games are held between being read and
-//! being written. An engine that stops answering for [`Options::timeout`], exits, or writes
-//! what is not an answer ends the run with an error naming the games it was analysing (a rerun
-//! resumes); a game KataGo refuses (an illegal move), or that cannot be asked (a malformed
-//! move, setup stones after the first move), is reported with its file, game and offset, copied
-//! without evaluations, and the run goes on. This crate never prints: problems and progress go
-//! to an [`Observer`].
+//! records are streamed, at most [`Options::window`] games wait between being read and being
+//! written, and a record file is held only while its games are analysed, with each game's query
+//! and edit plan (some kilobytes a game: a collection costs a few times its size, and a record
+//! is at most `inputs::MAX_RECORD_BYTES`).
+//!
+//! An engine that stops answering for [`Options::timeout`], exits, or writes what is not an
+//! answer ends the run with an error naming the games it was analysing (a rerun resumes); a game
+//! KataGo refuses (an illegal move), or that cannot be asked (a malformed move, setup stones
+//! after the first move), is reported with its file, game and offset, copied without
+//! evaluations, and the run goes on. One run writes into an output folder at a time. This crate
+//! never prints: problems and progress go to an [`Observer`].
 
 pub mod answer;
 pub mod engine;
@@ -632,10 +636,8 @@ impl Run<'_> {
             self.jobs[j].slots[g].state = state;
             return Ok(());
         }
-        let mut query = q.query.clone();
-        query["id"] = serde_json::Value::from(format!("{}:{g}", job.seq));
+        let text = query::with_id(&q.query, &format!("{}:{g}", job.seq));
         let turns = q.turns;
-        let text = query.to_string();
         if self.engine.is_none() {
             self.engine = Some(self.start()?);
         }
