@@ -232,6 +232,8 @@ struct Job {
 enum Incoming {
     Record {
         name: String,
+        /// Its name under the output folder (before [`output::relative_path`]).
+        out: String,
         bytes: Vec<u8>,
         unread: Option<&'static str>,
         at: u64,
@@ -313,6 +315,7 @@ pub fn analyse(
         for source in sources {
             let read = inputs::read_source(&source, &mut |rec| {
                 let _ = tx.send(Incoming::Record {
+                    out: output_name(&source, &rec.name),
                     name: rec.name.clone(),
                     bytes: rec.bytes.to_vec(),
                     unread: rec.unread,
@@ -358,6 +361,23 @@ pub fn analyse(
     summary.journal = run.journal.path().to_path_buf();
     summary.seconds = started.elapsed().as_secs_f64();
     Ok(summary)
+}
+
+/// A record's name under the output folder: its name when found in an INPUT folder (relative
+/// to it); for a file given directly, whose name is the path as given (`../games/a.sgf`,
+/// `/data/kgs.tar.gz/2002/x.sgf`), the file's own name in place of that path.
+fn output_name(source: &inputs::Source, record: &str) -> String {
+    if source.root.is_some() {
+        return record.to_string();
+    }
+    let base = source.path.file_name().map_or_else(
+        || "record".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    match record.strip_prefix(source.name.as_str()) {
+        Some(rest) => format!("{base}{rest}"),
+        None => record.to_string(),
+    }
 }
 
 /// The config beside the KataGo executable, if any.
@@ -454,10 +474,11 @@ impl Run<'_> {
                 Some(Incoming::Problem(p)) => self.problem(p),
                 Some(Incoming::Record {
                     name,
+                    out,
                     bytes,
                     unread,
                     at,
-                }) => self.read_record(name, bytes, unread, at)?,
+                }) => self.read_record(name, &out, bytes, unread, at)?,
             }
         }
         Ok(())
@@ -467,6 +488,7 @@ impl Run<'_> {
     fn read_record(
         &mut self,
         name: String,
+        out: &str,
         bytes: Vec<u8>,
         unread: Option<&'static str>,
         at: u64,
@@ -492,10 +514,10 @@ impl Run<'_> {
         }
         let in_place = records.format() == Format::Sgf
             && std::ptr::eq(records.bytes().as_ptr(), bytes.as_ptr());
-        let mut rel = output::relative_path(&name);
+        let mut rel = output::relative_path(out);
         let mut n = 2;
         while self.used.contains(&rel) {
-            rel = output::numbered(&output::relative_path(&name), n);
+            rel = output::numbered(&output::relative_path(out), n);
             n += 1;
         }
         self.used.insert(rel.clone());
@@ -839,5 +861,37 @@ fn excerpt(line: &str) -> String {
     match line.char_indices().nth(120) {
         Some((i, _)) => format!("{}…", &line[..i]),
         None => line.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn source(path: &str, name: &str, root: Option<&str>) -> inputs::Source {
+        inputs::Source {
+            path: PathBuf::from(path),
+            name: name.to_string(),
+            kind: inputs::SourceKind::Plain,
+            len: 0,
+            canonical: PathBuf::from(path),
+            root: root.map(PathBuf::from),
+            modified: None,
+            stream: false,
+            max_record_bytes: inputs::MAX_RECORD_BYTES,
+        }
+    }
+
+    #[test]
+    fn a_file_given_directly_is_named_by_its_own_name_under_the_output_folder() {
+        let given = source("../games/a.gib", "../games/a.gib", None);
+        assert_eq!(output_name(&given, "../games/a.gib"), "a.gib");
+        let archive = source("/data/kgs.tar.gz", "/data/kgs.tar.gz", None);
+        assert_eq!(
+            output_name(&archive, "/data/kgs.tar.gz/2002/x.sgf"),
+            "kgs.tar.gz/2002/x.sgf"
+        );
+        let found = source("/in/pro/b.sgf", "pro/b.sgf", Some("/in"));
+        assert_eq!(output_name(&found, "pro/b.sgf"), "pro/b.sgf");
     }
 }
