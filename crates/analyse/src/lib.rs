@@ -122,7 +122,8 @@ pub struct Progress {
 /// A problem with one file or game; the run goes on.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Problem {
-    /// The record file's name (as the inputs name it).
+    /// The record file's name (as the inputs name it); empty for an input that could not be
+    /// listed, which the reason names.
     pub file: String,
     /// The game in the file (0-based), when the problem is one game's.
     pub game: Option<usize>,
@@ -133,6 +134,10 @@ pub struct Problem {
 
 impl std::fmt::Display for Problem {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.file.is_empty() {
+            // An input that could not be listed: its error names it.
+            return write!(f, "{}", self.reason);
+        }
         write!(f, "{}", self.file)?;
         if let Some(g) = self.game {
             write!(f, "#{g}")?;
