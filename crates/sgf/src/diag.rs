@@ -67,6 +67,13 @@ pub enum Problem {
     },
     #[error("malformed quadrant record: {0}")]
     Quadrant(String),
+    /// An engine evaluation a program wrote that cannot be read (a malformed number, a win rate
+    /// out of range, a damaged or oversized `KT` blob): that position is left without one.
+    #[error("{property}: {reason}; that evaluation is skipped")]
+    BadEvaluation {
+        property: &'static str,
+        reason: String,
+    },
     #[error("too many problems in this game; further ones are not listed")]
     TooMany,
 }

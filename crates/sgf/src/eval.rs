@@ -5,6 +5,37 @@
 //! the player to move, some of the player who just moved, some Black's. What this module
 //! hands on is one shape, from Black's side whatever the file said, so that the index, the
 //! search and every client read the same numbers.
+//!
+//! [`read`] knows, one submodule each (where each pins the writer's source, the side its
+//! numbers take and the position they belong to):
+//! - [`sabaki`]: `SBKV` (Black's win rate, percent) and `SBKS` (Black's lead), on the node
+//!   whose position was analysed;
+//! - [`lizzie`]: Lizzie's and lizzieyzy's `LZ` (and lizzieyzy's root `LZOP`): the win rate of
+//!   the player who made the node's move, playouts, lizzieyzy's lead of the player to move;
+//! - [`katrain`]: KaTrain's `KT` (base64 of gzip of JSON: KataGo's `rootInfo`, Black's side);
+//! - [`analyze_sgf`]: analyze-sgf's reviews, `SBKV` with the lead and visits in each move's
+//!   comment;
+//! - [`katago`]: KataGo's self-play and rating games, whose move comments carry White's
+//!   win/loss/no-result and score for the position *before* the move.
+//!
+//! A record carrying several (Sabaki's beside Lizzie's, say) gives the richest alone, not a
+//! mixture: the one with the most positions evaluated, then the most with a lead, then the most
+//! with visits; on a tie, KaTrain, lizzieyzy, Lizzie, analyze-sgf, Sabaki, KataGo in that order.
+//!
+//! Reading is cheap when there is nothing to read: one pass over the game's flat list of
+//! property ids (and one look at the first comment's bytes) decides whether any program's
+//! property is there before a node is walked.
+
+use crate::diag::{Diagnostic, Problem};
+use crate::prop::{ids, PropId};
+use crate::tree::{GameTree, Node};
+use crate::Color;
+
+pub mod analyze_sgf;
+pub mod katago;
+pub mod katrain;
+pub mod lizzie;
+pub mod sabaki;
 
 /// An engine's evaluation of one position, from Black's side.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -60,6 +91,267 @@ impl Evals {
     pub fn count(&self) -> usize {
         self.positions.iter().filter(|e| e.is_some()).count()
     }
+}
+
+/// The evaluations the record carries, from the program with the richest (module doc); `None`
+/// when it carries none that can be read.
+pub fn read(tree: &GameTree<'_>) -> Option<Evals> {
+    read_checked(tree).0
+}
+
+/// [`read`], with what could not be read: each skipped value with its byte offset in the file
+/// and the reason (capped per game).
+pub fn read_checked(tree: &GameTree<'_>) -> (Option<Evals>, Vec<Diagnostic>) {
+    let mut problems = Problems::default();
+    let present = Present::scan(tree);
+    if !present.any() {
+        return (None, problems.items);
+    }
+    let line = Line::of(tree);
+    let mut candidates: Vec<Evals> = Vec::new();
+    if present.kt {
+        candidates.extend(katrain::read(&line, &mut problems));
+    }
+    if present.lz {
+        candidates.extend(lizzie::read(&line, &mut problems));
+    }
+    if present.sbkv && present.analyze_sgf {
+        candidates.extend(analyze_sgf::read(&line, &mut problems));
+    } else if present.sbkv {
+        candidates.extend(sabaki::read(&line, &mut problems));
+    }
+    if present.katago {
+        candidates.extend(katago::read(&line, &mut problems));
+    }
+    // `max_by_key` keeps the last of equals: walk the candidates in reverse preference order.
+    let best = candidates
+        .into_iter()
+        .rev()
+        .filter(|e| e.count() > 0)
+        .max_by_key(|e| {
+            let with = |f: fn(&Eval) -> bool| e.positions.iter().flatten().filter(|x| f(x)).count();
+            (
+                e.count(),
+                with(|x| x.lead.is_some()),
+                with(|x| x.visits.is_some()),
+            )
+        });
+    (best, problems.items)
+}
+
+const SBKV: PropId = PropId::new("SBKV");
+const SBKS: PropId = PropId::new("SBKS");
+const LZ: PropId = PropId::new("LZ");
+const LZOP: PropId = PropId::new("LZOP");
+const KT: PropId = PropId::new("KT");
+
+/// Which programs' properties a game holds, from its flat property list.
+#[derive(Default)]
+struct Present {
+    sbkv: bool,
+    lz: bool,
+    kt: bool,
+    katago: bool,
+    analyze_sgf: bool,
+}
+
+impl Present {
+    fn scan(tree: &GameTree<'_>) -> Present {
+        let mut p = Present::default();
+        let root_props = tree.prop_range(0);
+        let mut first_comment = None;
+        for (i, prop) in tree.props.iter().enumerate() {
+            match prop.id {
+                SBKV => p.sbkv = true,
+                LZ | LZOP => p.lz = true,
+                KT => p.kt = true,
+                ids::C if first_comment.is_none() && i >= root_props.end => first_comment = Some(i),
+                _ => {}
+            }
+        }
+        // KataGo's games say so in the root comment (`startTurnIdx=…`); a game without it still
+        // counts when its first move comment has KataGo's form.
+        let raw = |i: usize| {
+            tree.values[tree.value_range(i)]
+                .first()
+                .map_or(&[][..], |v| tree.value_bytes(*v))
+        };
+        let root_comment = root_props
+            .clone()
+            .find(|&i| tree.props[i].id == ids::C)
+            .map_or(&[][..], raw);
+        let root_says = root_comment.starts_with(katago::ROOT_MARK);
+        p.analyze_sgf = root_comment.starts_with(analyze_sgf::ROOT_MARK);
+        p.katago = first_comment.is_some()
+            && (root_says || first_comment.is_some_and(|i| katago::has_float_form(raw(i))));
+        p
+    }
+
+    fn any(&self) -> bool {
+        self.sbkv || self.lz || self.kt || self.katago
+    }
+}
+
+/// The main line's nodes with the moves counted as [`Evals::positions`] counts them: a node's
+/// `B` and `W` each one move (passes too), in that order when a node holds both.
+pub(crate) struct Line<'t, 'a> {
+    pub(crate) tree: &'t GameTree<'a>,
+    pub(crate) nodes: Vec<LineNode<'t, 'a>>,
+    /// Moves in the main line.
+    pub(crate) moves: usize,
+    /// The player to move at the start: the root's `PL`, else the first move's colour, else
+    /// Black.
+    pub(crate) first_to_move: Color,
+}
+
+pub(crate) struct LineNode<'t, 'a> {
+    pub(crate) node: Node<'t, 'a>,
+    /// Moves played before this node.
+    pub(crate) before: usize,
+    /// Moves played once this node's are: the index of the position the node leads to.
+    pub(crate) after: usize,
+    /// The colour of the node's (last) move; `None` for a node without one.
+    pub(crate) moved: Option<Color>,
+}
+
+impl<'t, 'a> LineNode<'t, 'a> {
+    /// The player to move in the position the node leads to.
+    pub(crate) fn to_move(&self, line: &Line<'_, '_>) -> Color {
+        match self.moved {
+            Some(c) => c.opponent(),
+            None => line.first_to_move,
+        }
+    }
+}
+
+impl<'t, 'a> Line<'t, 'a> {
+    pub(crate) fn of(tree: &'t GameTree<'a>) -> Line<'t, 'a> {
+        let mut nodes = Vec::new();
+        let mut moves = 0;
+        let mut first_color = None;
+        for node in tree.main_line() {
+            let (mut b, mut w) = (false, false);
+            for p in node.props() {
+                match p.id() {
+                    ids::B => b = true,
+                    ids::W => w = true,
+                    _ => {}
+                }
+            }
+            let moved = if w {
+                Some(Color::White)
+            } else if b {
+                Some(Color::Black)
+            } else {
+                None
+            };
+            if first_color.is_none() {
+                first_color = if b { Some(Color::Black) } else { moved };
+            }
+            let after = moves + b as usize + w as usize;
+            nodes.push(LineNode {
+                node,
+                before: moves,
+                after,
+                moved,
+            });
+            moves = after;
+        }
+        let pl = tree.root().get(ids::PL).and_then(|p| match p.raw() {
+            [b'B' | b'b', ..] => Some(Color::Black),
+            [b'W' | b'w', ..] => Some(Color::White),
+            _ => None,
+        });
+        Line {
+            tree,
+            nodes,
+            moves,
+            first_to_move: pl.or(first_color).unwrap_or(Color::Black),
+        }
+    }
+
+    /// An empty evaluation for every position of the line.
+    pub(crate) fn blank(&self, program: &'static str) -> Evals {
+        Evals {
+            positions: vec![None; self.moves + 1],
+            program,
+            engine: None,
+        }
+    }
+}
+
+/// The problems met while reading one game's evaluations, capped.
+#[derive(Default)]
+pub(crate) struct Problems {
+    items: Vec<Diagnostic>,
+}
+
+const MAX_PROBLEMS: usize = 16;
+
+impl Problems {
+    pub(crate) fn push(&mut self, offset: usize, property: &'static str, reason: String) {
+        if self.items.len() < MAX_PROBLEMS {
+            self.items.push(Diagnostic {
+                offset,
+                problem: Problem::BadEvaluation { property, reason },
+            });
+        } else if self.items.len() == MAX_PROBLEMS {
+            self.items.push(Diagnostic {
+                offset,
+                problem: Problem::TooMany,
+            });
+        }
+    }
+}
+
+/// A finite number written in ASCII (a decimal comma read as a point, as Lizzie's own reader
+/// does for files saved under a comma locale); `None` for anything else, NaN and infinities
+/// included.
+pub(crate) fn number(raw: &[u8]) -> Option<f64> {
+    if raw.is_empty() || raw.len() > 32 {
+        return None;
+    }
+    let mut buf = [0u8; 32];
+    for (d, &c) in buf.iter_mut().zip(raw) {
+        *d = if c == b',' { b'.' } else { c };
+    }
+    let text = std::str::from_utf8(&buf[..raw.len()]).ok()?;
+    // Rust's parser takes "inf" and "NaN"; no writer means them.
+    if !text
+        .bytes()
+        .all(|c| c.is_ascii_digit() || b".+-eE".contains(&c))
+    {
+        return None;
+    }
+    text.parse::<f64>().ok().filter(|v| v.is_finite())
+}
+
+/// The first bytes of a bad value, for a message.
+pub(crate) fn shown(raw: &[u8]) -> String {
+    String::from_utf8_lossy(&raw[..raw.len().min(40)]).into_owned()
+}
+
+/// Black's win probability from a percentage of `side`'s, checked.
+pub(crate) fn black_win(percent: f64, side: Color) -> Result<f32, String> {
+    if !(0.0..=100.0).contains(&percent) {
+        return Err(format!("win rate {percent} is not a percentage"));
+    }
+    let p = percent / 100.0;
+    Ok(match side {
+        Color::Black => p,
+        Color::White => 1.0 - p,
+    } as f32)
+}
+
+/// Black's lead from `side`'s, checked to be a lead a board can hold.
+pub(crate) fn black_lead(lead: f64, side: Color) -> Result<f32, String> {
+    if lead.abs() > 10_000.0 {
+        return Err(format!("lead {lead} is not a score"));
+    }
+    Ok(match side {
+        Color::Black => lead,
+        Color::White => -lead,
+    } as f32)
 }
 
 #[cfg(test)]
