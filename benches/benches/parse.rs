@@ -4,7 +4,8 @@
 //! Also the other formats (GIB, NGF, UGF/UGI, kifu-line pairs): every real file of `diverse/`
 //! read and its games parsed, in MB/s and games/s of the original bytes.
 //!
-//! `cargo bench -p qipu-benches --bench parse`
+//! `cargo bench -p qipu-benches --bench parse`; `-- "split\+tree"` for the trees with and
+//! without reading the engine evaluations.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use sgf::{parse_game, split_games, Dialect};
@@ -32,6 +33,32 @@ fn parse(c: &mut Criterion) {
                 }
             }
             nodes
+        })
+    });
+    // What reading engine evaluations adds for games that carry none (the index asks every
+    // game): beside "split+tree", the same with `sgf::eval::read` on each tree.
+    g.bench_function("qipu split+tree+evals", |b| {
+        b.iter(|| {
+            let mut nodes = 0;
+            for span in split_games(bytes) {
+                if let Ok(t) = parse_game(bytes, span, Dialect::Sgf) {
+                    nodes += t.node_count() + sgf::eval::read(&t).map_or(0, |e| e.count());
+                }
+            }
+            nodes
+        })
+    });
+    // The same reading alone, on trees parsed beforehand: its cost per game.
+    let trees: Vec<_> = split_games(bytes)
+        .into_iter()
+        .filter_map(|span| parse_game(bytes, span, Dialect::Sgf).ok())
+        .collect();
+    g.bench_function("evals read alone", |b| {
+        b.iter(|| {
+            trees
+                .iter()
+                .map(|t| sgf::eval::read(t).map_or(0, |e| e.count()))
+                .sum::<usize>()
         })
     });
     if let Ok(text) = std::str::from_utf8(bytes) {

@@ -158,38 +158,41 @@ struct Present {
 impl Present {
     fn scan(tree: &GameTree<'_>) -> Present {
         let mut p = Present::default();
-        let root_props = tree.prop_range(0);
-        let mut first_comment = None;
-        for (i, prop) in tree.props.iter().enumerate() {
-            match prop.id {
-                SBKV => p.sbkv = true,
-                LZ | LZOP => p.lz = true,
-                KT => p.kt = true,
-                ids::C if first_comment.is_none() && i >= root_props.end => first_comment = Some(i),
-                _ => {}
+        let mut note = |id: PropId| match id {
+            SBKV => p.sbkv = true,
+            LZ | LZOP => p.lz = true,
+            KT => p.kt = true,
+            _ => {}
+        };
+        // Every id looked for has more than one letter, and the parser noted where the last
+        // such property is: a game of moves and comments after its root is not walked.
+        let end = (tree.end_of_long as usize).min(tree.props.len());
+        for prop in &tree.props[..end] {
+            if !prop.id.is_one_letter() {
+                note(prop.id);
             }
         }
         // KataGo's games say so in the root comment (`startTurnIdx=…`); a game without it still
-        // counts when its first move comment has KataGo's form.
-        let raw = |i: usize| {
-            tree.values[tree.value_range(i)]
-                .first()
-                .map_or(&[][..], |v| tree.value_bytes(*v))
-        };
-        let root_comment = root_props
-            .clone()
-            .find(|&i| tree.props[i].id == ids::C)
-            .map_or(&[][..], raw);
-        let root_says = root_comment.starts_with(katago::ROOT_MARK);
+        // counts when the comment of one of its first two moves has KataGo's form.
+        let root = tree.root();
+        let root_comment = comment(Some(root));
         p.analyze_sgf = root_comment.starts_with(analyze_sgf::ROOT_MARK);
-        p.katago = first_comment.is_some()
-            && (root_says || first_comment.is_some_and(|i| katago::has_float_form(raw(i))));
+        let first = root.first_child();
+        p.katago = root_comment.starts_with(katago::ROOT_MARK)
+            || katago::has_float_form(comment(first))
+            || katago::has_float_form(comment(first.and_then(|n| n.first_child())));
         p
     }
 
     fn any(&self) -> bool {
         self.sbkv || self.lz || self.kt || self.katago
     }
+}
+
+/// A node's first comment, raw; empty when it has none.
+fn comment<'a>(node: Option<Node<'_, 'a>>) -> &'a [u8] {
+    node.and_then(|n| n.get(ids::C))
+        .map_or(&[][..], |c| c.raw())
 }
 
 /// The main line's nodes with the moves counted as [`Evals::positions`] counts them: a node's

@@ -56,6 +56,7 @@ pub(crate) fn parse_with<'a>(
         props: spare.props,
         values: spare.values,
         diags: DiagList::default(),
+        end_of_long: 0,
     };
     if game.implicit_open {
         p.diags.push(game.span.start, Problem::MissingOpen);
@@ -88,6 +89,7 @@ pub(crate) fn parse_with<'a>(
         props: p.props,
         values: p.values,
         diagnostics: p.diags.items,
+        end_of_long: p.end_of_long,
         file_charset: None,
         converted: false,
         charset: OnceLock::new(),
@@ -179,6 +181,9 @@ struct Parser<'a> {
     props: Vec<PropData>,
     values: Vec<ValueSpan>,
     diags: DiagList,
+    /// Index of the last property whose id is longer than one letter, plus one (0: none); see
+    /// `GameTree::end_of_long`.
+    end_of_long: u32,
 }
 
 impl Parser<'_> {
@@ -357,6 +362,9 @@ impl Parser<'_> {
         }
         let first_value = self.pending_values;
         self.pending_values = self.values.len() as u32;
+        if !id.is_one_letter() {
+            self.end_of_long = self.props.len() as u32 + 1;
+        }
         self.props.push(PropData {
             id,
             name: (name - self.base) as u32,

@@ -48,6 +48,12 @@ impl PropId {
         PropId(v)
     }
 
+    /// True for a one-letter id (`B`, `W`, `C`…): one comparison that passes over the moves.
+    #[inline]
+    pub(crate) fn is_one_letter(self) -> bool {
+        self.0 < 27
+    }
+
     /// True when the name had no upper-case letter at all.
     pub fn is_empty(self) -> bool {
         self.0 == 0

@@ -66,6 +66,10 @@ pub struct GameTree<'a> {
     pub(crate) props: Vec<PropData>,
     pub(crate) values: Vec<ValueSpan>,
     pub(crate) diagnostics: Vec<Diagnostic>,
+    /// One past the last property whose id has more than one letter (0: none), noted while
+    /// parsing: whether a game holds anything but moves and comments after its root is then
+    /// one comparison (the engine evaluations' reader asks it of every game).
+    pub(crate) end_of_long: u32,
     /// Charset of a whole file that was transcoded before parsing (UTF-16), if any.
     pub(crate) file_charset: Option<&'static encoding_rs::Encoding>,
     /// The text was converted from a server format's file, whose converter said what did not

@@ -26,7 +26,7 @@ pub(crate) const ROOT_MARK: &[u8] = b"startTurnIdx=";
 
 /// Whether a comment holds KataGo's evaluation in its current (decimal, `v=`) form.
 pub(crate) fn has_float_form(raw: &[u8]) -> bool {
-    raw.len() < 512 && parse(raw, false).is_some()
+    !raw.is_empty() && raw.len() < 512 && parse(raw, false).is_some()
 }
 
 pub(crate) fn read(line: &Line<'_, '_>, _problems: &mut Problems) -> Option<Evals> {
