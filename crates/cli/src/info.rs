@@ -148,6 +148,11 @@ fn game_row(input: &Input<'_>, index: usize, format: &str, tree: &sgf::GameTree<
     let mut diagnostics: Vec<String> = tree.diagnostics().iter().map(|d| d.to_string()).collect();
     let (w, h) = info.size;
     diagnostics.extend(move_problems(tree, w, h));
+    let (evals, eval_problems) = sgf::eval::read_checked(tree);
+    diagnostics.extend(eval_problems.iter().map(|d| d.to_string()));
+    let evaluations = evals
+        .as_ref()
+        .map(|e| serde_json::to_value(qipu::records::Evaluations::from(e)).unwrap_or_default());
     let size = if w == h {
         format!("{w}")
     } else {
@@ -200,6 +205,7 @@ fn game_row(input: &Input<'_>, index: usize, format: &str, tree: &sgf::GameTree<
         "handicap": info.handicap.as_ref().map(|f| json!({"raw": f.raw, "value": f.value})),
         "time": num(&info.time),
         "charset": charset,
+        "evaluations": evaluations,
         "diagnostics": diagnostics,
     });
     let player = |name: &Option<String>, rank: &Option<sgf::gameinfo::Field<sgf::info::Rank>>| {

@@ -73,6 +73,10 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
                 }
             };
         let notes: Vec<String> = replay.notes.iter().map(|n| n.to_string()).collect();
+        let evals = sgf::eval::read(&tree);
+        let here = evals
+            .as_ref()
+            .and_then(|e| e.positions.get(replay.moves).copied().flatten());
         if json {
             let line = json!({
                 "file": input.name,
@@ -85,6 +89,8 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
                 "black": replay.board.sgf_points(Color::Black),
                 "white": replay.board.sgf_points(Color::White),
                 "flags": notes,
+                "evaluation": here.map(|e| json!({"win": e.win, "lead": e.lead, "visits": e.visits})),
+                "evaluations": evals.as_ref().map(qipu::records::Evaluations::from),
             });
             let _ = writeln!(out, "{line}");
         } else {
@@ -102,6 +108,9 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
             );
             let _ = writeln!(out, "{}", color::paint(color::HEADER, &head));
             out.push_str(&diagram(&replay.board, last.and_then(|l| l.1)));
+            if let (Some(e), Some(all)) = (here, &evals) {
+                let _ = writeln!(out, "  {}", evaluation_line(&e, all));
+            }
             for n in notes {
                 let _ = writeln!(out, "  ! {n}");
             }
@@ -109,6 +118,37 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
         }
     }
     out
+}
+
+/// The shown position's evaluation in a line: `Black 56.3%, Black +0.3, 2001 visits (KataGo,
+/// analyze-sgf)`, the win rate and lead of the side ahead.
+fn evaluation_line(e: &sgf::Eval, all: &sgf::Evals) -> String {
+    let (side, win) = if e.win >= 0.5 {
+        ("Black", e.win)
+    } else {
+        ("White", 1.0 - e.win)
+    };
+    let mut s = format!("{side} {:.1}%", win * 100.0);
+    if let Some(l) = e.lead {
+        let (side, l) = if l >= 0.0 {
+            ("Black", l)
+        } else {
+            ("White", -l)
+        };
+        let _ = write!(s, ", {side} +{l:.1}");
+    }
+    if let Some(v) = e.visits {
+        let _ = write!(s, ", {v} visits");
+    }
+    match &all.engine {
+        Some(engine) => {
+            let _ = write!(s, " ({engine}, {})", all.program);
+        }
+        None => {
+            let _ = write!(s, " ({})", all.program);
+        }
+    }
+    s
 }
 
 fn problem(name: &str, path: &str, game: Option<usize>, msg: &str, json: bool) -> String {

@@ -45,6 +45,10 @@ pub struct RecordGame {
     /// Why the game could not be read at all (no node, a board qipu cannot play on); its other
     /// fields are then empty.
     pub rejected: Option<String>,
+    /// The engine evaluations the record carries (Sabaki's, Lizzie's, KaTrain's, KataGo's…,
+    /// read by [`sgf::eval::read`]), from Black's side; `None` when it carries none. Values
+    /// that could not be read are in [`RecordGame::diagnostics`].
+    pub evals: Option<sgf::Evals>,
     /// The main line as one program of steps, for [`RecordGame::board`]: one flat vector, not
     /// one per node (a game has hundreds of nodes, and reading is meant to be cheap).
     steps: Vec<Step>,
@@ -260,7 +264,68 @@ fn read_game(i: usize, format: &'static str, tree: &sgf::GameTree<'_>, info: boo
             game.steps.pop();
         }
     }
+    let (evals, problems) = sgf::eval::read_checked(tree);
+    game.evals = evals;
+    game.diagnostics
+        .extend(problems.iter().map(|d| d.to_string()));
     game
+}
+
+/// A game's engine evaluations as the clients give them (`qipu info --json`, `qipu show
+/// --json`, Python's `Game.evaluations`): the evaluated positions only, each named by the
+/// moves played before it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Evaluations {
+    /// The program whose property was read (`Sabaki`, `Lizzie`, `lizzieyzy`, `KaTrain`,
+    /// `analyze-sgf`, `KataGo`).
+    pub program: &'static str,
+    /// The engine or network the record names, if it names one.
+    pub engine: Option<String>,
+    /// The evaluated positions in move order.
+    pub positions: Vec<Evaluation>,
+}
+
+/// One evaluated position, from Black's side.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Evaluation {
+    /// Moves of the main line played before the position (0: the start).
+    #[serde(rename = "move")]
+    pub moves: usize,
+    /// Black's probability of winning, 0 to 1.
+    pub win: f32,
+    /// Black's lead in points (negative: White leads), where the record gives one.
+    pub lead: Option<f32>,
+    /// The visits behind it, where the record gives them.
+    pub visits: Option<u32>,
+}
+
+impl From<&sgf::Evals> for Evaluations {
+    fn from(e: &sgf::Evals) -> Evaluations {
+        Evaluations {
+            program: e.program,
+            engine: e.engine.clone(),
+            positions: e
+                .positions
+                .iter()
+                .enumerate()
+                .filter_map(|(k, p)| {
+                    p.map(|p| Evaluation {
+                        moves: k,
+                        win: p.win,
+                        lead: p.lead,
+                        visits: p.visits,
+                    })
+                })
+                .collect(),
+        }
+    }
+}
+
+impl RecordGame {
+    /// [`RecordGame::evals`] as the clients give them.
+    pub fn evaluations(&self) -> Option<Evaluations> {
+        self.evals.as_ref().map(Evaluations::from)
+    }
 }
 
 fn info_of(tree: &sgf::GameTree<'_>) -> RecordInfo {
