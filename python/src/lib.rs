@@ -274,6 +274,17 @@ impl Game {
         self.read.rejected.clone()
     }
 
+    /// The engine evaluations the record carries, or None: a dict of `program`, `engine` and
+    /// `positions`, a list of `{"move", "win", "lead", "visits"}` (the position after `move`
+    /// moves; Black's win probability and lead, whatever side the program wrote).
+    #[getter]
+    fn evaluations<'py>(&self, py: Python<'py>) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.read
+            .evaluations()
+            .map(|e| serialised(py, &e))
+            .transpose()
+    }
+
     /// The board after `at` moves of the main line (the end by default) as a numpy `int8`
     /// array of rows × columns: 1 black, -1 white, 0 empty, computed by qipu's engine
     /// (captures included). A move past the end, or a game that could not be read, is a

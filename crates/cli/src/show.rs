@@ -89,7 +89,7 @@ fn show_file(input: &Input<'_>, at: Option<usize>, json: bool) -> String {
                 "black": replay.board.sgf_points(Color::Black),
                 "white": replay.board.sgf_points(Color::White),
                 "flags": notes,
-                "evaluation": here.map(|e| json!({"win": e.win, "lead": e.lead, "visits": e.visits})),
+                "evaluation": here.map(|e| qipu::records::Evaluation::new(replay.moves, &e)),
                 "evaluations": evals.as_ref().map(qipu::records::Evaluations::from),
             });
             let _ = writeln!(out, "{line}");

@@ -49,9 +49,11 @@ fn info_and_show_give_the_evaluations_per_move_from_blacks_side() {
     let show = one(&qipu(&["show", path, "--at", "2", "--json"]));
     assert_eq!(
         rounded(&show["evaluation"]),
-        json!({"win": 0.235, "lead": -6.2, "visits": 12000})
+        json!({"move": 2, "win": 0.235, "lead": -6.2, "visits": 12000})
     );
     assert_eq!(show["evaluations"], info["evaluations"]);
+    // Printed as the record wrote them, not as the nearest f32's expansion.
+    assert_eq!(info["evaluations"]["positions"][2]["win"], json!(0.235));
     // Move 3 was not analysed.
     let show = one(&qipu(&["show", path, "--at", "3", "--json"]));
     assert_eq!(show["evaluation"], Value::Null);

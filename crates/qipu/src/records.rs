@@ -292,9 +292,9 @@ pub struct Evaluation {
     #[serde(rename = "move")]
     pub moves: usize,
     /// Black's probability of winning, 0 to 1.
-    pub win: f32,
+    pub win: f64,
     /// Black's lead in points (negative: White leads), where the record gives one.
-    pub lead: Option<f32>,
+    pub lead: Option<f64>,
     /// The visits behind it, where the record gives them.
     pub visits: Option<u32>,
 }
@@ -308,17 +308,28 @@ impl From<&sgf::Evals> for Evaluations {
                 .positions
                 .iter()
                 .enumerate()
-                .filter_map(|(k, p)| {
-                    p.map(|p| Evaluation {
-                        moves: k,
-                        win: p.win,
-                        lead: p.lead,
-                        visits: p.visits,
-                    })
-                })
+                .filter_map(|(k, p)| p.map(|p| Evaluation::new(k, &p)))
                 .collect(),
         }
     }
+}
+
+impl Evaluation {
+    /// The position after `moves` moves evaluated as `e`.
+    pub fn new(moves: usize, e: &sgf::Eval) -> Evaluation {
+        Evaluation {
+            moves,
+            win: decimal(e.win),
+            lead: e.lead.map(decimal),
+            visits: e.visits,
+        }
+    }
+}
+
+/// An `f32` as the `f64` of its shortest decimal form, so that `0.452` read from a record is
+/// printed `0.452`, not `0.45199999213218689`.
+fn decimal(x: f32) -> f64 {
+    x.to_string().parse().unwrap_or(x as f64)
 }
 
 impl RecordGame {
