@@ -91,7 +91,8 @@ fn parse(raw: &[u8], old_form: bool) -> Option<Eval> {
             return None;
         }
         return Some(Eval {
-            win: (p[1] + p[2] / 2.0) as f32,
+            // Rounded to two decimals, the three may sum to a little over 1.
+            win: (p[1] + p[2] / 2.0).min(1.0) as f32,
             lead: Some(-score as f32),
             visits,
         });
@@ -112,7 +113,7 @@ fn parse(raw: &[u8], old_form: bool) -> Option<Eval> {
         return None;
     }
     Some(Eval {
-        win: ((p[1] + p[2] / 2.0) / 10_000.0) as f32,
+        win: ((p[1] + p[2] / 2.0) / 10_000.0).min(1.0) as f32,
         lead: None,
         visits: None,
     })
