@@ -22,9 +22,10 @@
 //! mixture: the one with the most positions evaluated, then the most with a lead, then the most
 //! with visits; on a tie, KaTrain, lizzieyzy, Lizzie, analyze-sgf, Sabaki, KataGo in that order.
 //!
-//! Reading is cheap when there is nothing to read: one pass over the game's flat list of
-//! property ids (and one look at the first comment's bytes) decides whether any program's
-//! property is there before a node is walked.
+//! Reading is cheap when there is nothing to read (the index asks it of every game): every id
+//! looked for has more than one letter and the parser notes where the last such property is,
+//! so a game of moves and comments after its root costs a look at its root's ids and at three
+//! comments' first bytes before any node is walked (BENCHMARKS.md, Evaluations: reading).
 
 use crate::diag::{Diagnostic, Problem};
 use crate::prop::{ids, PropId};
