@@ -101,6 +101,9 @@ pub struct BuildOptions {
     /// continuations ([`crate::aggregate`]); tests set it low to aggregate small corpora.
     #[doc(hidden)]
     pub aggregate_min: u32,
+    /// How the engine evaluations a record carries are read; the games it gives evaluations
+    /// for keep them in the index ([`crate::evals`]). `None` keeps none.
+    pub evals: Option<crate::evals::EvalReader>,
 }
 
 impl Default for BuildOptions {
@@ -116,6 +119,7 @@ impl Default for BuildOptions {
             variations: None,
             line_limits: crate::variations::Limits::default(),
             aggregate_min: crate::aggregate::DEFAULT_MIN_ENTRIES,
+            evals: None,
         }
     }
 }
@@ -221,6 +225,7 @@ pub fn build(
     let _lock = crate::lock::WriteLock::take(dir)?;
     let (mut manifest, previous_meta) = starting_manifest(dir, opts)?;
     let lines = manifest.variations.then_some(opts.line_limits);
+    let evals = opts.evals;
     let mut meta = MetaWriter::open_or_create(&dir.join(manifest.meta_dir()), opts.meta_heap)?;
     // Metadata committed by a run that died before its manifest: drop it, it will be redone.
     meta.truncate(manifest.games)?;
@@ -335,7 +340,7 @@ pub fn build(
                         std::mem::take(&mut batch),
                         batch_limit,
                         chunk_games,
-                        lines,
+                        (lines, evals),
                         &mut send,
                     );
                     in_flight.done(taken);
@@ -662,7 +667,7 @@ fn process(
     batch: Vec<Item>,
     big: usize,
     chunk_games: usize,
-    lines: Option<Limits>,
+    lines: Reading,
     send: &mut dyn FnMut(Vec<Processed>) -> bool,
 ) -> bool {
     let mut small: Vec<Item> = Vec::new();
@@ -722,7 +727,7 @@ fn process(
 }
 
 /// Parses and analyses small record files, all at once on all cores.
-fn process_small(batch: Vec<Item>, lines: Option<Limits>) -> Vec<Processed> {
+fn process_small(batch: Vec<Item>, lines: Reading) -> Vec<Processed> {
     batch
         .into_par_iter()
         .map(|item| match item {
@@ -849,23 +854,26 @@ fn file_problem(records: &Records<'_>, name: &str) -> Option<Rejection> {
     })
 }
 
+/// What is read of each game beyond its main line: its variation lines within these bounds, and
+/// its evaluations with this reader.
+type Reading = (Option<Limits>, Option<crate::evals::EvalReader>);
+
 /// Parses and analyses the games `range` of a record file, on all cores.
 fn analyse_games(
     records: &Records<'_>,
     name: &str,
     range: std::ops::Range<usize>,
-    lines: Option<Limits>,
+    (lines, evals): Reading,
 ) -> Vec<Result<Analysed, Rejection>> {
     range
         .into_par_iter()
         .map(|i| match records.game(i) {
             Ok(tree) => {
                 let span = tree.span();
-                Ok(analyse_with_lines(
-                    &tree,
-                    &records.bytes()[span.start..span.end],
-                    lines,
-                ))
+                let mut a =
+                    analyse_with_lines(&tree, &records.bytes()[span.start..span.end], lines);
+                a.evals = evals.and_then(|read| read(&tree));
+                Ok(a)
             }
             Err(d) => Err(Rejection {
                 file: name.to_string(),
@@ -1078,6 +1086,10 @@ impl Writer<'_> {
         let lines = a.lines;
         let lines_left = a.lines_left;
         let facts = crate::facts::of(&a.info);
+        // Who played each move, from the program before a copy drops it.
+        let evals = a.evals.as_ref().map(|e| {
+            crate::evals::GameEvals::new(e, crate::ops::moves(&a.ops.decode()).map(|(c, _)| c))
+        });
         let (ops, positions, corners) = match copy_of {
             Some(original) => {
                 self.tally(source, |t| t.duplicates += 1);
@@ -1111,6 +1123,7 @@ impl Writer<'_> {
             signatures: (a.exact_signature, a.canonical_signature),
             facts,
             variation: None,
+            evals,
         })?;
         self.tally(source, |t| t.games += 1);
         if let Some(info) = source
@@ -1168,6 +1181,7 @@ impl Writer<'_> {
                     from: line.from,
                     path: line.path,
                 }),
+                evals: None,
             })?;
             self.tally(source, |t| t.variation_lines += 1);
             if let Some(info) = source

@@ -42,6 +42,9 @@ pub struct Analysed {
     pub lines: Vec<AnalysedLine>,
     /// Variation lines left out by the bounds.
     pub lines_left: u64,
+    /// The engine's evaluations the record carries, when the build reads them
+    /// ([`crate::BuildOptions::evals`]).
+    pub evals: Option<sgf::Evals>,
     /// What of its main line cannot be played as written (a value that is not a point, a move
     /// off the board or against a rule, a node of two moves), as `qipu show` says it, by move:
     /// taken from the analysis's own replay, for the build's report. A note of the engine's
@@ -279,6 +282,7 @@ fn analyse_with(tree: &GameTree<'_>, record: &[u8], scratch: &mut Scratch) -> An
         record: skeleton.unwrap_or_else(|| record.to_vec()),
         lines: Vec::new(),
         lines_left: 0,
+        evals: None,
         notes,
     }
 }

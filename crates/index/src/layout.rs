@@ -6,12 +6,13 @@
 //! layout is seen (and bumps [`FORMAT_VERSION`]) where it is made. What each file holds is
 //! described where it is written: the manifest in `manifest`, a segment's files in `store`.
 
-/// The layout of the index files this build writes: version 24, whose manifest ends with a
-/// checksum of its own body and whose segments carry their block checksums (`sums.bin`, see
+/// The layout of the index files this build writes: version 25, whose segments may keep engine
+/// evaluations (`evals.bin`, `mistakes.bin`, see `evals`); since 24 the manifest ends with a
+/// checksum of its own body and segments carry their block checksums (`sums.bin`, see
 /// `store::check`), which a search checks as it first reads each block. Any change to what a
 /// file holds or how it is named bumps it; CHANGELOG.md at the top of the repository lists
 /// what each version changed.
-pub const FORMAT_VERSION: u32 = 24;
+pub const FORMAT_VERSION: u32 = 25;
 
 /// The oldest format this qipu still reads: version 22 differs only in never setting the
 /// quarter bit (its quarters were rounded to half points), so it is read as it is; versions 22
@@ -120,6 +121,11 @@ pub mod segment {
     pub const VARIATIONS: &str = "variations.bin";
     /// The segment's rejected files and games.
     pub const REJECTED: &str = super::REPORT;
+    /// The analysed games' evaluations (see `evals`); only in a segment that has some.
+    pub const EVALS: &str = "evals.bin";
+    /// The moves that lost at least a floor, by win and by points lost (see `evals`); beside
+    /// `evals.bin` only.
+    pub const MISTAKES: &str = "mistakes.bin";
     /// Every other file's checksum per block, checked as a search first reads each block
     /// (see `store::check`).
     pub const BLOCK_SUMS: &str = "sums.bin";

@@ -19,6 +19,7 @@
 
 pub mod aggregate;
 pub mod build;
+pub mod evals;
 pub mod facts;
 pub mod game;
 pub mod layout;
@@ -38,6 +39,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 pub use build::{build, BuildOptions, BuildSummary, Progress};
+pub use evals::{GameEvals, LossOrder, Lost, MistakeHit, MistakeQuery, Mistakes};
 pub use facts::Facts;
 pub use manifest::{Manifest, Totals};
 pub use meta::AliasUpdate;

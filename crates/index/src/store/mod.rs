@@ -53,7 +53,7 @@ mod read;
 mod write;
 
 pub use crate::occupancy::{Occupancy, Vacated};
-pub(crate) use check::Bytes;
+pub(crate) use check::{Bytes, Checked};
 pub use format::{
     pack_next, unpack_next, CornerEvent, GameRec, PosEntry, StoredOps, YearWinner, FLAG_IRREGULAR,
     FLAG_LONG, FLAG_MARKS, FLAG_PACKED, FLAG_SKELETON, FLAG_SYMMETRIC_COPY, FLAG_VARIATION,
@@ -124,6 +124,7 @@ mod tests {
                     ..crate::Facts::default()
                 },
                 variation: None,
+                evals: None,
             })
             .unwrap();
         }

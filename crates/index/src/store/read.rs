@@ -53,6 +53,8 @@ pub struct Segment {
     files_crc: Option<u32>,
     /// The damaged files found while reading (see `check`): no answer is given from them.
     log: Arc<DamageLog>,
+    /// The analysed games' evaluations and mistakes lists, in a segment that has any.
+    evals: Option<crate::evals::Stored>,
 }
 
 /// The names of a segment's record files, one JSON string a line (`files.jsonl`), each decoded
@@ -101,7 +103,7 @@ impl Files {
 }
 
 /// A segment file's bytes: mapped, or read whole (see [`read`]).
-pub(super) enum Map {
+pub(crate) enum Map {
     Mapped(Mapped),
     Read(Vec<u8>),
 }
@@ -255,6 +257,14 @@ impl Segment {
             dir: dir.to_path_buf(),
             files: std::sync::OnceLock::new(),
             files_crc: crc_of(file::FILES),
+            evals: match crc_of(file::EVALS) {
+                Some(_) => Some(crate::evals::Stored::open(
+                    dir,
+                    checked(file::EVALS)?,
+                    checked(file::MISTAKES)?,
+                )?),
+                None => None,
+            },
             log,
         };
         // Facts, years and winners are read by game number: a file of another length is
@@ -285,6 +295,11 @@ impl Segment {
             )));
         }
         Ok(segment)
+    }
+
+    /// The analysed games' evaluations (see [`crate::evals`]); `None` when none is analysed.
+    pub(crate) fn evals(&self) -> Option<&crate::evals::Stored> {
+        self.evals.as_ref()
     }
 
     /// Games in the segment.

@@ -35,6 +35,8 @@ pub struct GameData {
     pub facts: crate::Facts,
     /// For a variation line ([`crate::store::FLAG_VARIATION`]): its game, branch point and path.
     pub variation: Option<crate::variations::Variation>,
+    /// The engine's evaluations of its main line, for an analysed game (see [`crate::evals`]).
+    pub evals: Option<crate::evals::GameEvals>,
 }
 
 /// A segment file being written: its length and CRC-32 are taken as the bytes go out, so that
@@ -199,6 +201,8 @@ pub struct SegmentWriter {
     aggregate_min: u32,
     /// The board of every game so far: `None` before the first, `Some(None)` once two differ.
     board: Option<Option<(u8, u8)>>,
+    /// The analysed games' evaluations (`evals.bin`, `mistakes.bin`: only when there are some).
+    evals: crate::evals::Writer,
 }
 
 /// A segment's largest working vectors, handed by a finished segment to the next one
@@ -301,6 +305,7 @@ impl SegmentWriter {
             file_count: 0,
             aggregate_min: aggregate_min.max(1),
             board: None,
+            evals: crate::evals::Writer::default(),
         })
     }
 
@@ -364,6 +369,9 @@ impl SegmentWriter {
                 self.line_bits.resize(i / 64 + 1, 0);
             }
             self.line_bits[i / 64] |= 1 << (i % 64);
+        }
+        if let Some(e) = &g.evals {
+            self.evals.add(self.count, id, e);
         }
         g.rec.write(&mut self.games).map_err(err)?;
         self.ops.write_all(&g.ops.bytes).map_err(err)?;
@@ -481,6 +489,16 @@ impl SegmentWriter {
         for id in &self.long {
             long.write_all(&id.to_le_bytes()).map_err(err)?;
         }
+        // Evaluations only where some game has them: other segments pay no byte.
+        let mut analysed = Vec::new();
+        if !self.evals.is_empty() {
+            let (evals, mistakes) = std::mem::take(&mut self.evals).finish();
+            for (name, bytes) in [(file::EVALS, evals), (file::MISTAKES, mistakes)] {
+                let mut f = create(name)?;
+                f.write_all(&bytes).map_err(err)?;
+                analysed.push(f);
+            }
+        }
         let aggregating = Aggregating {
             first_game: self.first_game,
             facts: &self.facts,
@@ -530,6 +548,7 @@ impl SegmentWriter {
                 .join()
                 .unwrap_or_else(|_| Err(IndexError::Corrupt("syncing a segment panicked".into())));
             let mut sums = synced?;
+            sums.extend(sum_all(&dir, analysed)?);
             sums.extend(table?);
             sums.extend(corner?);
             Ok::<_, IndexError>(sums)
@@ -784,6 +803,7 @@ mod tests {
                     signatures: (draw(), draw()),
                     facts: crate::Facts::default(),
                     variation: None,
+                    evals: None,
                 }
             })
             .collect()

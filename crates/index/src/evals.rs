@@ -1,0 +1,712 @@
+//! Engine evaluations kept in the index, and the moves that lost the most by them.
+//!
+//! A game whose record carries evaluations (see [`sgf::eval`]) keeps them for its main line in
+//! its segment's `evals.bin`; a segment holding none has no such file, so a game without
+//! evaluations costs no byte. Beside it, `mistakes.bin` lists the moves whose loss (the mover's
+//! evaluation before the move less the one after it, [`sgf::Eval::loss`]) is at least a small
+//! floor, twice: sorted by win-probability loss, and sorted by points lost. A question "moves
+//! that lost at least X" then reads the front of one list up to the first entry below X instead
+//! of every evaluation; only a threshold below the floor reads the evaluations themselves.
+//!
+//! Numbers are kept to the precision an engine's evaluation has: Black's win probability in
+//! 1/10,000, Black's lead in tenths of a point, visits whole. A loss is computed from the stored
+//! (rounded) evaluations, so the lists and the evaluations read back always agree.
+//!
+//! `evals.bin`: the number of analysed games `n` (`u32`), then `n` pairs (game within the
+//! segment, where its data starts after the table: `u32` each) by game, then where the last
+//! ends (`u32`), then each game's data: its positions' count, the program's name and the
+//! engine's (LEB128 length, `0` for no engine, else length + 1, then the bytes), then per
+//! position a flags byte ([`HAS_EVAL`], [`HAS_LEAD`], [`HAS_VISITS`], [`BLACK_MOVED`]) and,
+//! where present, the win and the lead as zigzag LEB128 differences from the last ones given
+//! and the visits as LEB128.
+//!
+//! `mistakes.bin`: the two lists' lengths (`u32` each), then their [`ENTRY`]-byte entries: the
+//! game's id (`u32`), the move number (`u16`, move k leads from position k − 1 to k), flags
+//! (bit 0: Black moved, bit 1: the loss has points), a spare byte, the win loss in 1/10,000 and
+//! the points lost in tenths (`i16` each). Ties are by game, then move.
+
+use std::path::Path;
+
+use sgf::{Color, Eval, Evals};
+
+use crate::leb::{push_leb, push_leb64, read_leb, read_leb64};
+use crate::store::Checked;
+use crate::IndexError;
+
+/// Reads the evaluations a record carries (`sgf::eval`'s readers); `None` for a record without.
+pub type EvalReader = fn(&sgf::GameTree<'_>) -> Option<Evals>;
+
+/// Win probabilities are kept in units of 1/10,000.
+pub const WIN_UNITS: f32 = 10_000.0;
+/// Leads are kept in tenths of a point.
+pub const LEAD_UNITS: f32 = 10.0;
+/// Moves losing at least this much win probability (3%, in 1/10,000) are in the win list.
+pub const FLOOR_WIN: i32 = 300;
+/// Moves losing at least this many points (1 point, in tenths) are in the points list.
+pub const FLOOR_LEAD: i32 = 10;
+/// A lead is kept within ±3,276.7 points, so that a loss fits the list's 16 bits.
+const MAX_LEAD: i32 = i16::MAX as i32 / 2;
+/// Positions kept per game: a move number fits the list's 16 bits.
+const MAX_POSITIONS: usize = u16::MAX as usize;
+
+/// Flags of a stored position.
+const HAS_EVAL: u8 = 1;
+const HAS_LEAD: u8 = 2;
+const HAS_VISITS: u8 = 4;
+/// The move into this position was Black's.
+const BLACK_MOVED: u8 = 8;
+
+/// Bytes of a mistakes entry.
+pub const ENTRY: usize = 12;
+
+/// One game's evaluations as the index keeps them (rounded to its units), with who played each
+/// move.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GameEvals {
+    /// `positions[k]`: the position after the main line's first k moves (see [`Evals`]).
+    pub positions: Vec<Option<Eval>>,
+    /// `black_moved[k]`: whether move k (from position k − 1 to k) was Black's; `[0]` is unused.
+    pub black_moved: Vec<bool>,
+    /// The program the evaluations were read from.
+    pub program: String,
+    /// The engine or network the record names.
+    pub engine: Option<String>,
+}
+
+/// A rounded evaluation: win in 1/10,000, lead in tenths.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Rounded {
+    win: i32,
+    lead: Option<i32>,
+    visits: Option<u32>,
+}
+
+impl Rounded {
+    /// `None` for a win probability that is no number (nothing to compare a move with).
+    fn of(e: &Eval) -> Option<Rounded> {
+        if !e.win.is_finite() {
+            return None;
+        }
+        Some(Rounded {
+            win: (e.win.clamp(0.0, 1.0) * WIN_UNITS).round() as i32,
+            lead: e
+                .lead
+                .filter(|l| l.is_finite())
+                .map(|l| ((l * LEAD_UNITS).round() as i32).clamp(-MAX_LEAD, MAX_LEAD)),
+            visits: e.visits,
+        })
+    }
+
+    fn eval(&self) -> Eval {
+        Eval {
+            win: self.win as f32 / WIN_UNITS,
+            lead: self.lead.map(|l| l as f32 / LEAD_UNITS),
+            visits: self.visits,
+        }
+    }
+}
+
+impl GameEvals {
+    /// `evals` rounded to the index's units, for a main line whose moves' colours are `movers`
+    /// in order (passes included). Positions past the main line's end are dropped.
+    pub fn new(evals: &Evals, movers: impl IntoIterator<Item = Color>) -> GameEvals {
+        let mut black_moved = vec![false];
+        black_moved.extend(movers.into_iter().map(|c| c == Color::Black));
+        let keep = evals
+            .positions
+            .len()
+            .min(black_moved.len())
+            .min(MAX_POSITIONS);
+        black_moved.truncate(keep.max(1));
+        let positions = evals.positions[..keep]
+            .iter()
+            .map(|p| p.as_ref().and_then(Rounded::of).map(|r| r.eval()))
+            .collect();
+        GameEvals {
+            positions,
+            black_moved,
+            program: evals.program.to_string(),
+            engine: evals.engine.clone(),
+        }
+    }
+
+    /// The loss of each move both of whose positions are evaluated: (move k, Black moved,
+    /// win loss in 1/10,000, points lost in tenths).
+    pub fn losses(&self) -> impl Iterator<Item = Lost> + '_ {
+        (1..self.positions.len()).filter_map(|k| {
+            let (before, after) = (self.positions[k - 1]?, self.positions[k]?);
+            let black = *self.black_moved.get(k)?;
+            let loss = before.loss(&after, black);
+            Some(Lost {
+                k: k as u32,
+                black,
+                win: (loss.win * WIN_UNITS).round() as i32,
+                lead: loss.lead.map(|l| (l * LEAD_UNITS).round() as i32),
+            })
+        })
+    }
+
+    fn encode(&self, out: &mut Vec<u8>) {
+        push_leb(self.positions.len() as u32, out);
+        push_leb(self.program.len() as u32, out);
+        out.extend_from_slice(self.program.as_bytes());
+        match &self.engine {
+            None => push_leb(0, out),
+            Some(e) => {
+                push_leb(e.len() as u32 + 1, out);
+                out.extend_from_slice(e.as_bytes());
+            }
+        }
+        let (mut win, mut lead) = (0i32, 0i32);
+        for (k, p) in self.positions.iter().enumerate() {
+            let r = p.as_ref().and_then(Rounded::of);
+            let mut flags = 0;
+            if k > 0 && self.black_moved.get(k) == Some(&true) {
+                flags |= BLACK_MOVED;
+            }
+            if let Some(r) = r {
+                flags |= HAS_EVAL;
+                flags |= if r.lead.is_some() { HAS_LEAD } else { 0 };
+                flags |= if r.visits.is_some() { HAS_VISITS } else { 0 };
+            }
+            out.push(flags);
+            if let Some(r) = r {
+                push_leb64(zigzag(r.win - win), out);
+                win = r.win;
+                if let Some(l) = r.lead {
+                    push_leb64(zigzag(l - lead), out);
+                    lead = l;
+                }
+                if let Some(v) = r.visits {
+                    push_leb(v, out);
+                }
+            }
+        }
+    }
+
+    /// What [`GameEvals::encode`] wrote; `None` for bytes it cannot have written.
+    fn decode(bytes: &[u8]) -> Option<GameEvals> {
+        let mut at = 0;
+        let n = read_leb(bytes, &mut at)? as usize;
+        if n > MAX_POSITIONS || n > bytes.len() {
+            return None;
+        }
+        let text = |at: &mut usize, len: usize| -> Option<String> {
+            let s = bytes.get(*at..at.checked_add(len)?)?;
+            *at += len;
+            String::from_utf8(s.to_vec()).ok()
+        };
+        let len = read_leb(bytes, &mut at)? as usize;
+        let program = text(&mut at, len)?;
+        let engine = match read_leb(bytes, &mut at)? as usize {
+            0 => None,
+            len => Some(text(&mut at, len - 1)?),
+        };
+        let mut positions = Vec::with_capacity(n);
+        let mut black_moved = Vec::with_capacity(n.max(1));
+        let (mut win, mut lead) = (0i64, 0i64);
+        for _ in 0..n {
+            let flags = *bytes.get(at)?;
+            at += 1;
+            black_moved.push(flags & BLACK_MOVED != 0);
+            if flags & HAS_EVAL == 0 {
+                positions.push(None);
+                continue;
+            }
+            win += unzigzag(read_leb64(bytes, &mut at)?);
+            let l = match flags & HAS_LEAD {
+                0 => None,
+                _ => {
+                    lead += unzigzag(read_leb64(bytes, &mut at)?);
+                    Some(lead)
+                }
+            };
+            let visits = match flags & HAS_VISITS {
+                0 => None,
+                _ => Some(read_leb(bytes, &mut at)?),
+            };
+            if !(0..=WIN_UNITS as i64).contains(&win)
+                || l.is_some_and(|l| l.abs() > i64::from(MAX_LEAD))
+            {
+                return None;
+            }
+            positions.push(Some(
+                Rounded {
+                    win: win as i32,
+                    lead: l.map(|l| l as i32),
+                    visits,
+                }
+                .eval(),
+            ));
+        }
+        if black_moved.is_empty() {
+            black_moved.push(false);
+        }
+        (at == bytes.len()).then_some(GameEvals {
+            positions,
+            black_moved,
+            program,
+            engine,
+        })
+    }
+}
+
+fn zigzag(v: i32) -> u64 {
+    let v = i64::from(v);
+    ((v << 1) ^ (v >> 63)) as u64
+}
+
+fn unzigzag(v: u64) -> i64 {
+    (v >> 1) as i64 ^ -((v & 1) as i64)
+}
+
+/// What one move lost, in the index's units (see [`GameEvals::losses`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Lost {
+    /// The move's number: it leads from position k − 1 to position k.
+    pub k: u32,
+    pub black: bool,
+    /// Win probability lost, in 1/10,000 (negative: gained).
+    pub win: i32,
+    /// Points lost, in tenths, where both evaluations have a lead.
+    pub lead: Option<i32>,
+}
+
+/// A move that lost at least what a [`MistakeQuery`] asks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MistakeHit {
+    pub game: u32,
+    pub lost: Lost,
+}
+
+/// Which loss orders the hits (the larger first; ties by game, then move).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum LossOrder {
+    /// Win probability lost.
+    #[default]
+    Win,
+    /// Points lost (moves without a points loss last).
+    Lead,
+}
+
+/// Moves to find: those that lost at least `win` (1/10,000) and at least `lead` (tenths of a
+/// point); a threshold not given asks nothing of that loss, and a points threshold leaves out
+/// moves without a points loss.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MistakeQuery {
+    pub win: Option<i32>,
+    pub lead: Option<i32>,
+    pub order: LossOrder,
+}
+
+impl MistakeQuery {
+    fn takes(&self, l: &Lost) -> bool {
+        self.win.is_none_or(|w| l.win >= w)
+            && self.lead.is_none_or(|t| l.lead.is_some_and(|x| x >= t))
+    }
+
+    /// The ordering of hits: the larger loss first, then game, then move.
+    pub fn cmp(&self, a: &MistakeHit, b: &MistakeHit) -> std::cmp::Ordering {
+        let key = |h: &MistakeHit| match self.order {
+            LossOrder::Win => Some(h.lost.win),
+            LossOrder::Lead => h.lost.lead,
+        };
+        key(b)
+            .cmp(&key(a))
+            .then(a.game.cmp(&b.game))
+            .then(a.lost.k.cmp(&b.lost.k))
+    }
+}
+
+/// What a search for mistakes found: the first hits in the query's order, and how many there are
+/// in all.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Mistakes {
+    pub hits: Vec<MistakeHit>,
+    pub count: u64,
+}
+
+/// A segment's evaluations and mistakes lists, while it is written.
+#[derive(Default)]
+pub(crate) struct Writer {
+    /// (game within the segment, start of its data) of each analysed game.
+    table: Vec<(u32, u32)>,
+    data: Vec<u8>,
+    by_win: Vec<MistakeHit>,
+    by_lead: Vec<MistakeHit>,
+}
+
+impl Writer {
+    /// Keeps game `id` (the segment's `game`-th) with its evaluations.
+    pub(crate) fn add(&mut self, game: u32, id: u32, evals: &GameEvals) {
+        self.table.push((game, self.data.len() as u32));
+        evals.encode(&mut self.data);
+        for lost in evals.losses() {
+            let hit = MistakeHit { game: id, lost };
+            if lost.win >= FLOOR_WIN {
+                self.by_win.push(hit);
+            }
+            if lost.lead.is_some_and(|l| l >= FLOOR_LEAD) {
+                self.by_lead.push(hit);
+            }
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+
+    /// `evals.bin` and `mistakes.bin`'s bytes.
+    pub(crate) fn finish(mut self) -> (Vec<u8>, Vec<u8>) {
+        let mut evals = Vec::with_capacity(8 + self.table.len() * 8 + self.data.len());
+        evals.extend_from_slice(&(self.table.len() as u32).to_le_bytes());
+        for (game, start) in &self.table {
+            evals.extend_from_slice(&game.to_le_bytes());
+            evals.extend_from_slice(&start.to_le_bytes());
+        }
+        evals.extend_from_slice(&(self.data.len() as u32).to_le_bytes());
+        evals.extend_from_slice(&self.data);
+        let by_win = MistakeQuery::default();
+        let by_lead = MistakeQuery {
+            order: LossOrder::Lead,
+            ..MistakeQuery::default()
+        };
+        self.by_win.sort_unstable_by(|a, b| by_win.cmp(a, b));
+        self.by_lead.sort_unstable_by(|a, b| by_lead.cmp(a, b));
+        let mut mistakes = Vec::with_capacity(8 + (self.by_win.len() + self.by_lead.len()) * ENTRY);
+        mistakes.extend_from_slice(&(self.by_win.len() as u32).to_le_bytes());
+        mistakes.extend_from_slice(&(self.by_lead.len() as u32).to_le_bytes());
+        for h in self.by_win.iter().chain(&self.by_lead) {
+            mistakes.extend_from_slice(&h.game.to_le_bytes());
+            mistakes.extend_from_slice(&(h.lost.k as u16).to_le_bytes());
+            mistakes.push(u8::from(h.lost.black) | (u8::from(h.lost.lead.is_some()) << 1));
+            mistakes.push(0);
+            let clamp = |v: i32| v.clamp(i16::MIN.into(), i16::MAX.into()) as i16;
+            mistakes.extend_from_slice(&clamp(h.lost.win).to_le_bytes());
+            mistakes.extend_from_slice(&clamp(h.lost.lead.unwrap_or(0)).to_le_bytes());
+        }
+        (evals, mistakes)
+    }
+}
+
+fn entry(b: &[u8]) -> MistakeHit {
+    let u32_at = |i: usize| u32::from_le_bytes([b[i], b[i + 1], b[i + 2], b[i + 3]]);
+    let i16_at = |i: usize| i16::from_le_bytes([b[i], b[i + 1]]);
+    MistakeHit {
+        game: u32_at(0),
+        lost: Lost {
+            k: u32::from(u16::from_le_bytes([b[4], b[5]])),
+            black: b[6] & 1 != 0,
+            win: i32::from(i16_at(8)),
+            lead: (b[6] & 2 != 0).then(|| i32::from(i16_at(10))),
+        },
+    }
+}
+
+/// A segment's evaluations and mistakes lists, mapped and checked as they are read.
+pub(crate) struct Stored {
+    evals: Checked,
+    mistakes: Checked,
+    /// Analysed games.
+    games: usize,
+    by_win: usize,
+    by_lead: usize,
+}
+
+fn u32_of(c: &Checked, at: usize) -> Option<u32> {
+    c.get(at..at + 4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+}
+
+impl Stored {
+    /// The two files of the segment in `dir`; their lengths must be those their counts say.
+    pub(crate) fn open(
+        dir: &Path,
+        evals: Checked,
+        mistakes: Checked,
+    ) -> Result<Stored, IndexError> {
+        let bad = |name: &str, why: String| {
+            IndexError::Corrupt(format!("{} {why}", dir.join(name).display()))
+        };
+        use crate::layout::segment::{EVALS, MISTAKES};
+        let games = u32_of(&evals, 0).ok_or_else(|| bad(EVALS, "is too short".into()))? as usize;
+        let table_end = 4 + games * 8 + 4;
+        let data_len = u32_of(&evals, table_end - 4)
+            .ok_or_else(|| bad(EVALS, format!("is too short for {games} games")))?;
+        if evals.len() != table_end + data_len as usize {
+            return Err(bad(
+                EVALS,
+                format!(
+                    "holds {} bytes, its table says {}",
+                    evals.len(),
+                    table_end + data_len as usize
+                ),
+            ));
+        }
+        let (Some(by_win), Some(by_lead)) = (u32_of(&mistakes, 0), u32_of(&mistakes, 4)) else {
+            return Err(bad(MISTAKES, "is too short".into()));
+        };
+        let (by_win, by_lead) = (by_win as usize, by_lead as usize);
+        if mistakes.len() != 8 + (by_win + by_lead) * ENTRY {
+            return Err(bad(
+                MISTAKES,
+                format!(
+                    "holds {} bytes for {by_win} and {by_lead} entries",
+                    mistakes.len()
+                ),
+            ));
+        }
+        Ok(Stored {
+            evals,
+            mistakes,
+            games,
+            by_win,
+            by_lead,
+        })
+    }
+
+    /// Analysed games of the segment.
+    pub(crate) fn games(&self) -> usize {
+        self.games
+    }
+
+    /// (game within the segment, start, end) of the `i`-th analysed game's data.
+    fn slot(&self, i: usize) -> Option<(u32, usize, usize)> {
+        let at = 4 + i * 8;
+        let game = u32_of(&self.evals, at)?;
+        let start = u32_of(&self.evals, at + 4)? as usize;
+        let end = u32_of(
+            &self.evals,
+            at + 8 + if i + 1 == self.games { 0 } else { 4 },
+        )? as usize;
+        Some((game, start, end))
+    }
+
+    fn data(&self, start: usize, end: usize) -> Option<&[u8]> {
+        let base = 4 + self.games * 8 + 4;
+        if start > end {
+            return None;
+        }
+        self.evals.get(base + start..base + end)
+    }
+
+    /// The evaluations of the segment's `game`-th game, if it has any (or its bytes read).
+    pub(crate) fn game(&self, game: u32) -> Option<GameEvals> {
+        let (mut lo, mut hi) = (0, self.games);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            let (g, start, end) = self.slot(mid)?;
+            match g.cmp(&game) {
+                std::cmp::Ordering::Less => lo = mid + 1,
+                std::cmp::Ordering::Greater => hi = mid,
+                std::cmp::Ordering::Equal => return GameEvals::decode(self.data(start, end)?),
+            }
+        }
+        None
+    }
+
+    /// Every analysed game of the segment: (game within the segment, its evaluations); a game
+    /// whose bytes do not decode is left out (its file's checksums say it is damaged).
+    pub(crate) fn each(&self) -> impl Iterator<Item = (u32, GameEvals)> + '_ {
+        (0..self.games).filter_map(|i| {
+            let (g, start, end) = self.slot(i)?;
+            Some((g, GameEvals::decode(self.data(start, end)?)?))
+        })
+    }
+
+    /// The `i`-th entry of the list starting at entry `from`.
+    fn entry(&self, from: usize, i: usize) -> Option<MistakeHit> {
+        let at = 8 + (from + i) * ENTRY;
+        self.mistakes.get(at..at + ENTRY).map(entry)
+    }
+
+    /// The segment's moves that `q` asks for and `keep` keeps (game id, Black moved): how many,
+    /// and the first `first` of them in `q`'s order. `first_game` is the segment's first id.
+    pub(crate) fn find(
+        &self,
+        q: &MistakeQuery,
+        first_game: u32,
+        keep: &(dyn Fn(u32, bool) -> bool + Sync),
+        first: usize,
+    ) -> Mistakes {
+        let win_list = q.win.filter(|&w| w >= FLOOR_WIN);
+        let lead_list = q.lead.filter(|&l| l >= FLOOR_LEAD);
+        // The list sorted as the answer is, when its floor is low enough; else the other list;
+        // else every evaluation.
+        let list = match (q.order, win_list, lead_list) {
+            (LossOrder::Win, Some(w), _) => Some((0, self.by_win, w, true, true)),
+            (LossOrder::Lead, _, Some(l)) => Some((self.by_win, self.by_lead, l, false, true)),
+            (_, Some(w), _) => Some((0, self.by_win, w, true, false)),
+            (_, _, Some(l)) => Some((self.by_win, self.by_lead, l, false, false)),
+            _ => None,
+        };
+        let mut out = Mistakes::default();
+        let take = |h: MistakeHit, in_order: bool, out: &mut Mistakes| {
+            if q.takes(&h.lost) && keep(h.game, h.lost.black) {
+                out.count += 1;
+                if !in_order || out.hits.len() < first {
+                    out.hits.push(h);
+                }
+            }
+        };
+        match list {
+            Some((from, len, threshold, win, in_order)) => {
+                let loss = |h: &MistakeHit| match win {
+                    true => h.lost.win,
+                    false => h.lost.lead.unwrap_or(i32::MIN),
+                };
+                // The list is sorted by its loss, larger first: the entries at or over the
+                // threshold are its front.
+                let (mut lo, mut hi) = (0, len);
+                while lo < hi {
+                    let mid = (lo + hi) / 2;
+                    match self.entry(from, mid) {
+                        Some(h) if loss(&h) >= threshold => lo = mid + 1,
+                        _ => hi = mid,
+                    }
+                }
+                let at = 8 + from * ENTRY;
+                if let Some(bytes) = self.mistakes.get(at..at + lo * ENTRY) {
+                    for e in bytes.chunks_exact(ENTRY) {
+                        take(entry(e), in_order, &mut out);
+                    }
+                }
+                if !in_order {
+                    sort_first(&mut out.hits, q, first);
+                }
+            }
+            None => {
+                for (g, evals) in self.each() {
+                    for lost in evals.losses() {
+                        let hit = MistakeHit {
+                            game: first_game + g,
+                            lost,
+                        };
+                        take(hit, false, &mut out);
+                    }
+                }
+                sort_first(&mut out.hits, q, first);
+            }
+        }
+        out
+    }
+}
+
+/// Keeps the first `first` of `hits` in `q`'s order, sorted.
+pub(crate) fn sort_first(hits: &mut Vec<MistakeHit>, q: &MistakeQuery, first: usize) {
+    if hits.len() > first {
+        if first == 0 {
+            hits.clear();
+            return;
+        }
+        hits.select_nth_unstable_by(first - 1, |a, b| q.cmp(a, b));
+        hits.truncate(first);
+    }
+    hits.sort_unstable_by(|a, b| q.cmp(a, b));
+}
+
+impl crate::Index {
+    /// Whether any game of the index keeps evaluations.
+    pub fn has_evals(&self) -> bool {
+        self.segments.iter().any(|s| s.evals().is_some())
+    }
+
+    /// Games that keep evaluations.
+    pub fn analysed_games(&self) -> usize {
+        self.segments
+            .iter()
+            .filter_map(|s| s.evals())
+            .map(Stored::games)
+            .sum()
+    }
+
+    /// The evaluations game `id` keeps; `None` for a game without (or past the index).
+    pub fn evals(&self, id: u32) -> Option<GameEvals> {
+        let i = self
+            .segments
+            .partition_point(|s| s.first_game <= id)
+            .checked_sub(1)?;
+        let s = &self.segments[i];
+        s.evals()?.game(id - s.first_game)
+    }
+
+    /// The moves that lost what `q` asks, among those `keep` keeps (game id, whether Black
+    /// moved): how many, and the first `first` in `q`'s order. Hidden games are left out. Call
+    /// [`crate::Index::check_intact`] before answering from it.
+    pub fn mistakes(
+        &self,
+        q: &MistakeQuery,
+        keep: &(dyn Fn(u32, bool) -> bool + Sync),
+        first: usize,
+    ) -> Mistakes {
+        use rayon::prelude::*;
+        let keep = |g: u32, black: bool| !self.is_removed(g) && keep(g, black);
+        let parts: Vec<Mistakes> = self
+            .segments
+            .par_iter()
+            .filter_map(|s| Some(s.evals()?.find(q, s.first_game, &keep, first)))
+            .collect();
+        let mut out = Mistakes::default();
+        for p in parts {
+            out.count += p.count;
+            out.hits.extend(p.hits);
+        }
+        sort_first(&mut out.hits, q, first);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn eval(win: f32, lead: Option<f32>, visits: Option<u32>) -> Option<Eval> {
+        Some(Eval { win, lead, visits })
+    }
+
+    #[test]
+    fn evaluations_read_back_rounded_to_the_units() {
+        let evals = Evals {
+            positions: vec![
+                eval(0.5, Some(0.5), Some(100)),
+                None,
+                eval(0.123_456, Some(-12.34), None),
+                eval(1.0, None, Some(u32::MAX)),
+                eval(f32::NAN, Some(1.0), None),
+                eval(0.0, Some(-9_999.0), Some(0)),
+                eval(0.3, Some(2.0), None),
+            ],
+            program: "Sabaki",
+            engine: Some("KataGo b18".into()),
+        };
+        use Color::{Black, White};
+        let g = GameEvals::new(&evals, [Black, White, Black, White, Black]);
+        // Six positions: the main line has five moves.
+        assert_eq!(g.positions.len(), 6);
+        assert_eq!(g.positions[2], eval(0.1235, Some(-12.3), None));
+        assert_eq!(g.positions[4], None);
+        assert_eq!(
+            g.positions[5],
+            eval(0.0, Some(-(MAX_LEAD as f32) / 10.0), Some(0))
+        );
+        assert_eq!(g.black_moved, [false, true, false, true, false, true]);
+        let mut bytes = Vec::new();
+        g.encode(&mut bytes);
+        assert_eq!(GameEvals::decode(&bytes), Some(g.clone()));
+        // Any byte cut off is refused, never read as other numbers.
+        for n in 0..bytes.len() {
+            assert_eq!(GameEvals::decode(&bytes[..n]), None, "{n}");
+        }
+        // Only move 3 has both positions evaluated: Black's, from 12.35% to 100%, a gain.
+        let losses: Vec<Lost> = g.losses().collect();
+        assert_eq!(
+            losses,
+            [Lost {
+                k: 3,
+                black: true,
+                win: -8765,
+                lead: None
+            }]
+        );
+    }
+}
