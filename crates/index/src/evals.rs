@@ -300,7 +300,8 @@ pub struct MistakeQuery {
 }
 
 impl MistakeQuery {
-    fn takes(&self, l: &Lost) -> bool {
+    /// Whether move loss `l` is at least what this asks.
+    pub fn takes(&self, l: &Lost) -> bool {
         self.win.is_none_or(|w| l.win >= w)
             && self.lead.is_none_or(|t| l.lead.is_some_and(|x| x >= t))
     }
@@ -593,7 +594,7 @@ impl Stored {
 }
 
 /// Keeps the first `first` of `hits` in `q`'s order, sorted.
-pub(crate) fn sort_first(hits: &mut Vec<MistakeHit>, q: &MistakeQuery, first: usize) {
+pub fn sort_first(hits: &mut Vec<MistakeHit>, q: &MistakeQuery, first: usize) {
     if hits.len() > first {
         if first == 0 {
             hits.clear();

@@ -191,10 +191,10 @@ fn is_zero<T: Default + PartialEq>(n: &T) -> bool {
     *n == T::default()
 }
 
-fn color_letter<S: Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn color_letter<S: Serializer>(c: &Color, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_char(c.letter())
 }
 
-fn sgf_point<S: Serializer>(p: &Option<Point>, s: S) -> Result<S::Ok, S::Error> {
+pub(crate) fn sgf_point<S: Serializer>(p: &Option<Point>, s: S) -> Result<S::Ok, S::Error> {
     s.serialize_str(&p.map_or(String::new(), |p| p.sgf_string()))
 }

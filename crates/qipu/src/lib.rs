@@ -229,6 +229,7 @@ mod build;
 mod error;
 mod explore;
 pub mod lines;
+mod mistakes;
 mod query;
 mod reader;
 pub mod records;
@@ -246,6 +247,7 @@ pub use build::{build, AliasUpdate, BuildOptions, BuildSummary, Progress, Totals
 pub use error::{Error, ErrorKind, QueryError, QueryPart};
 pub use explore::{Handicap, Month, Period, Profile};
 pub use goban::{Color, Point, Position, Symmetry};
+pub use mistakes::{Evaluation, Loss, Mistake, Mistakes, MistakesAnswer};
 pub use query::{check_board_size, Query, QueryOptions, Sort, MAX_BOARD};
 /// The thread pools [`Index::search_in`] takes, at the version this crate uses.
 pub use rayon;
@@ -254,8 +256,8 @@ pub use shards::Shards;
 pub use stop::Stop;
 pub use table::{GameFacts, TableEntry, TABLE_MOVES, TABLE_STONES};
 pub use words::{
-    color_word, parse_color, parse_point, KomiRange, WordKind, COLOR_WORDS, HANDICAP_WORDS,
-    SORT_WORDS,
+    color_word, parse_color, parse_point, KomiRange, LossThreshold, WordKind, COLOR_WORDS,
+    HANDICAP_WORDS, LOSS_WORDS, SORT_WORDS,
 };
 
 /// The files of live memory maps (index files, large record files) that another program cut

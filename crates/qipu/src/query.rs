@@ -88,6 +88,9 @@ pub struct Query {
     pub(crate) by_month: bool,
     /// Never read pre-aggregated continuations ([`Query::force_scan`]).
     force_scan: bool,
+    /// The moves that lost what this asks ([`Query::mistakes`]), answered by
+    /// [`crate::Index::mistakes`].
+    pub(crate) mistakes: Option<crate::Mistakes>,
 }
 
 impl Query {
@@ -112,6 +115,7 @@ impl Query {
             with_copies: false,
             by_month: false,
             force_scan: false,
+            mistakes: None,
         }
     }
 
@@ -217,6 +221,28 @@ impl Query {
             filter: Some(query.into()),
             ..Query::of(Kind::Metadata)
         }
+    }
+
+    /// The moves of every analysed game that lost what `mistakes` asks ([`crate::Index::mistakes`]
+    /// answers it); narrow it as any query ([`Query::filter`], dates, ranks).
+    pub fn mistakes(mistakes: crate::Mistakes) -> Query {
+        Query {
+            mistakes: Some(mistakes),
+            ..Query::of(Kind::Metadata)
+        }
+    }
+
+    /// Asks, of a position or metadata query, the moves that lost what `mistakes` asks: of a
+    /// position, the move played from each position hit ([`crate::Index::mistakes`] answers
+    /// it). Patterns and sequences are refused there.
+    pub fn and_mistakes(mut self, mistakes: crate::Mistakes) -> Query {
+        self.mistakes = Some(mistakes);
+        self
+    }
+
+    /// Whether the query looks for a position (the others: a pattern, moves, information).
+    pub(crate) fn is_position(&self) -> bool {
+        matches!(self.kind, Kind::Position(_))
     }
 
     /// Only games whose information matches `query` (a metadata query, as for
@@ -548,6 +574,13 @@ impl Query {
     /// The query as the search crate answers it, checked: every combination of options that
     /// cannot be answered is refused here, before any work.
     pub(crate) fn plan(&self) -> Result<Plan, Error> {
+        if self.mistakes.is_some() {
+            return Err(QueryError::new(
+                QueryPart::Nothing,
+                "a search for mistakes is answered by Index::mistakes, not Index::search",
+            )
+            .into());
+        }
         let pattern_error = |m: String| Error::from(QueryError::new(QueryPart::Pattern, m));
         Ok(match &self.kind {
             Kind::Position(position) => Plan::Position(Box::new(PositionQuery {

@@ -32,11 +32,13 @@ pub enum WordKind {
     Month,
     /// A point of the board: [`parse_point`].
     Point,
+    /// How much a move lost, for a search of mistakes: [`LossThreshold`].
+    Loss,
 }
 
 impl WordKind {
     /// Every kind, for tests and help texts that walk them all.
-    pub const ALL: [WordKind; 7] = [
+    pub const ALL: [WordKind; 8] = [
         WordKind::Sort,
         WordKind::Handicap,
         WordKind::Color,
@@ -44,6 +46,7 @@ impl WordKind {
         WordKind::Rank,
         WordKind::Month,
         WordKind::Point,
+        WordKind::Loss,
     ];
 
     /// How a message names the kind.
@@ -56,6 +59,7 @@ impl WordKind {
             WordKind::Rank => "rank",
             WordKind::Month => "date",
             WordKind::Point => "point",
+            WordKind::Loss => "loss",
         }
     }
 
@@ -70,6 +74,7 @@ impl WordKind {
             WordKind::Rank => &["1k to 50k (kyu)", "1d to 10d (amateur dan)", "1p to 9p"],
             WordKind::Month => &["YYYY", "YYYY-MM (e.g. 2016 or 2016-03)"],
             WordKind::Point => &["pd (SGF)", "Q16 (GTP)", "0144 (quadrant digits)"],
+            WordKind::Loss => &LOSS_WORDS,
         }
     }
 
@@ -85,7 +90,7 @@ impl WordKind {
     /// The part of a query a word of this kind belongs to.
     pub(crate) fn part(self) -> QueryPart {
         match self {
-            WordKind::Sort | WordKind::Color => QueryPart::Word,
+            WordKind::Sort | WordKind::Color | WordKind::Loss => QueryPart::Word,
             WordKind::Point => QueryPart::Points,
             _ => QueryPart::Filter,
         }
@@ -242,6 +247,77 @@ pub fn parse_point(word: &str, size: u8) -> Result<Point, Error> {
     }
 }
 
+/// The forms [`LossThreshold`] reads.
+pub const LOSS_WORDS: [&str; 3] = [
+    "N% (win probability lost, e.g. 10%)",
+    "Npt (points lost, e.g. 3pt)",
+    "both, comma-separated (10%,3pt)",
+];
+
+/// How much a move must have lost to be a mistake, as a player writes it: `10%` of win
+/// probability, `3pt` (or `3pts`, `3points`) of score, or both (`10%,3pt`: both must hold).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct LossThreshold {
+    /// Win probability lost, from 0.0 to 1.0 (`10%` is 0.1).
+    pub win: Option<f64>,
+    /// Points lost, 0 or more.
+    pub points: Option<f64>,
+}
+
+impl LossThreshold {
+    /// A threshold of `win` (0.0 to 1.0) and/or `points` (0 or more); at least one.
+    pub fn new(win: Option<f64>, points: Option<f64>) -> Result<LossThreshold, Error> {
+        let t = LossThreshold { win, points };
+        let win_ok = win.is_none_or(|w| (0.0..=1.0).contains(&w));
+        let points_ok = points.is_none_or(|p| p.is_finite() && p >= 0.0);
+        if (win.is_some() || points.is_some()) && win_ok && points_ok {
+            Ok(t)
+        } else {
+            Err(WordKind::Loss.refuse(&t.to_string()))
+        }
+    }
+}
+
+impl FromStr for LossThreshold {
+    type Err = Error;
+
+    fn from_str(word: &str) -> Result<LossThreshold, Error> {
+        let refuse = || WordKind::Loss.refuse(word);
+        let (mut win, mut points) = (None, None);
+        for part in word.split(',').map(str::trim) {
+            let number = |t: &str| t.trim().parse::<f64>().ok().filter(|n| n.is_finite());
+            if let Some(n) = part.strip_suffix('%') {
+                let n = number(n).filter(|n| (0.0..=100.0).contains(n));
+                if win.is_some() || n.is_none() {
+                    return Err(refuse());
+                }
+                win = n.map(|n| n / 100.0);
+            } else if let Some(n) = ["points", "point", "pts", "pt"]
+                .iter()
+                .find_map(|unit| part.strip_suffix(unit))
+            {
+                let n = number(n).filter(|&n| n >= 0.0);
+                if points.is_some() || n.is_none() {
+                    return Err(refuse());
+                }
+                points = n;
+            } else {
+                return Err(refuse());
+            }
+        }
+        LossThreshold::new(win, points).map_err(|_| refuse())
+    }
+}
+
+impl fmt::Display for LossThreshold {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let win = self.win.map(|w| format!("{}%", w * 100.0));
+        let points = self.points.map(|p| format!("{p}pt"));
+        let parts: Vec<String> = win.into_iter().chain(points).collect();
+        f.write_str(&parts.join(","))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -298,5 +374,51 @@ mod tests {
         );
         let e = parse_point("zz", 19).unwrap_err();
         assert_eq!(e.query().unwrap().word(), Some(WordKind::Point));
+    }
+
+    #[test]
+    fn a_loss_reads_as_a_percentage_and_or_points() {
+        let t = |w: &str| w.parse::<LossThreshold>().unwrap();
+        assert_eq!(
+            t("10%"),
+            LossThreshold {
+                win: Some(0.1),
+                points: None
+            }
+        );
+        assert_eq!(
+            t("3pt"),
+            LossThreshold {
+                win: None,
+                points: Some(3.0)
+            }
+        );
+        assert_eq!(
+            t("2.5pts"),
+            LossThreshold {
+                win: None,
+                points: Some(2.5)
+            }
+        );
+        assert_eq!(t("3 points").points, Some(3.0));
+        let both = t("10%, 3pt");
+        assert_eq!((both.win, both.points), (Some(0.1), Some(3.0)));
+        assert_eq!(t(&both.to_string()), both);
+        assert_eq!(
+            t("3pt,0%"),
+            LossThreshold {
+                win: Some(0.0),
+                points: Some(3.0)
+            }
+        );
+        for wrong in [
+            "", "10", "101%", "-1%", "-2pt", "10%,20%", "3pt,1pt", "NaN%", "3p", "x%",
+        ] {
+            let e = wrong.parse::<LossThreshold>().unwrap_err();
+            assert_eq!(e.query().unwrap().word(), Some(WordKind::Loss), "{wrong}");
+            assert!(e.to_string().contains("10%,3pt"), "{e}");
+        }
+        assert!(LossThreshold::new(None, None).is_err());
+        assert!(LossThreshold::new(Some(1.5), None).is_err());
     }
 }

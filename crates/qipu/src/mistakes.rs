@@ -1,0 +1,456 @@
+//! Mistakes: the moves of analysed games (records that carry an engine's evaluations, kept in
+//! the index: `index::evals`) whose player lost at least a given win probability and/or score
+//! by the engine's evaluation before and after the move.
+//!
+//! The rules, the same for every client:
+//! - a move's loss is the mover's evaluation before it less the one after it
+//!   ([`sgf::Eval::loss`]); a move whose position before or after has no evaluation is no hit;
+//! - with a player named ([`Mistakes::by`]), only that player's moves count: Black's moves in
+//!   the games where he is Black, White's where he is White;
+//! - everything that narrows a search narrows this one (a metadata query, dates, ranks,
+//!   handicap, komi, a list of games); with a position, the hit is the move played from each
+//!   position where it was reached. Patterns and sequences are refused for now;
+//! - hits are sorted by the loss asked (win probability when both are; ties by game, then
+//!   move), or by date ([`Sort::Oldest`], [`Sort::Newest`]: year and month, then the loss);
+//!   offset and limit page them as any answer.
+
+use std::time::Instant;
+
+use goban::{Color, Point};
+use serde::Serialize;
+
+use crate::answer::{GameId, GameInfo};
+use crate::error::{Error, QueryError, QueryPart};
+use crate::query::{Query, Sort};
+use crate::reader::Index;
+use crate::shards::Shards;
+use crate::words::LossThreshold;
+
+/// What a search for mistakes asks beside what narrows it: how much a move lost, and whose.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mistakes {
+    loss: LossThreshold,
+    player: Option<String>,
+}
+
+// A threshold is checked finite when made (`LossThreshold::new` and its words), so equality is
+// an equivalence.
+impl Eq for Mistakes {}
+
+impl Mistakes {
+    /// The moves that lost at least `loss`.
+    pub fn new(loss: LossThreshold) -> Result<Mistakes, Error> {
+        let loss = LossThreshold::new(loss.win, loss.points)?;
+        Ok(Mistakes { loss, player: None })
+    }
+
+    /// Only `player`'s moves (his name as a metadata query reads it: `black:"NAME"`, with his
+    /// aliases), in the games where he played.
+    pub fn by(mut self, player: impl Into<String>) -> Mistakes {
+        self.player = Some(player.into());
+        self
+    }
+
+    /// How much a move must have lost.
+    pub fn loss(&self) -> LossThreshold {
+        self.loss
+    }
+
+    /// The player whose moves count, if one is named.
+    pub fn player(&self) -> Option<&str> {
+        self.player.as_deref()
+    }
+
+    /// The threshold in the index's units, and the loss the hits are sorted by.
+    fn in_units(&self) -> index::MistakeQuery {
+        let win = self
+            .loss
+            .win
+            .map(|w| (w * f64::from(index::evals::WIN_UNITS)).round() as i32);
+        let lead = self
+            .loss
+            .points
+            .map(|p| (p * f64::from(index::evals::LEAD_UNITS)).round() as i32);
+        index::MistakeQuery {
+            win,
+            lead,
+            order: match win {
+                Some(_) => index::LossOrder::Win,
+                None => index::LossOrder::Lead,
+            },
+        }
+    }
+}
+
+/// The answer to a search for mistakes.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct MistakesAnswer {
+    /// The hits asked for (after the sort, offset and limit).
+    pub hits: Vec<Mistake>,
+    /// How many moves hit in all.
+    pub total: u64,
+    /// The games of the index that keep evaluations (a search finds mistakes in these only).
+    pub analysed_games: u64,
+    /// The search's time, in milliseconds.
+    pub search_ms: f64,
+}
+
+/// A move that lost at least what was asked.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Mistake {
+    /// The game's number.
+    pub game: GameId,
+    /// The move's number in the main line (1 the first; passes count): it leads from the
+    /// position after `move_number - 1` moves to the one after `move_number`.
+    pub move_number: u32,
+    /// Who played it; serialised as `"B"` or `"W"`.
+    #[serde(serialize_with = "crate::answer::color_letter")]
+    pub color: Color,
+    /// Where; `None` for a pass. Serialised as an SGF point (`"pd"`), a pass as `""`.
+    #[serde(serialize_with = "crate::answer::sgf_point")]
+    pub point: Option<Point>,
+    /// What it cost its player.
+    pub loss: Loss,
+    /// The evaluation of the position before the move.
+    pub before: Evaluation,
+    /// The evaluation of the position after it.
+    pub after: Evaluation,
+    /// Who played, when, the result.
+    pub info: GameInfo,
+}
+
+/// What a move cost its player, from the player's side: positive is lost.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Loss {
+    /// Win probability lost (0.1 is ten percentage points).
+    pub win: f64,
+    /// Points lost, where both evaluations have a lead.
+    pub points: Option<f64>,
+}
+
+/// An engine's evaluation of a position, from Black's side, as the index keeps it (win to
+/// 1/10,000, lead to a tenth of a point).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Evaluation {
+    /// Black's probability of winning, 0.0 to 1.0.
+    pub black_win: f64,
+    /// Black's lead in points (negative: White leads), where the record gave one.
+    pub black_lead: Option<f64>,
+    /// The visits behind it, where the record gave them.
+    pub visits: Option<u32>,
+}
+
+impl From<sgf::Eval> for Evaluation {
+    fn from(e: sgf::Eval) -> Evaluation {
+        // Through the decimal the index's units print as, so that 0.1235 is 0.1235, not
+        // 0.12349999.
+        let exact = |v: f32| v.to_string().parse::<f64>().unwrap_or(f64::from(v));
+        Evaluation {
+            black_win: exact(e.win),
+            black_lead: e.lead.map(exact),
+            visits: e.visits,
+        }
+    }
+}
+
+/// A hit found, before it is described: its game numbered in the set searched, and the month
+/// of its date for a sort by date.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Found {
+    hit: index::MistakeHit,
+    /// `year * 16 + month` (month 0 when unknown); 0 undated.
+    month: u32,
+}
+
+/// How hits are ordered and how many of them are kept before paging.
+struct Order {
+    q: index::MistakeQuery,
+    sort: Sort,
+}
+
+impl Order {
+    fn of(query: &Query, mistakes: &Mistakes) -> Result<Order, Error> {
+        match query.sort {
+            Sort::Indexed | Sort::Oldest | Sort::Newest => Ok(Order {
+                q: mistakes.in_units(),
+                sort: query.sort,
+            }),
+            other => Err(QueryError::new(
+                QueryPart::Word,
+                format!(
+                    "mistakes are sorted by their loss (the default) or by date (oldest, \
+                     newest), not {other}"
+                ),
+            )
+            .into()),
+        }
+    }
+
+    fn by_date(&self) -> bool {
+        self.sort != Sort::Indexed
+    }
+
+    fn cmp(&self, a: &Found, b: &Found) -> std::cmp::Ordering {
+        let dated = |f: &Found| f.month != 0;
+        let date = match self.sort {
+            Sort::Oldest => dated(b).cmp(&dated(a)).then(a.month.cmp(&b.month)),
+            Sort::Newest => dated(b).cmp(&dated(a)).then(b.month.cmp(&a.month)),
+            _ => std::cmp::Ordering::Equal,
+        };
+        date.then_with(|| self.q.cmp(&a.hit, &b.hit))
+    }
+
+    /// Keeps the first `first` of `hits` in this order, sorted.
+    fn keep_first(&self, hits: &mut Vec<Found>, first: usize) {
+        if hits.len() > first {
+            if first == 0 {
+                hits.clear();
+                return;
+            }
+            hits.select_nth_unstable_by(first - 1, |a, b| self.cmp(a, b));
+            hits.truncate(first);
+        }
+        hits.sort_unstable_by(|a, b| self.cmp(a, b));
+    }
+}
+
+/// The hits `query` pages out of `total`: offset and limit.
+fn first_wanted(query: &Query) -> usize {
+    query
+        .limit
+        .map_or(usize::MAX, |l| query.offset.saturating_add(l))
+}
+
+impl Index {
+    /// The moves that lost what `query`'s mistakes part asks ([`Query::mistakes`],
+    /// [`Query::and_mistakes`]), narrowed as the query says; see the module's rules. A query
+    /// without a mistakes part, or of a pattern or sequence, is refused.
+    pub fn mistakes(&self, query: &Query) -> Result<MistakesAnswer, Error> {
+        answer(&[self], query)
+    }
+
+    /// `query`'s hits in this index, among the games `within` allows (this index's numbers):
+    /// how many, and the first `first` in `order`.
+    fn find_mistakes(
+        &self,
+        query: &Query,
+        mistakes: &Mistakes,
+        order: &Order,
+        within: Option<&[u32]>,
+        first: usize,
+    ) -> Result<(Vec<Found>, u64), Error> {
+        let inner = &self.inner;
+        // A player's games by colour: his moves are Black's in the first, White's in the other.
+        let sides = match mistakes.player() {
+            Some(name) => {
+                let name = name.replace('"', " ");
+                let games = |field: &str| {
+                    let q = format!("{field}:\"{}\"", name.trim());
+                    inner
+                        .search_meta(&q)
+                        .map_err(|e| crate::error::in_users_words(e, &q))
+                };
+                Some((games("black")?, games("white")?))
+            }
+            None => None,
+        };
+        let his = |g: u32, black: bool| {
+            sides.as_ref().is_none_or(|(b, w)| {
+                let games = if black { b } else { w };
+                games.binary_search(&g).is_ok()
+            })
+        };
+        let month = |g: u32| {
+            let f = inner.facts(g);
+            match f.year {
+                0 => 0,
+                y => u32::from(y) * 16 + u32::from(f.month),
+            }
+        };
+        let q = &order.q;
+        // A sort by date reads every hit's date; a sort by loss only the first ones.
+        let wanted = if order.by_date() { usize::MAX } else { first };
+        let (mut hits, total) = if query.is_position() {
+            let mut positions = query.clone();
+            positions.mistakes = None;
+            positions.limit = None;
+            positions.offset = 0;
+            positions.sort = Sort::Indexed;
+            let plan = positions.plan()?;
+            let found = self.find(&positions, &plan, within, None)?;
+            let mut hits = Vec::new();
+            for h in found.hits {
+                let Some(evals) = inner.evals(h.game) else {
+                    continue;
+                };
+                for lost in evals.losses() {
+                    // The move from position k is move k + 1.
+                    if h.moves.contains(&(lost.k - 1)) && q.takes(&lost) && his(h.game, lost.black)
+                    {
+                        hits.push(index::MistakeHit { game: h.game, lost });
+                    }
+                }
+            }
+            let total = hits.len() as u64;
+            index::evals::sort_first(&mut hits, q, wanted);
+            (hits, total)
+        } else if query.metadata_only() {
+            let mut games = match query.metadata_query() {
+                Some(text) => Some(
+                    inner
+                        .search_meta(text)
+                        .map_err(|e| crate::error::in_users_words(e, text))?,
+                ),
+                None => None,
+            };
+            if let Some(allowed) = within {
+                games = Some(match games {
+                    Some(mut ids) => {
+                        ids.retain(|g| allowed.binary_search(g).is_ok());
+                        ids
+                    }
+                    None => allowed.to_vec(),
+                });
+            }
+            let narrow = &query.narrow;
+            let keep = |g: u32, black: bool| {
+                games
+                    .as_ref()
+                    .is_none_or(|ids| ids.binary_search(&g).is_ok())
+                    && his(g, black)
+                    && (!narrow.is_set() || narrow.keeps(inner, g))
+            };
+            let found = inner.mistakes(q, &keep, wanted);
+            (found.hits, found.count)
+        } else {
+            return Err(QueryError::new(
+                QueryPart::Nothing,
+                "mistakes are found among games (narrowed by their information, dates, ranks) \
+                 or from a position; not yet from a pattern or a move sequence",
+            )
+            .into());
+        };
+        // The lists, evaluations and facts read: no answer from a damaged block.
+        inner.check_intact()?;
+        let mut found: Vec<Found> = hits
+            .drain(..)
+            .map(|hit| Found {
+                hit,
+                month: if order.by_date() { month(hit.game) } else { 0 },
+            })
+            .collect();
+        order.keep_first(&mut found, first);
+        Ok((found, total))
+    }
+
+    /// Hit `f` (numbered in this index) described as game `shown` of the set searched.
+    fn describe_mistake(&self, f: &Found, shown: GameId) -> Result<Mistake, Error> {
+        let (game, lost) = (f.hit.game, f.hit.lost);
+        let damaged = |why: &str| {
+            Error::from(index::IndexError::Corrupt(format!(
+                "game {game}, move {}: {why}",
+                lost.k
+            )))
+        };
+        let evals = self
+            .inner
+            .evals(game)
+            .ok_or_else(|| damaged("its evaluations do not read"))?;
+        let at = |k: u32| evals.positions.get(k as usize).copied().flatten();
+        let (Some(before), Some(after)) = (at(lost.k - 1), at(lost.k)) else {
+            return Err(damaged("an evaluation the mistakes list names is missing"));
+        };
+        let program = self.inner.ops(game);
+        let (color, point) = index::ops::moves(&program)
+            .nth(lost.k as usize - 1)
+            .ok_or_else(|| damaged("the main line is shorter"))?;
+        let info = self.info(game)?;
+        self.inner.check_intact()?;
+        let units = |v: i32, u: f32| f64::from(v) / f64::from(u);
+        Ok(Mistake {
+            game: shown,
+            move_number: lost.k,
+            color,
+            point,
+            loss: Loss {
+                win: units(lost.win, index::evals::WIN_UNITS),
+                points: lost.lead.map(|l| units(l, index::evals::LEAD_UNITS)),
+            },
+            before: before.into(),
+            after: after.into(),
+            info,
+        })
+    }
+}
+
+impl Shards {
+    /// [`Index::mistakes`] over every index of the set, numbered as the set numbers games.
+    pub fn mistakes(&self, query: &Query) -> Result<MistakesAnswer, Error> {
+        let parts: Vec<&Index> = self.indexes().iter().collect();
+        answer(&parts, query)
+    }
+}
+
+/// `query`'s mistakes over `parts` searched as one, their games numbered in that order.
+fn answer(parts: &[&Index], query: &Query) -> Result<MistakesAnswer, Error> {
+    {
+        let started = Instant::now();
+        let Some(mistakes) = &query.mistakes else {
+            return Err(QueryError::new(
+                QueryPart::Nothing,
+                "no mistakes asked: give how much a move lost (Query::mistakes)",
+            )
+            .into());
+        };
+        let order = Order::of(query, mistakes)?;
+        let first = first_wanted(query);
+        let mut all = Vec::new();
+        let mut total = 0;
+        let mut analysed = 0;
+        let mut start: GameId = 0;
+        let mut starts = Vec::new();
+        for part in parts {
+            starts.push(start);
+            let len = part.len();
+            let within: Option<Vec<u32>> = query.allowed().map(|ids| {
+                ids.iter()
+                    .filter(|&&g| g >= start && g - start < len)
+                    .map(|&g| g - start)
+                    .collect()
+            });
+            let (found, n) =
+                part.find_mistakes(query, mistakes, &order, within.as_deref(), first)?;
+            total += n;
+            analysed += part.inner.analysed_games() as u64;
+            all.extend(found.into_iter().map(|mut f| {
+                f.hit.game += start;
+                f
+            }));
+            start += len;
+        }
+        order.keep_first(&mut all, first);
+        let hits = all
+            .iter()
+            .skip(query.offset)
+            .map(|f| {
+                // Every hit was numbered from its part's start above.
+                let i = starts.partition_point(|&s| s <= f.hit.game) - 1;
+                let local = f.hit.game - starts[i];
+                let local_found = Found {
+                    hit: index::MistakeHit {
+                        game: local,
+                        ..f.hit
+                    },
+                    ..*f
+                };
+                parts[i].describe_mistake(&local_found, f.hit.game)
+            })
+            .collect::<Result<Vec<_>, Error>>()?;
+        Ok(MistakesAnswer {
+            hits,
+            total,
+            analysed_games: analysed,
+            search_ms: started.elapsed().as_secs_f64() * 1e3,
+        })
+    }
+}
