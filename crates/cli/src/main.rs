@@ -13,6 +13,7 @@ mod export;
 mod index;
 mod info;
 mod inputs;
+mod mistakes;
 mod progress;
 mod report;
 mod search;

@@ -9,7 +9,9 @@ use std::process::ExitCode;
 use anyhow::{Context, Result};
 use clap::Args;
 use goban::{Board, Color, Point};
-use qipu::{Answer, Handicap, Hit, KomiRange, Query, QueryPart, Shards, Sort};
+use qipu::{
+    Answer, Handicap, Hit, KomiRange, LossThreshold, Mistakes, Query, QueryPart, Shards, Sort,
+};
 use serde_json::json;
 
 use crate::color;
@@ -112,6 +114,16 @@ pub struct SearchArgs {
     /// The date profile per month as well as per year.
     #[arg(long)]
     by_month: bool,
+    /// Moves of analysed games (records with an engine's evaluations) whose player lost at
+    /// least this much by the engine: 10% (win probability), 3pt (points) or both (10%,3pt).
+    /// Alone, or narrowed by --query, dates, ranks, or a position (the move played from it).
+    /// Sorted by the loss (or --sort newest/oldest).
+    #[arg(long, value_name = "LOSS", value_parser = word(str::parse::<LossThreshold>),
+          conflicts_with_all = ["pattern", "moves", "then", "export", "sql"])]
+    mistakes: Option<LossThreshold>,
+    /// With --mistakes: only this player's moves (his name as `black:"NAME"` finds it).
+    #[arg(long, value_name = "NAME", requires = "mistakes")]
+    player: Option<String>,
     /// Order of the hits: indexed (the default), newest (or date), oldest, strongest (or rank:
     /// the weaker player's rank, then the stronger's), longest (or length), most_positions (or
     /// positions: most hit positions first).
@@ -253,6 +265,25 @@ pub fn run(a: &SearchArgs) -> Result<ExitCode> {
     } else {
         Some(limit)
     });
+    if a.mistakes.is_some() {
+        let spinner = crate::progress::Spinner::start("searching");
+        let answer = index.mistakes(&query);
+        spinner.stop();
+        return match answer {
+            Ok(answer) => crate::mistakes::print(&index, &query, &answer, a.json, a.offset),
+            Err(e) => match e.query() {
+                Some(q) => {
+                    let flag = match q.part() {
+                        QueryPart::Metadata => "--query: ",
+                        _ => "",
+                    };
+                    eprintln!("qipu: {flag}{e}");
+                    Ok(ExitCode::from(2))
+                }
+                None => Err(e.into()),
+            },
+        };
+    }
     let spinner = crate::progress::Spinner::start("searching");
     // Each step of `--then` is a search of the pattern walked so far, for its table.
     let searched = match a.then.is_empty() {
@@ -346,11 +377,25 @@ fn build_query(a: &SearchArgs) -> Result<Query, Refusal> {
         }
     } else if let Some(q) = &a.query {
         Query::metadata(q.as_str())
+    } else if let Some(loss) = a.mistakes {
+        Query::mistakes(Mistakes::new(loss)?)
     } else {
         return Err(Refusal(
-            "nothing to search: give --position, --black/--white, --pattern, --moves or --query"
+            "nothing to search: give --position, --black/--white, --pattern, --moves, --query \
+             or --mistakes"
                 .into(),
         ));
+    };
+    let query = match (a.mistakes, query.mistakes_asked()) {
+        (Some(loss), None) => query.and_mistakes(Mistakes::new(loss)?),
+        _ => query,
+    };
+    let query = match (&a.player, query.mistakes_asked()) {
+        (Some(name), Some(m)) => {
+            let m = m.clone().by(name.as_str());
+            query.and_mistakes(m)
+        }
+        _ => query,
     };
     let query = query
         .symmetry(!a.no_symmetry)

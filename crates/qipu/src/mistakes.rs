@@ -109,6 +109,8 @@ pub struct Mistake {
     /// Where; `None` for a pass. Serialised as an SGF point (`"pd"`), a pass as `""`.
     #[serde(serialize_with = "crate::answer::sgf_point")]
     pub point: Option<Point>,
+    /// The game's board (columns, rows), to name the point as a player reads it.
+    pub board: (u8, u8),
     /// What it cost its player.
     pub loss: Loss,
     /// The evaluation of the position before the move.
@@ -365,6 +367,7 @@ impl Index {
             .nth(lost.k as usize - 1)
             .ok_or_else(|| damaged("the main line is shorter"))?;
         let info = self.info(game)?;
+        let rec = self.inner.game(game);
         self.inner.check_intact()?;
         let units = |v: i32, u: f32| f64::from(v) / f64::from(u);
         Ok(Mistake {
@@ -372,6 +375,7 @@ impl Index {
             move_number: lost.k,
             color,
             point,
+            board: (rec.width, rec.height),
             loss: Loss {
                 win: units(lost.win, index::evals::WIN_UNITS),
                 points: lost.lead.map(|l| units(l, index::evals::LEAD_UNITS)),

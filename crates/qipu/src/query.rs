@@ -240,6 +240,11 @@ impl Query {
         self
     }
 
+    /// The mistakes part of the query ([`Query::mistakes`]), if it has one.
+    pub fn mistakes_asked(&self) -> Option<&crate::Mistakes> {
+        self.mistakes.as_ref()
+    }
+
     /// Whether the query looks for a position (the others: a pattern, moves, information).
     pub(crate) fn is_position(&self) -> bool {
         matches!(self.kind, Kind::Position(_))

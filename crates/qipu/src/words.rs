@@ -311,7 +311,8 @@ impl FromStr for LossThreshold {
 
 impl fmt::Display for LossThreshold {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let win = self.win.map(|w| format!("{}%", w * 100.0));
+        // In hundredths of a percent, as the index keeps a win probability: 0.05 prints 5%.
+        let win = self.win.map(|w| format!("{}%", (w * 1e4).round() / 100.0));
         let points = self.points.map(|p| format!("{p}pt"));
         let parts: Vec<String> = win.into_iter().chain(points).collect();
         f.write_str(&parts.join(","))
