@@ -466,6 +466,16 @@ impl Stored {
         })
     }
 
+    /// Bytes of `evals.bin`.
+    pub(crate) fn evals_len(&self) -> usize {
+        self.evals.len()
+    }
+
+    /// Bytes of `mistakes.bin`.
+    pub(crate) fn mistakes_len(&self) -> usize {
+        self.mistakes.len()
+    }
+
     /// Analysed games of the segment.
     pub(crate) fn games(&self) -> usize {
         self.games
@@ -629,6 +639,46 @@ impl crate::Index {
             .checked_sub(1)?;
         let s = &self.segments[i];
         s.evals()?.game(id - s.first_game)
+    }
+
+    /// [`crate::Index::mistakes`] among the games `games` (ascending) only, read game by game
+    /// from their evaluations: for a few games (a player's, an event's) cheaper than the front
+    /// of the lists, which holds every game's moves.
+    pub fn mistakes_of(
+        &self,
+        q: &MistakeQuery,
+        games: &[u32],
+        keep: &(dyn Fn(u32, bool) -> bool + Sync),
+        first: usize,
+    ) -> Mistakes {
+        use rayon::prelude::*;
+        let parts: Vec<Mistakes> = games
+            .par_chunks(1024)
+            .map(|chunk| {
+                let mut out = Mistakes::default();
+                for &g in chunk {
+                    if self.is_removed(g) {
+                        continue;
+                    }
+                    let Some(evals) = self.evals(g) else { continue };
+                    for lost in evals.losses() {
+                        if q.takes(&lost) && keep(g, lost.black) {
+                            out.count += 1;
+                            out.hits.push(MistakeHit { game: g, lost });
+                        }
+                    }
+                }
+                sort_first(&mut out.hits, q, first);
+                out
+            })
+            .collect();
+        let mut out = Mistakes::default();
+        for p in parts {
+            out.count += p.count;
+            out.hits.extend(p.hits);
+        }
+        sort_first(&mut out.hits, q, first);
+        out
     }
 
     /// The moves that lost what `q` asks, among those `keep` keeps (game id, whether Black

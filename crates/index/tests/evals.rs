@@ -1,7 +1,8 @@
 //! Engine evaluations kept in the index: each analysed game's read back as indexed (rounded to
 //! the index's units), games without none; the moves that lost at least a threshold, found from
 //! the mistakes lists or the evaluations, against a brute force over the generated numbers; a
-//! damaged evaluations file refused, naming it.
+//! damaged evaluations file refused, naming it. The moves of some games only, read game by
+//! game, are those games' moves of the brute force.
 
 use index::{BuildOptions, Index, LossOrder, MistakeQuery};
 use sgf::{Color, Eval, Evals, GameTree};
@@ -242,6 +243,18 @@ fn mistakes_are_the_moves_a_brute_force_finds() {
                     let n = first.min(want.len());
                     assert_eq!(got, want[..n], "keep {t} {q:?} first {first}");
                     some += usize::from(n > 0);
+                    // Read game by game, among some games only: the same moves of those games.
+                    let odd: Vec<u32> = (0..idx.len()).filter(|g| g % 2 == 1).collect();
+                    let found = idx.mistakes_of(&q, &odd, keep, first);
+                    idx.check_intact().unwrap();
+                    let want_odd: Vec<_> = want.iter().filter(|m| m.0 % 2 == 1).copied().collect();
+                    assert_eq!(found.count as usize, want_odd.len(), "odd {t} {q:?}");
+                    let got: Vec<_> = found
+                        .hits
+                        .iter()
+                        .map(|h| (h.game, h.lost.k, h.lost.black, h.lost.win, h.lost.lead))
+                        .collect();
+                    assert_eq!(got, want_odd[..first.min(want_odd.len())], "odd {t} {q:?}");
                 }
             }
         }

@@ -216,6 +216,11 @@ impl Order {
     }
 }
 
+/// Games selected are read one by one when they are at most one analysed game in this many:
+/// a game's evaluations decode in about a microsecond, while the front of the lists holds a few
+/// entries per analysed game (BENCHMARKS.md, Evaluations: mistakes).
+const FEW_GAMES: usize = 50;
+
 /// The hits `query` pages out of `total`: offset and limit.
 fn first_wanted(query: &Query) -> usize {
     query
@@ -314,15 +319,55 @@ impl Index {
                     None => allowed.to_vec(),
                 });
             }
-            let narrow = &query.narrow;
-            let keep = |g: u32, black: bool| {
-                games
-                    .as_ref()
-                    .is_none_or(|ids| ids.binary_search(&g).is_ok())
-                    && his(g, black)
-                    && (!narrow.is_set() || narrow.keeps(inner, g))
+            if query.narrow.is_set() {
+                games = Some(query.narrow.games(inner, games));
+            }
+            // The games whose Black moves count, and those whose White moves do: the same
+            // unless a player is named. `None`: every game.
+            let (black, white) = match sides {
+                Some((b, w)) => {
+                    let of = |side: Vec<u32>| match &games {
+                        Some(ids) => side
+                            .into_iter()
+                            .filter(|g| ids.binary_search(g).is_ok())
+                            .collect(),
+                        None => side,
+                    };
+                    (Some(of(b)), Some(of(w)))
+                }
+                None => (games.clone(), games),
             };
-            let found = inner.mistakes(q, &keep, wanted);
+            let selected = match (&black, &white) {
+                (Some(b), Some(w)) => b.len() + w.len(),
+                _ => usize::MAX,
+            };
+            // A game bit per side, so that each entry of the lists costs one bit test.
+            let bits = |side: &Option<Vec<u32>>| {
+                side.as_ref().map(|ids| {
+                    let mut bits = vec![0u64; inner.len() as usize / 64 + 1];
+                    for &g in ids {
+                        bits[g as usize / 64] |= 1 << (g % 64);
+                    }
+                    bits
+                })
+            };
+            let (black_bits, white_bits) = (bits(&black), bits(&white));
+            let keep = |g: u32, is_black: bool| {
+                let side = if is_black { &black_bits } else { &white_bits };
+                side.as_ref().is_none_or(|b| {
+                    b.get(g as usize / 64)
+                        .is_some_and(|w| w >> (g % 64) & 1 != 0)
+                })
+            };
+            // Few games (a player's, an event's): read theirs; else the lists' front.
+            let found = if selected.saturating_mul(FEW_GAMES) <= inner.analysed_games() {
+                let mut union: Vec<u32> = black.into_iter().chain(white).flatten().collect();
+                union.sort_unstable();
+                union.dedup();
+                inner.mistakes_of(q, &union, &keep, wanted)
+            } else {
+                inner.mistakes(q, &keep, wanted)
+            };
             (found.hits, found.count)
         } else {
             return Err(QueryError::new(

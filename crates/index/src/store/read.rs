@@ -809,7 +809,7 @@ impl Segment {
     }
 
     /// Bytes of each part of the segment (for statistics).
-    pub fn part_sizes(&self) -> [(&'static str, u64); 13] {
+    pub fn part_sizes(&self) -> [(&'static str, u64); 15] {
         [
             ("games", self.games.len() as u64),
             ("moves", self.ops.len() as u64),
@@ -834,6 +834,14 @@ impl Segment {
             ("years and winners", self.years.len() as u64),
             ("facts", self.facts.len() as u64),
             ("variations", self.variations.len() as u64),
+            (
+                "evaluations",
+                self.evals.as_ref().map_or(0, |e| e.evals_len()) as u64,
+            ),
+            (
+                "mistakes",
+                self.evals.as_ref().map_or(0, |e| e.mistakes_len()) as u64,
+            ),
         ]
     }
 }
