@@ -603,8 +603,17 @@ impl Stored {
     }
 }
 
-/// Keeps the first `first` of `hits` in `q`'s order, sorted.
+/// Asked as the number of hits wanted ([`crate::Index::mistakes`]'s `first`): every hit, in
+/// no particular order, for a caller that orders them another way (by date) and would only
+/// pay for a sort by loss of millions of hits.
+pub const ALL_UNSORTED: usize = usize::MAX;
+
+/// Keeps the first `first` of `hits` in `q`'s order, sorted; all of them as they are for
+/// [`ALL_UNSORTED`].
 pub fn sort_first(hits: &mut Vec<MistakeHit>, q: &MistakeQuery, first: usize) {
+    if first == ALL_UNSORTED {
+        return;
+    }
     if hits.len() > first {
         if first == 0 {
             hits.clear();
@@ -682,7 +691,8 @@ impl crate::Index {
     }
 
     /// The moves that lost what `q` asks, among those `keep` keeps (game id, whether Black
-    /// moved): how many, and the first `first` in `q`'s order. Hidden games are left out. Call
+    /// moved): how many, and the first `first` in `q`'s order (every one unsorted for
+    /// [`ALL_UNSORTED`]). Hidden games are left out. Call
     /// [`crate::Index::check_intact`] before answering from it.
     pub fn mistakes(
         &self,

@@ -231,10 +231,14 @@ fn mistakes_are_the_moves_a_brute_force_finds() {
                     LossOrder::Lead => m.4,
                 };
                 want.sort_by(|a, b| key(b).cmp(&key(a)).then((a.0, a.1).cmp(&(b.0, b.1))));
-                for first in [0, 1, 10, usize::MAX] {
-                    let found = idx.mistakes(&q, keep, first);
+                for first in [0, 1, 10, index::evals::ALL_UNSORTED] {
+                    let mut found = idx.mistakes(&q, keep, first);
                     idx.check_intact().unwrap();
                     assert_eq!(found.count as usize, want.len(), "keep {t} {q:?}");
+                    // Every hit unsorted: the same hits once sorted.
+                    if first == index::evals::ALL_UNSORTED {
+                        found.hits.sort_by(|a, b| q.cmp(a, b));
+                    }
                     let got: Vec<_> = found
                         .hits
                         .iter()
@@ -245,8 +249,11 @@ fn mistakes_are_the_moves_a_brute_force_finds() {
                     some += usize::from(n > 0);
                     // Read game by game, among some games only: the same moves of those games.
                     let odd: Vec<u32> = (0..idx.len()).filter(|g| g % 2 == 1).collect();
-                    let found = idx.mistakes_of(&q, &odd, keep, first);
+                    let mut found = idx.mistakes_of(&q, &odd, keep, first);
                     idx.check_intact().unwrap();
+                    if first == index::evals::ALL_UNSORTED {
+                        found.hits.sort_by(|a, b| q.cmp(a, b));
+                    }
                     let want_odd: Vec<_> = want.iter().filter(|m| m.0 % 2 == 1).copied().collect();
                     assert_eq!(found.count as usize, want_odd.len(), "odd {t} {q:?}");
                     let got: Vec<_> = found

@@ -216,10 +216,10 @@ impl Order {
     }
 }
 
-/// Games selected are read one by one when they are at most one analysed game in this many:
-/// a game's evaluations decode in about a microsecond, while the front of the lists holds a few
-/// entries per analysed game (BENCHMARKS.md, Evaluations: mistakes).
-const FEW_GAMES: usize = 50;
+/// Games selected are read one by one when they are at most one analysed game in this many: a
+/// game read costs about 8 µs, an analysed game's entries at the front of a list about 10 ns
+/// (BENCHMARKS.md, Evaluations: mistakes).
+const FEW_GAMES: usize = 1000;
 
 /// The hits `query` pages out of `total`: offset and limit.
 fn first_wanted(query: &Query) -> usize {
@@ -275,8 +275,13 @@ impl Index {
             }
         };
         let q = &order.q;
-        // A sort by date reads every hit's date; a sort by loss only the first ones.
-        let wanted = if order.by_date() { usize::MAX } else { first };
+        // A sort by date reads every hit's date (unsorted by loss: they are sorted by date
+        // below); a sort by loss only the first ones.
+        let wanted = if order.by_date() {
+            index::evals::ALL_UNSORTED
+        } else {
+            first
+        };
         let (mut hits, total) = if query.is_position() {
             let mut positions = query.clone();
             positions.mistakes = None;
