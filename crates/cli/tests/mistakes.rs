@@ -185,3 +185,51 @@ fn wrong_words_and_options_without_effect_are_refused() {
         assert!(stderr(&out).contains(says), "{args:?}: {}", stderr(&out));
     }
 }
+
+/// A record as Sabaki writes it (`SBKV` Black's win in percent, `SBKS` Black's lead, on the node
+/// whose move they follow): indexed by `qipu index` with the records' own readers.
+const SABAKI: &str = "(;GM[1]SZ[19]PB[Ann Lee]PW[Bob Ray]SBKV[50]SBKS[0];B[pd]SBKV[48]SBKS[-0.5]\
+;W[dd]SBKV[70]SBKS[4.5];B[pp]SBKV[40]SBKS[-3];W[dp]SBKV[41]SBKS[-2.8])";
+
+#[test]
+fn qipu_index_keeps_what_the_records_say_and_search_finds_the_mistakes() {
+    let scratch = Scratch::new("cli-mistakes-sabaki");
+    let fixture = std::fs::read(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../sgf/tests/evals/sabaki.sgf"),
+    )
+    .unwrap();
+    scratch.write("d/a-sabaki.sgf", &fixture);
+    scratch.write("d/b-ours.sgf", SABAKI.as_bytes());
+    scratch.write("d/c-none.sgf", GAMES[2].as_bytes());
+    let dir = scratch.0.join("index");
+    common::build(&dir, &[&scratch.0.join("d")]);
+    let dir = dir.display().to_string();
+    // Ours: move 3 (Black, 70% → 40%: 30%, 7.5 points), move 2 (White, Black 48% → 70%: 22%,
+    // 5 points); the fixture's largest loss is move 1's 0.92% (46.12% → 45.2%).
+    assert_eq!(hits(&dir, &["--mistakes", "10%"]), [(1, 3), (1, 2)]);
+    assert_eq!(hits(&dir, &["--mistakes", "5pt"]), [(1, 3), (1, 2)]);
+    assert_eq!(hits(&dir, &["--mistakes", "6pt"]), [(1, 3)]);
+    assert_eq!(
+        hits(&dir, &["--mistakes", "0.5%"]),
+        [(1, 3), (1, 2), (1, 1), (1, 4), (0, 1)]
+    );
+    let out = qipu(&[
+        "search",
+        "--index",
+        &dir,
+        "--json",
+        "--mistakes",
+        "0.9%",
+        "--player",
+        "Ann Lee",
+    ]);
+    let lines = json_lines(&out);
+    assert_eq!(lines.len(), 3, "{lines:?}");
+    assert_eq!(
+        (lines[0]["move_number"].as_u64(), lines[0]["color"].as_str()),
+        (Some(3), Some("B"))
+    );
+    assert!((lines[0]["loss"]["points"].as_f64().unwrap() - 7.5).abs() < 1e-9);
+    assert_eq!(lines[1]["move_number"], 1);
+    assert_eq!(lines[2]["analysed_games"], 2);
+}

@@ -102,7 +102,8 @@ pub struct BuildOptions {
     #[doc(hidden)]
     pub aggregate_min: u32,
     /// How the engine evaluations a record carries are read; the games it gives evaluations
-    /// for keep them in the index ([`crate::evals`]). `None` keeps none.
+    /// for keep them in the index ([`crate::evals`]). By default every program's property
+    /// [`sgf::eval::read`] knows; `None` keeps none.
     pub evals: Option<crate::evals::EvalReader>,
 }
 
@@ -119,7 +120,7 @@ impl Default for BuildOptions {
             variations: None,
             line_limits: crate::variations::Limits::default(),
             aggregate_min: crate::aggregate::DEFAULT_MIN_ENTRIES,
-            evals: None,
+            evals: Some(sgf::eval::read),
         }
     }
 }
