@@ -117,7 +117,7 @@ pub struct SearchArgs {
     /// Moves of analysed games (records with an engine's evaluations) whose player lost at
     /// least this much by the engine: 10% (win probability), 3pt (points) or both (10%,3pt).
     /// Alone, or narrowed by --query, dates, ranks, or a position (the move played from it).
-    /// Sorted by the loss (or --sort newest/oldest).
+    /// Sorted by the loss, or by date with the sort words newest and oldest.
     #[arg(long, value_name = "LOSS", value_parser = word(str::parse::<LossThreshold>),
           conflicts_with_all = ["pattern", "moves", "then", "export", "sql"])]
     mistakes: Option<LossThreshold>,
