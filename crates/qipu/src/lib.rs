@@ -230,6 +230,7 @@ mod error;
 mod explore;
 pub mod lines;
 mod mistakes;
+mod player;
 mod query;
 mod reader;
 pub mod records;
@@ -248,6 +249,7 @@ pub use error::{Error, ErrorKind, QueryError, QueryPart};
 pub use explore::{Handicap, Month, Period, Profile};
 pub use goban::{Color, Point, Position, Symmetry};
 pub use mistakes::{Evaluation, Loss, Mistake, Mistakes, MistakesAnswer};
+pub use player::{PlayerOptions, PlayerStats, PlayerYear, DEFAULT_PLAYER_MISTAKE};
 pub use query::{check_board_size, Query, QueryOptions, Sort, MAX_BOARD};
 /// The thread pools [`Index::search_in`] takes, at the version this crate uses.
 pub use rayon;

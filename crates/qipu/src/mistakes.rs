@@ -62,7 +62,7 @@ impl Mistakes {
     }
 
     /// The threshold in the index's units, and the loss the hits are sorted by.
-    fn in_units(&self) -> index::MistakeQuery {
+    pub(crate) fn in_units(&self) -> index::MistakeQuery {
         let win = self
             .loss
             .win
@@ -249,16 +249,7 @@ impl Index {
         let inner = &self.inner;
         // A player's games by colour: his moves are Black's in the first, White's in the other.
         let sides = match mistakes.player() {
-            Some(name) => {
-                let name = name.replace('"', " ");
-                let games = |field: &str| {
-                    let q = format!("{field}:\"{}\"", name.trim());
-                    inner
-                        .search_meta(&q)
-                        .map_err(|e| crate::error::in_users_words(e, &q))
-                };
-                Some((games("black")?, games("white")?))
-            }
+            Some(name) => Some(self.games_by_side(name)?),
             None => None,
         };
         let his = |g: u32, black: bool| {
@@ -393,6 +384,20 @@ impl Index {
             .collect();
         order.keep_first(&mut found, first);
         Ok((found, total))
+    }
+
+    /// The games `name` played as Black and as White (each sorted): his name as a metadata
+    /// query reads it (`black:"NAME"`, his aliases with it), so that every client and every
+    /// answer about a player finds the same games.
+    pub(crate) fn games_by_side(&self, name: &str) -> Result<(Vec<u32>, Vec<u32>), Error> {
+        let name = name.replace('"', " ");
+        let games = |field: &str| {
+            let q = format!("{field}:\"{}\"", name.trim());
+            self.inner
+                .search_meta(&q)
+                .map_err(|e| crate::error::in_users_words(e, &q))
+        };
+        Ok((games("black")?, games("white")?))
     }
 
     /// Hit `f` (numbered in this index) described as game `shown` of the set searched.

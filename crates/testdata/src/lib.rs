@@ -4,6 +4,8 @@
 //! The shared material lives outside the repository. Without it, tests that need it say so and
 //! pass, unless `QIPU_REQUIRE_DATASETS=1` (as in CI), where its absence is a failure.
 
+pub mod analysed;
+
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;
