@@ -276,6 +276,8 @@ pub(crate) fn routes(state: Arc<State>) -> Router {
         .route("/api/pattern", get(pattern))
         .route("/api/sequence", get(sequence))
         .route("/api/games", get(games))
+        .route("/api/mistakes", get(mistakes))
+        .route("/api/player", get(player))
         .route("/api/game/{*name}", get(game))
         .route("/api/stats", get(stats))
         .route("/api/health", get(health))
@@ -314,7 +316,7 @@ async fn not_found(uri: axum::http::Uri) -> ApiError {
     ApiError::new(
         StatusCode::NOT_FOUND,
         format!(
-            "no such path: {} (the API: /api/position, /api/pattern, /api/sequence, /api/games, /api/game/FILE/GAME, /api/stats, /api/health)",
+            "no such path: {} (the API: /api/position, /api/pattern, /api/sequence, /api/games, /api/mistakes, /api/player, /api/game/FILE/GAME, /api/stats, /api/health)",
             uri.path()
         ),
     )
@@ -341,6 +343,7 @@ fn params(pairs: Pairs) -> Result<Params, ApiError> {
 struct Common {
     query: Query,
     limit: usize,
+    offset: usize,
     /// A pattern's walk (`then=Q17,W:R14`): the steps taken from it before it is answered
     /// ([`Query::walk`]).
     then: Option<String>,
@@ -383,6 +386,7 @@ fn common(p: &mut Params, query: Query, max_limit: usize) -> Result<Common, ApiE
     Ok(Common {
         query: query.limit(Some(limit)).offset(offset),
         limit,
+        offset,
         then: None,
     })
 }
@@ -472,6 +476,90 @@ async fn games(state: Shared, headers: HeaderMap, pairs: Pairs) -> Result<Respon
         return Err(ApiError::param("query", "parameter query is empty"));
     }
     answer(&state, &headers, c).await
+}
+
+/// `GET /api/mistakes?mistakes=10%[&player=NAME][&black=…&white=…][&query=…]…`: the moves that
+/// lost at least `mistakes` (the library's words), among every analysed game or the next moves
+/// of a position (`black`, `white`, `to_move`, `size`), narrowed by everything that narrows a
+/// search (`query`, `since`, `until`, `min_rank`, `handicap`, `komi`); `player` counts only
+/// that player's own moves; `sort` by loss (default) or date; paged by `offset` and `limit`.
+async fn mistakes(state: Shared, pairs: Pairs) -> Result<Response, ApiError> {
+    let mut p = params(pairs)?;
+    let loss = p.loss("mistakes")?.ok_or_else(|| {
+        ApiError::param(
+            "mistakes",
+            "parameter mistakes is missing: how much a move lost (10%, 3pt or 10%,3pt)",
+        )
+    })?;
+    let mut asked =
+        qipu::Mistakes::new(loss).map_err(|e| ApiError::from(e).in_param("mistakes"))?;
+    if let Some(name) = p.text("player").filter(|n| !n.trim().is_empty()) {
+        asked = asked.by(name);
+    }
+    let query = if p.has("black") || p.has("white") || p.has("to_move") {
+        let size = board_size(&mut p)?;
+        let black = p.text("black").unwrap_or_default();
+        let white = p.text("white").unwrap_or_default();
+        Query::points(size, &black, "").map_err(|e| ApiError::from(e).in_param("black"))?;
+        Query::points(size, "", &white).map_err(|e| ApiError::from(e).in_param("white"))?;
+        Query::points(size, &black, &white)
+            .map_err(|e| ApiError::from(e).in_param("black"))?
+            .to_move(p.color("to_move")?)
+            .and_mistakes(asked)
+    } else {
+        let mut query = Query::mistakes(asked);
+        if p.has("size") {
+            query = query.only_size(board_size(&mut p)?);
+        }
+        query
+    };
+    let c = common(&mut p, query, state.config.max_limit)?;
+    p.finish("/api/mistakes")?;
+    let deadline = Instant::now() + state.config.timeout;
+    let stop = Stop::new();
+    let _guard = StopOnDrop(stop.clone());
+    let query = c.query.stop_when(stop.clone());
+    let answer = state
+        .run(&stop, deadline, move |s| s.index.mistakes(&query))
+        .await?;
+    Ok(json_response(
+        StatusCode::OK,
+        &MistakesPage {
+            offset: c.offset,
+            limit: c.limit,
+            answer: &answer,
+        },
+    ))
+}
+
+/// An answer of `GET /api/mistakes`: the library's [`qipu::MistakesAnswer`] with the page asked.
+#[derive(Serialize)]
+struct MistakesPage<'a> {
+    offset: usize,
+    limit: usize,
+    #[serde(flatten)]
+    answer: &'a qipu::MistakesAnswer,
+}
+
+/// `GET /api/player?name=NAME[&mistakes=10%]`: the player's play as the engine judged it, by
+/// year ([`qipu::PlayerStats`]), his mistakes counted at `mistakes` (default
+/// [`qipu::DEFAULT_PLAYER_MISTAKE`]).
+async fn player(state: Shared, pairs: Pairs) -> Result<Response, ApiError> {
+    let mut p = params(pairs)?;
+    let name = p.required("name", "the player's name, as a metadata query names him")?;
+    if name.trim().is_empty() {
+        return Err(ApiError::param("name", "parameter name is empty"));
+    }
+    let options = qipu::PlayerOptions {
+        mistakes: p.loss("mistakes")?.unwrap_or(qipu::DEFAULT_PLAYER_MISTAKE),
+    };
+    p.finish("/api/player")?;
+    let deadline = Instant::now() + state.config.timeout;
+    let stop = Stop::new();
+    let stats = state
+        .run(&stop, deadline, move |s| s.index.player(&name, &options))
+        .await?;
+    Ok(json_response(StatusCode::OK, &stats))
 }
 
 /// An answer as `GET /api/position` and the others give it (without

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 
-use qipu::{Color, Handicap, KomiRange, Sort};
+use qipu::{Color, Handicap, KomiRange, LossThreshold, Sort};
 
 use crate::api::ApiError;
 
@@ -106,6 +106,11 @@ impl Params {
     /// `komi=A..B` (or one number), inclusive.
     pub(crate) fn komi(&mut self) -> Result<Option<KomiRange>, ApiError> {
         self.word("komi", str::parse)
+    }
+
+    /// `mistakes=10%` (or `3pt`, `10%,3pt`): how much a move lost, read as the library reads it.
+    pub(crate) fn loss(&mut self, name: &str) -> Result<Option<LossThreshold>, ApiError> {
+        self.word(name, str::parse)
     }
 
     /// `C,R`: a column and a row, 0-based.
