@@ -14,6 +14,7 @@ mod index;
 mod info;
 mod inputs;
 mod mistakes;
+mod player;
 mod progress;
 mod report;
 mod search;
@@ -166,6 +167,13 @@ enum Command {
 
 Exit status: 0 when something was found, 1 when nothing was, 2 on an error.")]
     Search(search::SearchArgs),
+    /// A player's play as the engine judged it, by year: moves analysed, mean win probability
+    /// and points lost per move, mistakes per game (over his games whose records carry an
+    /// engine's evaluations).
+    #[command(after_help = "Examples:
+  qipu player 'Lee Sedol' --index ~/go-index
+  qipu player 'Shin Jinseo' --mistakes 3pt --json")]
+    Player(player::PlayerArgs),
     /// Serve an index over HTTP: a JSON API under /api/ and a web board at / (loopback only
     /// unless --bind says otherwise).
     #[command(after_help = "Examples:
@@ -350,6 +358,7 @@ fn run(cli: Cli) -> ExitCode {
         }
         Command::Stats { index, json } => index::stats(&index, json),
         Command::Search(args) => search::run(&args),
+        Command::Player(args) => player::run(&args),
         Command::Serve(args) => serve::run(&args),
         Command::Verify { index } => verify::run(&index),
         Command::Export {
