@@ -501,9 +501,9 @@ fn standard_error_stays_clean_on_a_pipe() {
 }
 
 /// The subcommands, as `qipu --help` lists them.
-const COMMANDS: [&str; 11] = [
+const COMMANDS: [&str; 12] = [
     "index", "search", "serve", "stats", "verify", "export", "info", "show", "convert", "derive",
-    "analyse",
+    "analyse", "player",
 ];
 
 /// The long options a `--help` text lists (`--name`), `--help` and `--version` left out.
