@@ -31,6 +31,7 @@ __all__ = [
     "Index",
     "IndexError",
     "InputError",
+    "MistakesAnswer",
     "QueryError",
     "TABLE_MOVES",
     "TABLE_STONES",
@@ -109,6 +110,28 @@ _CONTINUATION_COLUMNS = ["color", "point", "count", "black_wins", "white_wins", 
                          "first_year", "last_year", "example", "variations"]
 
 
+class MistakesAnswer:
+    """The answer to a search for mistakes: ``hits`` (a dict per move: ``game``,
+    ``move_number``, ``color``, ``point``, ``loss`` — ``win``, ``points`` —, ``before`` and
+    ``after`` — ``black_win``, ``black_lead``, ``visits`` —, ``info``: the library's rows),
+    ``total`` (the moves that lost enough), ``analysed_games`` (the games searched) and
+    ``elapsed_ms``."""
+
+    __slots__ = ("hits", "total", "analysed_games", "elapsed_ms")
+
+    def __init__(self, answer: dict) -> None:
+        self.hits = answer["hits"]
+        self.total = answer["total"]
+        self.analysed_games = answer["analysed_games"]
+        self.elapsed_ms = answer["search_ms"]
+
+    def __repr__(self) -> str:
+        return (
+            f"<qipu.MistakesAnswer {self.total} moves in {self.analysed_games} analysed games, "
+            f"{self.elapsed_ms} ms>"
+        )
+
+
 def _empty_schema(table: str):
     import pyarrow as pa
 
@@ -181,7 +204,9 @@ class Index:
         komi: Union[None, tuple, str] = None,
         by_month: bool = False,
         then: Union[None, str, Sequence[str]] = None,
-    ) -> Answer:
+        mistakes: Optional[str] = None,
+        player: Optional[str] = None,
+    ) -> Union[Answer, "MistakesAnswer"]:
         """Searches the index, as ``qipu search`` does: a position (``position=FILE`` with
         ``at=K``, or typed points ``black=[...]``, ``white=[...]``), a ``pattern`` (a diagram's
         text or its file: ``X O . ? x o``; ``place=(column, row)``, ``anywhere=True``), a move
@@ -206,7 +231,51 @@ class Index:
         ``by_month=True`` profiles per month too. ``then`` walks a pattern on, as ``qipu search
         --then`` does: each step (``"Q17"``, ``"W:Q17"``; a list, or one string ``"Q17,R14"``)
         must be a row of the current pattern's continuation table, whose stone is added to the
-        pattern before it is searched again."""
+        pattern before it is searched again.
+
+        ``mistakes="10%"`` (or ``"3pt"``, ``"10%,3pt"``: the words of ``qipu search
+        --mistakes``) asks instead the moves of analysed games that lost at least that, from
+        every analysed game or from a position's next moves, narrowed by the same filters and
+        ``query``; ``player`` counts only his own moves; ``sort`` by loss (``indexed``, the
+        default) or date (``oldest``, ``newest``). It answers a ``MistakesAnswer``."""
+        if mistakes is not None:
+            unused = [name for name, given in (("with_copies", with_copies),
+                                               ("by_month", by_month),
+                                               ("then", then is not None)) if given]
+            if unused:
+                raise QueryError(f"{unused[0]}: a search for mistakes does not take it")
+            answer = self._ix.search_mistakes(
+                mistakes,
+                player=player,
+                position=None if position is None else os.fspath(position),
+                at=at,
+                black=black,
+                white=white,
+                size=size,
+                pattern=None if pattern is None else os.fspath(pattern),
+                place=place,
+                anywhere=anywhere,
+                moves=moves,
+                any_order=any_order,
+                any_gap=any_gap,
+                query=query,
+                symmetry=symmetry,
+                swap_colors=swap_colors,
+                to_move=to_move,
+                limit=limit,
+                offset=offset,
+                sort=sort,
+                within=None if within is None else [(str(f), int(g)) for f, g in within],
+                since=since,
+                until=until,
+                min_rank=min_rank,
+                even=even,
+                handicap=handicap,
+                komi=komi if komi is None or isinstance(komi, str) else (float(komi[0]), float(komi[1])),
+            )
+            return MistakesAnswer(answer)
+        if player is not None:
+            raise QueryError("player: give mistakes too (a player's own moves that lost it)")
         hits, continuations, profile, summary = self._ix.search_lines(
             position=None if position is None else os.fspath(position),
             at=at,
@@ -243,6 +312,14 @@ class Index:
         """The indexed game ``game`` of record file ``file`` (as a hit names them), read from the
         record the index keeps: ``.info``, ``.moves``, ``.board(at=k)`` as ``qipu.read`` gives."""
         return self._ix.game(file, game)
+
+    def player(self, name: str, mistakes: Optional[str] = None) -> dict:
+        """``name``'s play as the engine judged it, by year, as ``qipu player --json`` prints
+        it: ``player``, ``mistake``, ``games``, ``years`` and ``total`` (each row ``year``,
+        ``games``, ``moves``, ``mean_win_loss``, ``score_moves``, ``mean_score_loss``,
+        ``mistakes``, ``mistakes_per_game``); ``mistakes`` is the threshold's word (default
+        ``"10%"``)."""
+        return self._ix.player(name, mistakes=mistakes)
 
     def stats(self, top: int = 10) -> dict:
         """Counts and sizes, as ``qipu stats --json`` prints them."""

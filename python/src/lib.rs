@@ -628,6 +628,22 @@ fn numbers<'a>(
     })
 }
 
+/// The numbers of the games `(file, game in file)` names; games the index does not hold are
+/// none of the games searched.
+fn game_ids(
+    index: &qipu::Shards,
+    names: &OnceLock<HashMap<(String, u32), u32>>,
+    games: &[(String, u32)],
+) -> Vec<u32> {
+    let names = numbers(index, names);
+    let mut ids: Vec<u32> = games
+        .iter()
+        .filter_map(|(f, g)| names.get(&(f.clone(), *g)).copied())
+        .collect();
+    ids.sort_unstable();
+    ids
+}
+
 /// An answer as Python gets it: hits, continuation rows, the profile and the summary.
 type AnswerLines<'py> = (
     Bound<'py, PyList>,
@@ -745,14 +761,7 @@ impl Index {
                 q = q.filter(text.as_str());
             }
             if let Some(games) = &within {
-                // Games the index does not hold are none of the games searched.
-                let names = numbers(&index, names);
-                let mut ids: Vec<u32> = games
-                    .iter()
-                    .filter_map(|(f, g)| names.get(&(f.clone(), *g)).copied())
-                    .collect();
-                ids.sort_unstable();
-                q = q.within(ids);
+                q = q.within(game_ids(&index, names, games));
             }
             // A pattern walked on (`then="Q17,W:R14"`), each step a search of it so far.
             if let Some(steps) = &then {
@@ -792,6 +801,135 @@ impl Index {
             }
         }
         Ok((hits, continuations, profile, summary))
+    }
+
+    /// The search behind `qipu.Index.search(mistakes=…)`: the moves that lost at least
+    /// `mistakes` (the library's words), of every analysed game or of a position's next moves,
+    /// narrowed as any search; the library's answer as a dict.
+    #[pyo3(signature = (
+        mistakes, *, player=None, position=None, at=None, black=None, white=None, size=19,
+        pattern=None, place=None, anywhere=false, moves=None, any_order=false, any_gap=false,
+        query=None, symmetry=true, swap_colors=false, to_move=None, limit=None, offset=0,
+        sort="indexed", within=None, since=None, until=None, min_rank=None, even=false,
+        handicap=None, komi=None
+    ))]
+    #[allow(clippy::too_many_arguments)]
+    fn search_mistakes<'py>(
+        &self,
+        py: Python<'py>,
+        mistakes: &str,
+        player: Option<String>,
+        position: Option<PathBuf>,
+        at: Option<usize>,
+        black: Option<&Bound<'py, PyAny>>,
+        white: Option<&Bound<'py, PyAny>>,
+        size: u8,
+        pattern: Option<String>,
+        place: Option<(u8, u8)>,
+        anywhere: bool,
+        moves: Option<String>,
+        any_order: bool,
+        any_gap: bool,
+        query: Option<String>,
+        symmetry: bool,
+        swap_colors: bool,
+        to_move: Option<String>,
+        limit: Option<usize>,
+        offset: usize,
+        sort: &str,
+        within: Option<Vec<(String, u32)>>,
+        since: Option<String>,
+        until: Option<String>,
+        min_rank: Option<String>,
+        even: bool,
+        handicap: Option<HandicapArg>,
+        komi: Option<KomiArg>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let loss: qipu::LossThreshold = mistakes.parse().map_err(named("mistakes"))?;
+        let mut asked = qipu::Mistakes::new(loss).map_err(named("mistakes"))?;
+        if let Some(name) = player.filter(|n| !n.trim().is_empty()) {
+            asked = asked.by(name);
+        }
+        let narrowing = Narrowing {
+            since,
+            until,
+            min_rank,
+            even,
+            handicap,
+            komi,
+        };
+        let ask = Ask {
+            position,
+            at,
+            black: points_text(black)?,
+            white: points_text(white)?,
+            size,
+            pattern,
+            place,
+            anywhere,
+            moves,
+            any_order,
+            any_gap,
+            query: None,
+        };
+        let on_the_board = ask.position.is_some()
+            || ask.black.is_some()
+            || ask.white.is_some()
+            || ask.pattern.is_some()
+            || ask.moves.is_some();
+        let sort: Sort = sort.parse().map_err(named("sort"))?;
+        let to_move = to_move
+            .as_deref()
+            .map(qipu::parse_color)
+            .transpose()
+            .map_err(named("to_move"))?;
+        let index = Arc::clone(&self.inner);
+        let names = &self.names;
+        let answer = py.detach(|| -> PyResult<qipu::MistakesAnswer> {
+            // A position's next moves, or every analysed game; a pattern or moves go to the
+            // library, which says what it does not search.
+            let mut q = if on_the_board {
+                build_query(&ask)?.and_mistakes(asked)
+            } else {
+                Query::mistakes(asked)
+            };
+            q = q
+                .symmetry(symmetry)
+                .swap_colors(swap_colors)
+                .to_move(to_move)
+                .limit(limit)
+                .offset(offset)
+                .sort(sort);
+            q = narrowing.apply(q)?;
+            if let Some(text) = &query {
+                q = q.filter(text.as_str());
+            }
+            if let Some(games) = &within {
+                q = q.within(game_ids(&index, names, games));
+            }
+            index.mistakes(&q).map_err(raise)
+        })?;
+        serialised(py, &answer)
+    }
+
+    /// `name`'s play as the engine judged it, by year (what `qipu player --json` prints), his
+    /// mistakes counted at `mistakes` (the library's words; default its default threshold).
+    #[pyo3(signature = (name, *, mistakes=None))]
+    fn player<'py>(
+        &self,
+        py: Python<'py>,
+        name: &str,
+        mistakes: Option<&str>,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let mistakes = match mistakes {
+            Some(word) => word.parse().map_err(named("mistakes"))?,
+            None => qipu::DEFAULT_PLAYER_MISTAKE,
+        };
+        let index = Arc::clone(&self.inner);
+        let stats = py
+            .detach(|| index.player(name, &qipu::PlayerOptions { mistakes }))
+            .map_err(raise)?;
+        serialised(py, &stats)
     }
 
     /// The indexed game `game` of record file `file` (as a hit names it), read from the record

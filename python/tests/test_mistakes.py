@@ -1,0 +1,76 @@
+"""Mistakes and players through Python: the words read as the library reads them (a refusal is
+the library's message, as ``qipu player`` prints it), a player's figures equal to ``qipu player
+--json``, and the options a search for mistakes does not take refused.
+
+The sample games carry no engine evaluations, and a build reads evaluations only through a
+reader the library is given (``BuildOptions::evals``); until ``qipu.build`` reads them, the
+rows of analysed games are checked by the library's and the server's tests, and here the
+answer over an index without any (no rows, no analysed games)."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+import qipu
+from conftest import run
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "games"
+
+
+@pytest.fixture(scope="module")
+def samples_index(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("mistakes") / "index"
+    qipu.build(out, [SAMPLES])
+    return out
+
+
+def test_a_search_for_mistakes_answers_the_librarys_shape(samples_index):
+    ix = qipu.Index(samples_index)
+    for ask in ({}, {"query": 'player:"Lee Sedol"'}, {"black": ["pd"], "white": []},
+                {"player": "Lee Sedol", "since": "2016", "sort": "newest"}):
+        a = ix.search(mistakes="10%,3pt", **ask)
+        assert isinstance(a, qipu.MistakesAnswer), ask
+        assert (a.hits, a.total, a.analysed_games) == ([], 0, 0), ask
+        assert a.elapsed_ms >= 0
+    # A pattern is the library's to refuse, with its message.
+    with pytest.raises(qipu.QueryError, match="pattern"):
+        ix.search(mistakes="10%", pattern="X.\n..")
+
+
+def test_a_bad_word_is_the_librarys_refusal(samples_index, qipu_bin):
+    ix = qipu.Index(samples_index)
+    for word in ["10", "lots", "120%", "3pt,4pt"]:
+        cli = run(qipu_bin, "player", "Lee Sedol", "--index", str(samples_index),
+                  "--mistakes", word)
+        assert cli.returncode == 2, word
+        with pytest.raises(qipu.QueryError) as e:
+            ix.search(mistakes=word)
+        said = str(e.value)
+        assert said.startswith("mistakes: "), said
+        # The library's one line, as the CLI prints it after its option's name.
+        assert said[len("mistakes: "):] in cli.stderr, (said, cli.stderr)
+        with pytest.raises(qipu.QueryError, match="^mistakes: "):
+            ix.player("Lee Sedol", mistakes=word)
+
+
+def test_options_a_search_for_mistakes_does_not_take_are_refused(samples_index):
+    ix = qipu.Index(samples_index)
+    for ask in ({"with_copies": True}, {"by_month": True}, {"then": "Q17"}):
+        name = next(iter(ask))
+        with pytest.raises(qipu.QueryError, match=f"^{name}: "):
+            ix.search(mistakes="10%", **ask)
+    with pytest.raises(qipu.QueryError, match="^player: "):
+        ix.search(query="winner:B", player="Lee Sedol")
+
+
+def test_a_players_figures_are_qipu_players(samples_index, qipu_bin):
+    ix = qipu.Index(samples_index)
+    for name, words in (("Lee Sedol", []), ("Lee Sedol", ["--mistakes", "3pt"]), ("Nobody", [])):
+        cli = run(qipu_bin, "player", name, "--index", str(samples_index), "--json", *words)
+        assert cli.returncode == 0, cli.stderr
+        got = ix.player(name, mistakes=words[1] if words else None)
+        assert got == json.loads(cli.stdout), name
+    lee = ix.player("Lee Sedol")
+    assert lee["games"] == 5 and lee["mistake"] == "10%"
+    assert lee["total"]["games"] == 0 and lee["years"] == []
