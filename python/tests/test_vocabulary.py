@@ -69,3 +69,28 @@ def test_handicap_and_komi_keep_their_older_forms(samples_index):
     for bad in (dict(komi=(7.5, 6.5)), dict(komi=(float("nan"), 1.0)), dict(even=True, handicap="even")):
         with pytest.raises(qipu.QueryError):
             ix.search(**board, **bad)
+
+
+def test_every_loss_word_means_what_it_means_to_the_cli(samples_index, qipu_bin):
+    """The loss words of a search for mistakes: Python accepts exactly those ``qipu search
+    --mistakes`` accepts, and refuses the others with the library's message. The samples carry
+    no evaluations, so an accepted word answers no move in either (the moves themselves are
+    compared between the CLI and the server by vocabulary.rs, over analysed games)."""
+    option = VOCABULARY["mistakes"]
+    ix = qipu.Index(samples_index)
+    for word, should in [(w, True) for w in option["accepted"]] + [(w, False) for w in option["refused"]]:
+        cli = run(qipu_bin, "search", "--json", "--index", str(samples_index), f"{option['cli']}={word}")
+        try:
+            a = ix.search(**{option["python"]: word})
+            py = ("answer", a.hits, a.total)
+        except qipu.QueryError as e:
+            py = ("refused", str(e))
+        assert (py[0] == "answer") == should, (word, py)
+        if should:
+            assert cli.returncode == 1, (word, cli.stderr)
+            summary = json.loads(cli.stdout.splitlines()[-1])
+            assert py == ("answer", [], summary["mistakes"]), word
+        else:
+            assert cli.returncode == 2, (word, cli.stdout)
+            message = py[1].split(": ", 1)[1]
+            assert message in cli.stderr, (py[1], cli.stderr)

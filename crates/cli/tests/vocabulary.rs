@@ -2,7 +2,8 @@
 //! `qipu search --json` and through `qipu serve` (on an ephemeral loopback port). The two accept
 //! exactly the same words (the library's lists, aliases included), give the same hits in the
 //! same order for each, and refuse the same words with the library's message (the server's 400
-//! naming the parameter). python/tests/test_vocabulary.py walks the same file through Python.
+//! naming the parameter); the loss words of a search for mistakes likewise, over generated
+//! analysed games. python/tests/test_vocabulary.py walks the same file through Python.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -214,8 +215,9 @@ fn the_help_names_every_word() {
     let out = common::qipu(&["search", "--help"]);
     let help = String::from_utf8(out.stdout).unwrap();
     let after = |flag: &str| {
+        // The option's own entry (indented as clap lists options), not a mention in another's.
         let at = help
-            .find(&format!("{flag} "))
+            .find(&format!("      {flag} "))
             .unwrap_or_else(|| panic!("{flag}"));
         help[at..]
             .split("\n\n")
@@ -233,4 +235,144 @@ fn the_help_names_every_word() {
             assert!(text.contains(w), "{flag} does not name {w}: {text}");
         }
     }
+}
+
+/// The test's evaluation property (`testdata::analysed`): each main-line node's comment
+/// `WIN LEAD`, in 1/10,000 and tenths.
+fn read_evals(tree: &sgf::GameTree<'_>) -> Option<sgf::Evals> {
+    let positions: Vec<Option<sgf::Eval>> = tree
+        .main_line()
+        .map(|node| {
+            let text = node.get(sgf::ids::C)?.text().to_string();
+            let mut words = text.split(' ');
+            let win: i32 = words.next()?.parse().ok()?;
+            let lead = words.next()?.parse::<i32>().ok();
+            Some(sgf::Eval {
+                win: win as f32 / 10_000.0,
+                lead: lead.map(|l| l as f32 / 10.0),
+                visits: None,
+            })
+        })
+        .collect();
+    positions.iter().any(Option::is_some).then_some(sgf::Evals {
+        positions,
+        program: "test",
+        engine: None,
+    })
+}
+
+/// The loss words (`mistakes` in the data file) through `qipu search --mistakes --json` and
+/// `GET /api/mistakes` over generated analysed games: the same words accepted (those the
+/// library reads), the same moves in the same order, the same refusals with the library's
+/// message (the server's 400 naming `mistakes`).
+#[test]
+fn every_loss_word_means_the_same_to_the_cli_and_the_server() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/vocabulary.json");
+    let v: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let o = &v["mistakes"];
+    let words = |k: &str| -> Vec<String> {
+        o[k].as_array()
+            .unwrap()
+            .iter()
+            .map(|w| w.as_str().unwrap().to_string())
+            .collect()
+    };
+    let (cli_flag, http) = (o["cli"].as_str().unwrap(), o["http"].as_str().unwrap());
+
+    let scratch = common::Scratch::new("vocabulary-losses");
+    let games = testdata::analysed::games(60, &mut testdata::Rng::new(6353));
+    for (g, game) in games.iter().enumerate() {
+        scratch.write(&format!("d/g{g:03}.sgf"), game.sgf.as_bytes());
+    }
+    let dir = scratch.0.join("index");
+    let opts = qipu::BuildOptions {
+        evals: Some(read_evals),
+        ..qipu::BuildOptions::default()
+    };
+    qipu::build(&dir, &[scratch.0.join("d")], &opts, |_| {}).unwrap();
+    let serving = common::Serving::start(&[&dir]);
+
+    let cli = |word: &str| -> Reply {
+        let flag = format!("{cli_flag}={word}");
+        let index = dir.display().to_string();
+        let out = common::qipu(&["search", "--json", "--index", &index, &flag]);
+        match out.status.code() {
+            Some(0 | 1) => {
+                let mut moves = Vec::new();
+                let mut total = None;
+                for line in String::from_utf8(out.stdout).unwrap().lines() {
+                    let v: Value = serde_json::from_str(line).unwrap();
+                    match v["type"].as_str() {
+                        Some("mistake") => moves.push((
+                            v["game"].as_u64().unwrap().to_string(),
+                            v["move_number"].as_u64().unwrap(),
+                        )),
+                        Some("summary") => total = v["mistakes"].as_u64(),
+                        _ => {}
+                    }
+                }
+                let total = total.expect("a summary line");
+                Reply::Answer(moves, total, 0)
+            }
+            Some(2) => Reply::Refused(String::from_utf8(out.stderr).unwrap()),
+            c => panic!("{flag}: exit {c:?}"),
+        }
+    };
+    let server = |word: &str| -> Reply {
+        let target = format!("/api/mistakes?limit=10000&{http}={}", encode(word));
+        let reply = common::get(&serving.addr, &target, "application/json");
+        let v: Value = serde_json::from_str(reply.body.lines().next().unwrap()).unwrap();
+        match reply.status() {
+            200 => Reply::Answer(
+                v["hits"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|h| {
+                        (
+                            h["game"].as_u64().unwrap().to_string(),
+                            h["move_number"].as_u64().unwrap(),
+                        )
+                    })
+                    .collect(),
+                v["total"].as_u64().unwrap(),
+                0,
+            ),
+            400 => {
+                assert_eq!(v["param"], http, "{target}: {v}");
+                Reply::Refused(v["error"].as_str().unwrap().to_string())
+            }
+            status => panic!("{target}: {status} {v}"),
+        }
+    };
+
+    let mut answers = BTreeSet::new();
+    let accepted = words("accepted");
+    let refused = words("refused");
+    for (word, should) in accepted
+        .iter()
+        .map(|w| (w, true))
+        .chain(refused.iter().map(|w| (w, false)))
+    {
+        assert_eq!(
+            word.parse::<qipu::LossThreshold>().is_ok(),
+            should,
+            "the library and the file disagree on {word:?}"
+        );
+        let (by_cli, by_server) = (cli(word), server(word));
+        assert_eq!(by_cli.accepted(), should, "{word:?}: {by_cli:?}");
+        assert_eq!(by_server.accepted(), should, "{word:?}: {by_server:?}");
+        match (&by_cli, &by_server) {
+            (Reply::Refused(said), Reply::Refused(message)) => {
+                assert!(said.contains(message.as_str()), "{said:?} / {message:?}");
+                assert!(said.contains(cli_flag), "{said}");
+            }
+            _ => assert_eq!(by_cli, by_server, "{word:?}"),
+        }
+        if let Reply::Answer(moves, ..) = by_cli {
+            answers.insert(moves);
+        }
+    }
+    // The words do choose.
+    assert!(answers.len() > 3, "every loss word answers alike");
 }
