@@ -25,8 +25,13 @@ function emptyState() {
     player: "", event: "", from: "", to: "", winner: "", query: "",
     sort: "indexed", offset: 0,
     view: "",                      // "file\tgame\tk\thit\tline" of the game (or variation line) in the viewer
+    mk: false,                     // Mistakes mode: the search of /api/mistakes instead of the explorer
+    mkLoss: "10%", mkPlayer: "", mkSince: "", mkUntil: "", mkSort: "",
   };
 }
+
+// The Mistakes mode's fields: state key, URL key, default.
+const MK_KEYS = [["mkLoss", "ml", "10%"], ["mkPlayer", "mp", ""], ["mkSince", "ms", ""], ["mkUntil", "mu", ""], ["mkSort", "mo", ""]];
 
 let state = emptyState();
 let tool = "move";
@@ -58,6 +63,8 @@ function encodeState(s) {
   put("sort", s.sort, "indexed");
   put("o", s.offset, 0);
   put("v", s.view, "");
+  put("mk", s.mk ? 1 : 0, 0);
+  for (const [k, key, dflt] of MK_KEYS) put(key, s[k], dflt);
   return p.toString();
 }
 
@@ -88,6 +95,9 @@ function decodeState(hash) {
   s.sort = ["indexed", "positions", "oldest", "newest"].includes(p.get("sort")) ? p.get("sort") : "indexed";
   s.offset = Math.max(0, parseInt(p.get("o") || "0", 10) || 0);
   s.view = p.get("v") || "";
+  s.mk = p.get("mk") === "1";
+  for (const [k, key, dflt] of MK_KEYS) s[k] = p.get(key) ?? dflt;
+  if (!["", "newest", "oldest"].includes(s.mkSort)) s.mkSort = "";
   return s;
 }
 
@@ -110,6 +120,11 @@ window.addEventListener("popstate", () => {
 // otherwise it keeps what the user is typing until it is submitted.
 function syncForm() {
   for (const k of ["player", "event", "from", "to", "winner", "query"]) $("#f-" + k).value = state[k];
+  $("#mk-loss").value = state.mkLoss;
+  $("#mk-player").value = state.mkPlayer;
+  $("#mk-since").value = state.mkSince;
+  $("#mk-until").value = state.mkUntil;
+  $("#mk-sort").value = state.mkSort;
 }
 
 // ---- board geometry and rules ------------------------------------------------------------
@@ -229,6 +244,11 @@ function drawBoard(container, opt) {
       cx: x, cy: y, r: 0.2, fill: "none", "stroke-width": 0.07,
       stroke: opt.black.includes(opt.last) ? "#fff" : "#111",
     }, svg);
+  }
+  // Stones whose move was a mistake (the viewer of an analysed game): a red ring.
+  for (const p of opt.rings || []) {
+    const [x, y] = xy(p);
+    el("circle", { cx: x, cy: y, r: 0.5, fill: "none", stroke: "#cf222e", "stroke-width": 0.09, class: "mistake-ring", "data-pt": p }, svg);
   }
   for (const [p, m] of Object.entries(opt.marks || {})) {
     const [x, y] = xy(p);
@@ -490,6 +510,8 @@ async function search() {
 
 function render() {
   document.body.classList.toggle("pattern", state.pattern);
+  document.body.classList.toggle("mistakes-mode", state.mk);
+  $("#mode-mistakes").classList.toggle("on", state.mk);
   for (const b of document.querySelectorAll("#tools button[data-tool]")) b.classList.toggle("on", b.dataset.tool === tool);
   $("#pattern-mode").checked = state.pattern;
   $("#sequence").checked = state.sequence;
@@ -808,8 +830,11 @@ function gamePath(file, game) {
   return "/api/game/" + file.split("/").map(encodeURIComponent).join("/") + "/" + game;
 }
 
+// In Mistakes mode the viewer marks a game's mistakes at the mode's threshold (the row
+// clicked among them); else at the server's default.
 function viewUrl(v) {
-  return gamePath(v.file, v.game) + "?at=" + v.k + (v.line ? "&line=" + encodeURIComponent(v.line) : "");
+  return gamePath(v.file, v.game) + "?at=" + v.k + (v.line ? "&line=" + encodeURIComponent(v.line) : "") +
+    (state.mk && state.mkLoss.trim() ? "&mistakes=" + encodeURIComponent(state.mkLoss.trim()) : "");
 }
 
 async function renderViewer() {
@@ -830,11 +855,174 @@ async function renderViewer() {
     $("#viewer-move").textContent = `move ${g.at} / ${g.moves.length}`;
     $("#viewer-sgf").href = g.sgf;
     const last = g.at > 0 ? g.moves[g.at - 1].point : "";
-    drawBoard($("#viewer-board"), { size: g.board[0], black: g.black, white: g.white, last });
+    // The mistakes played so far whose stone is still on the board.
+    const rings = (g.mistakes || []).filter((m) => m.move_number <= g.at && m.point &&
+      (m.color === "B" ? g.black : g.white).includes(m.point)).map((m) => m.point);
+    drawBoard($("#viewer-board"), { size: g.board[0], black: g.black, white: g.white, last, rings });
+    renderEvaluations(g);
   } catch (e) {
     if (seq !== viewSeq) return;
     $("#viewer-title").textContent = "";
     $("#viewer-info").textContent = e.message;
+    renderEvaluations(null);
+  }
+}
+
+function percent(w) { return (100 * w).toFixed(1) + "%"; }
+function lead(l) { return l === null || l === undefined ? "" : (l >= 0 ? "B+" : "W+") + Math.abs(l).toFixed(1); }
+
+// The game's evaluation graph (the record's own evaluations, as the API gives them): Black's
+// win rate over the moves (left axis, 50% dashed), Black's score lead when the record has one
+// (orange, right axis, symmetric about 0), the move shown as a blue line, the mistakes the
+// server found (the library's rule and threshold) as red marks. A click goes to the move under
+// it.
+function renderEvaluations(g) {
+  const box = $("#viewer-graph"), list = $("#viewer-mistakes"), now = $("#viewer-eval");
+  const evals = g && g.evaluations ? g.evaluations.positions : [];
+  $("#viewer .panel").classList.toggle("evals", evals.length > 0);
+  if (!evals.length) { box.replaceChildren(); list.replaceChildren(); now.textContent = ""; return; }
+  const here = evals.find((e) => e.move === g.at);
+  now.textContent = here
+    ? `move ${g.at}: Black ${percent(here.win)}${here.lead !== null && here.lead !== undefined ? " · " + lead(here.lead) : ""}${here.visits ? ` · ${here.visits} visits` : ""} (${g.evaluations.program})`
+    : `move ${g.at}: no evaluation (${g.evaluations.program})`;
+  const n = Math.max(1, g.moves.length);
+  const W = 600, H = 120, L = 34, R = 40, T = 6, B = 14;
+  const pw = W - L - R, ph = H - T - B;
+  const X = (k) => L + (k / n) * pw;
+  const Y = (w) => T + (1 - w) * ph;
+  const leads = evals.filter((e) => e.lead !== null && e.lead !== undefined);
+  const most = Math.max(1, ...leads.map((e) => Math.abs(e.lead)));
+  const Yl = (l) => T + ph / 2 - (l / most) * (ph / 2);
+  const svg = el("svg", { viewBox: `0 0 ${W} ${H}`, role: "img", "aria-label": "Black's win rate and score lead by move" });
+  el("rect", { x: L, y: T, width: pw, height: ph, fill: "#fafafa" }, svg);
+  el("line", { x1: L, y1: Y(0.5), x2: L + pw, y2: Y(0.5), stroke: "#999", "stroke-width": 0.6, "stroke-dasharray": "3 3" }, svg);
+  const text = (x, y, t, anchor, cls) => { el("text", { x, y, "text-anchor": anchor, class: cls || "axis" }, svg).textContent = t; };
+  text(L - 3, T + 8, "100%", "end");
+  text(L - 3, Y(0.5) + 3, "50%", "end");
+  text(L - 3, T + ph, "0%", "end");
+  if (leads.length) {
+    text(L + pw + 3, T + 8, "B+" + most.toFixed(0), "start", "axis lead");
+    text(L + pw + 3, T + ph, "W+" + most.toFixed(0), "start", "axis lead");
+  }
+  text(L, H - 3, "0", "middle");
+  text(L + pw, H - 3, String(g.moves.length), "middle");
+  for (const m of g.mistakes || []) {
+    el("line", { x1: X(m.move_number), y1: T, x2: X(m.move_number), y2: T + ph, stroke: "#cf222e", "stroke-width": 0.8, opacity: 0.35 }, svg);
+  }
+  const line = (pts, cls, colour) => {
+    if (pts.length > 1) el("polyline", { points: pts.map(([x, y]) => `${x.toFixed(2)},${y.toFixed(2)}`).join(" "), fill: "none", stroke: colour, "stroke-width": 1.4, class: cls }, svg);
+  };
+  if (leads.length) line(leads.map((e) => [X(e.move), Yl(e.lead)]), "lead", "#d46b08");
+  line(evals.map((e) => [X(e.move), Y(e.win)]), "win", "#222");
+  const points = el("g", { class: "points" }, svg);
+  for (const e of evals) {
+    const c = el("circle", {
+      cx: X(e.move), cy: Y(e.win), r: 1.3, fill: "#222", class: "ev",
+      "data-move": e.move, "data-win": e.win, "data-lead": e.lead === null || e.lead === undefined ? "" : e.lead,
+    }, points);
+    el("title", {}, c).textContent = `move ${e.move}: Black ${percent(e.win)} ${lead(e.lead)}`;
+  }
+  for (const m of g.mistakes || []) {
+    const x = X(m.move_number), y = Y(m.after.black_win);
+    const t = el("path", { d: `M${x - 3.5},${y - 6} L${x + 3.5},${y - 6} L${x},${y - 1} Z`, fill: "#cf222e", class: "mistake", "data-move": m.move_number }, svg);
+    el("title", {}, t).textContent = mistakeLabel(m, g.board[0]);
+  }
+  el("line", { x1: X(g.at), y1: T, x2: X(g.at), y2: T + ph, stroke: "#1f6feb", "stroke-width": 1.5, class: "now", "data-move": g.at }, svg);
+  svg.addEventListener("click", (e) => {
+    const r = svg.getBoundingClientRect();
+    const x = ((e.clientX - r.left) / r.width) * W;
+    stepViewer(Math.round(((x - L) / pw) * n));
+  });
+  box.replaceChildren(svg);
+  list.replaceChildren();
+  if (g.mistakes && g.mistakes.length) {
+    const head = document.createElement("span");
+    head.textContent = `Mistakes (${g.mistake_threshold}):`;
+    list.appendChild(head);
+    for (const m of g.mistakes) {
+      const b = document.createElement("button");
+      b.className = "mistake";
+      b.dataset.move = m.move_number;
+      b.textContent = `${m.move_number} ${m.color === "B" ? "●" : "○"} ${gtp(m.point, g.board[0])} −${percent(m.loss.win)}`;
+      b.title = mistakeLabel(m, g.board[0]);
+      b.addEventListener("click", () => stepViewer(m.move_number));
+      list.appendChild(b);
+    }
+  }
+}
+
+// A mistake as a line of text: move, point, what it lost, Black's win rate before and after.
+function mistakeLabel(m, size) {
+  return `move ${m.move_number}, ${m.color === "B" ? "Black" : "White"} ${gtp(m.point, size)}: lost ${lossText(m.loss)}; ` +
+    `Black ${percent(m.before.black_win)} → ${percent(m.after.black_win)}`;
+}
+
+function lossText(loss) {
+  return percent(loss.win) + (loss.points !== null && loss.points !== undefined ? `, ${loss.points.toFixed(1)} pt` : "");
+}
+
+// ---- Mistakes mode -----------------------------------------------------------------------
+
+let mkAnswer = null;
+let mkSeq = 0;
+
+function mistakesUrl(s) {
+  const p = new URLSearchParams({ mistakes: s.mkLoss.trim() || "10%", limit: 50 });
+  if (s.mkPlayer.trim()) p.set("player", s.mkPlayer.trim());
+  if (s.mkSince.trim()) p.set("since", s.mkSince.trim());
+  if (s.mkUntil.trim()) p.set("until", s.mkUntil.trim());
+  if (s.mkSort) p.set("sort", s.mkSort);
+  return "/api/mistakes?" + p.toString();
+}
+
+async function searchMistakes() {
+  const seq = ++mkSeq;
+  setStatus("searching…", true);
+  try {
+    const a = await getJson(mistakesUrl(state));
+    if (seq !== mkSeq) return;
+    mkAnswer = a;
+    setStatus("", true);
+  } catch (e) {
+    if (seq !== mkSeq) return;
+    mkAnswer = null;
+    setStatus(e.message, false);
+  }
+  renderMistakes();
+}
+
+// The hits of the mistakes search, as the API orders them: the mover, the move (its point on
+// a 19×19 board: a hit does not say its board), the loss, Black's win rate before and after.
+// A click opens the game after that move.
+function renderMistakes() {
+  const body = $("#mistakes tbody");
+  body.replaceChildren();
+  const a = mkAnswer;
+  $("#mk-summary").textContent = !a ? "" :
+    `${a.total.toLocaleString()} ${a.total === 1 ? "move" : "moves"} in ${a.analysed_games.toLocaleString()} analysed games` +
+    (a.total > a.hits.length ? `, the first ${a.hits.length} shown` : "");
+  for (const m of a ? a.hits : []) {
+    const tr = document.createElement("tr");
+    tr.className = "mistake-row";
+    Object.assign(tr.dataset, { file: m.info.file, game: m.info.game_in_file, move: m.move_number });
+    const mover = m.color === "B" ? m.info.black : m.info.white;
+    const cells = [
+      [(m.color === "B" ? "● " : "○ ") + (mover || "?"), "name"],
+      [`${m.move_number} ${gtp(m.point, 19)}`, "num"],
+      [lossText(m.loss), "num loss"],
+      [`${percent(m.before.black_win)} → ${percent(m.after.black_win)}`, "num"],
+      [`${m.info.black || "?"} – ${m.info.white || "?"}`, "name"],
+      [m.info.date || "", ""],
+    ];
+    for (const [v, cls] of cells) {
+      const td = document.createElement("td");
+      td.textContent = v;
+      if (cls) td.className = cls;
+      tr.appendChild(td);
+    }
+    tr.title = `${m.info.file} #${m.info.game_in_file}: open it after move ${m.move_number}`;
+    tr.addEventListener("click", () => commit((s) => { s.view = [m.info.file, m.info.game_in_file, m.move_number, m.move_number, ""].join("\t"); }));
+    body.appendChild(tr);
   }
 }
 
@@ -867,7 +1055,7 @@ function exploreViewed() {
 
 function refresh() {
   render();
-  search();
+  if (state.mk) searchMistakes(); else search();
 }
 
 function setTool(t) {
@@ -903,6 +1091,14 @@ function wire() {
     });
   });
   for (const th of document.querySelectorAll("#games th[data-sort]")) th.addEventListener("click", () => sortBy(th.dataset.sort));
+  $("#mode-mistakes").addEventListener("click", () => commit((s) => { s.mk = !s.mk; }));
+  $("#mk-form").addEventListener("submit", (e) => {
+    e.preventDefault();
+    commit((s) => {
+      s.mkLoss = $("#mk-loss").value; s.mkPlayer = $("#mk-player").value;
+      s.mkSince = $("#mk-since").value; s.mkUntil = $("#mk-until").value; s.mkSort = $("#mk-sort").value;
+    });
+  });
   $("#viewer-close").addEventListener("click", closeViewer);
   $("#viewer").addEventListener("click", (e) => { if (e.target.id === "viewer") closeViewer(); });
   $("#v-first").addEventListener("click", () => stepViewer(0));

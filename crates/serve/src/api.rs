@@ -660,6 +660,19 @@ struct GameView {
     black: Vec<String>,
     white: Vec<String>,
     sgf: String,
+    /// The engine evaluations the record carries for its main line, read by the library
+    /// ([`qipu::records::RecordGame::evaluations`]); absent for a game without them and for a
+    /// variation line (the record evaluates its main line only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    evaluations: Option<qipu::records::Evaluations>,
+    /// With evaluations: the game's moves that lost at least `mistake_threshold`, as
+    /// `GET /api/mistakes` answers them (the library's rule, over the evaluations the index
+    /// keeps; none when the index was built without them), in move order.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mistakes: Option<Vec<qipu::Mistake>>,
+    /// The threshold `mistakes` was found with, in the words it is read from (`10%`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    mistake_threshold: Option<String>,
 }
 
 /// A variation line as a hit names it (`variation` in [`qipu::lines::HitLine`]).
@@ -669,7 +682,8 @@ struct LineView {
     from: u32,
 }
 
-/// `GET /api/game/FILE/GAME[?at=K][&line=PATH]` and `GET /api/game/FILE/GAME/sgf`. FILE is the
+/// `GET /api/game/FILE/GAME[?at=K][&line=PATH][&mistakes=10%]` and
+/// `GET /api/game/FILE/GAME/sgf`. FILE is the
 /// record file as the answers name it (slashes in it as they are, or percent-encoded); PATH is
 /// a variation line's path as a hit on it gives it (an index built with variations), whose
 /// moves are then shown instead of the main line's.
@@ -711,6 +725,11 @@ async fn game(
             .transpose()?;
         (at, p.text("line"))
     };
+    // How much a move must lose to be marked a mistake in the game's evaluations.
+    let threshold =
+        if sgf { None } else { p.loss("mistakes")? }.unwrap_or(qipu::DEFAULT_PLAYER_MISTAKE);
+    let marked =
+        qipu::Mistakes::new(threshold).map_err(|e| ApiError::from(e).in_param("mistakes"))?;
     // A parameter the request does not take is named before anything is looked up.
     p.finish(if sgf {
         "/api/game/FILE/GAME/sgf"
@@ -775,9 +794,18 @@ async fn game(
             let position = s.index.position_at(id, at)?;
             let stones = |c| position.stones(c).iter().map(|p| p.sgf_string()).collect();
             let (black, white) = (stones(qipu::Color::Black), stones(qipu::Color::White));
+            let variation = s.index.variation(id);
+            let evaluations = match variation {
+                Some(_) => None,
+                None => evaluations_of(&s.index, id)?,
+            };
+            let mistakes = match evaluations {
+                Some(_) => Some(game_mistakes(&s.index, id, marked)?),
+                None => None,
+            };
             Ok(GameView {
                 info,
-                line: s.index.variation(id).map(|v| LineView {
+                line: variation.map(|v| LineView {
                     path: v.path,
                     from: v.from,
                 }),
@@ -787,10 +815,40 @@ async fn game(
                 black,
                 white,
                 sgf: link,
+                mistake_threshold: mistakes.as_ref().map(|_| threshold.to_string()),
+                evaluations,
+                mistakes,
             })
         })
         .await?;
     Ok(json_response(StatusCode::OK, &view))
+}
+
+/// The evaluations game `id`'s record carries, read from its stored record by the library (as
+/// `qipu show --json` gives them).
+fn evaluations_of(
+    index: &Shards,
+    id: GameId,
+) -> Result<Option<qipu::records::Evaluations>, qipu::Error> {
+    let record = index.record(id)?;
+    // The stored record is the game's own text: its one game.
+    let file = qipu::records::read_record(&record);
+    Ok(file
+        .games
+        .first()
+        .and_then(qipu::records::RecordGame::evaluations))
+}
+
+/// Game `id`'s moves that lost at least what `marked` asks, in move order: the library's
+/// search for mistakes within that one game, so the board marks what `/api/mistakes` finds.
+fn game_mistakes(
+    index: &Shards,
+    id: GameId,
+    marked: qipu::Mistakes,
+) -> Result<Vec<qipu::Mistake>, qipu::Error> {
+    let mut hits = index.mistakes(&Query::mistakes(marked).within([id]))?.hits;
+    hits.sort_by_key(|m| m.move_number);
+    Ok(hits)
 }
 
 /// `GET /api/stats`: what `qipu stats --json` says (taken when the server started).

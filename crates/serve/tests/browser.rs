@@ -5,7 +5,9 @@
 //! screenshots go to `target/serve-board.png` and `target/serve-viewer.png`. On real games (`../shared/datasets/fox-pro`), it draws a
 //! corner pattern, checks the continuation table's columns and the date chart against the
 //! API's answer, and walks a joseki by clicking continuation labels, back and by a reloaded
-//! URL (`target/serve-joseki.png`).
+//! URL (`target/serve-joseki.png`). On hand-made analysed games (Sabaki's `SBKV`/`SBKS`), the
+//! viewer's evaluation graph and mistakes and the Mistakes mode's table against the API
+//! (`target/serve-evals.png`).
 //!
 //! Skipped, saying so, when chromium or chromedriver is missing, unless
 //! `QIPU_REQUIRE_BROWSER=1` (as `.ci/run` sets after installing them); the walk also without
@@ -859,4 +861,346 @@ fn a_joseki_is_walked_by_clicks_on_the_board() {
         assert_eq!(s.script("return location.hash"), walk[1].0);
     });
     let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// A 19×19 game of `moves` moves by `black` and `white` on `date`, each position evaluated as
+/// Sabaki writes it (`SBKV` Black's win in percent, `SBKS` Black's lead, on the node whose
+/// position they evaluate: the root for the start) when `analysed`. Black plays along rows 2–3,
+/// White along rows 15–16: nothing is captured. The win rate drifts, with falls and rises of
+/// `swings` (move, change in percent points) after those moves.
+fn analysed_game(
+    black: &str,
+    white: &str,
+    date: &str,
+    moves: usize,
+    swings: &[(usize, f64)],
+    analysed: bool,
+) -> String {
+    let letter = |i: usize| (b'a' + i as u8) as char;
+    let mut win = 50.0f64;
+    let eval = |win: f64, k: usize| {
+        if !analysed {
+            return String::new();
+        }
+        let lead = (win - 50.0) / 3.0 + (k % 3) as f64 * 0.1;
+        format!("SBKV[{win:.2}]SBKS[{lead:.2}]")
+    };
+    let mut sgf = format!(
+        "(;GM[1]FF[4]SZ[19]KM[6.5]PB[{black}]PW[{white}]DT[{date}]RE[B+R]{}",
+        eval(win, 0)
+    );
+    for k in 1..=moves {
+        let (colour, x, y) = if k % 2 == 1 {
+            let n = (k - 1) / 2;
+            ('B', n % 19, 2 + n / 19)
+        } else {
+            let n = (k - 2) / 2;
+            ('W', n % 19, 15 + n / 19)
+        };
+        // A small drift each move, and the swings asked.
+        win += if k % 4 < 2 { 0.7 } else { -0.55 };
+        if let Some((_, d)) = swings.iter().find(|(m, _)| *m == k) {
+            win += d;
+        }
+        win = win.clamp(1.0, 99.0);
+        sgf.push_str(&format!(
+            ";{colour}[{}{}]{}",
+            letter(x),
+            letter(y),
+            eval(win, k)
+        ));
+    }
+    sgf.push(')');
+    sgf
+}
+
+/// A server over three games in `tmp`: a.sgf (Alpha–Beta, 40 moves, Sabaki's evaluations,
+/// swings at moves 11, 24 and 33), b.sgf (Gamma–Alpha, 30 moves, swings at 7 and 18) and c.sgf
+/// (no evaluations), indexed with their evaluations.
+fn analysed_server(tmp: &Path) -> common::Running {
+    let _ = std::fs::remove_dir_all(tmp);
+    let records = tmp.join("records");
+    std::fs::create_dir_all(&records).unwrap();
+    let games = [
+        (
+            "a.sgf",
+            analysed_game(
+                "Alpha",
+                "Beta",
+                "2019-05-01",
+                40,
+                &[(11, -22.0), (24, 31.0), (33, -12.5)],
+                true,
+            ),
+        ),
+        (
+            "b.sgf",
+            analysed_game(
+                "Gamma",
+                "Alpha",
+                "2021-03-02",
+                30,
+                &[(7, -15.0), (18, 9.0)],
+                true,
+            ),
+        ),
+        (
+            "c.sgf",
+            analysed_game("Delta", "Beta", "2020-01-01", 20, &[], false),
+        ),
+    ];
+    for (name, sgf) in &games {
+        std::fs::write(records.join(name), sgf).unwrap();
+    }
+    let index = tmp.join("index");
+    let opts = qipu::BuildOptions {
+        rebuild: true,
+        evals: Some(sgf::eval::read),
+        ..qipu::BuildOptions::default()
+    };
+    qipu::build(&index, &[records], &opts, |_| {}).expect("an index built");
+    common::start(&index, serve::Config::default())
+}
+
+fn served_game(base: &str, name: &str, params: &[(&str, &str)]) -> Value {
+    let params: Vec<(String, String)> = params
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    api(base, &format!("/api/game/{name}/0"), &params)
+}
+
+fn moves_marked(game: &Value) -> Vec<u64> {
+    game["mistakes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["move_number"].as_u64().unwrap())
+        .collect()
+}
+
+/// A served game carries the evaluations its record carries, as the library reads them (`qipu
+/// show --json`'s), and its mistakes as `/api/mistakes` finds them in that game, at the
+/// threshold asked (10% by default); a game without evaluations has neither, and a bad
+/// threshold is a 400 naming `mistakes`. (Needs no browser.)
+#[test]
+fn a_served_game_carries_its_evaluations_and_the_searchs_mistakes() {
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("serve-game-evals-{}", std::process::id()));
+    let server = analysed_server(&tmp);
+    let a = served_game(&server.base, "a.sgf", &[("at", "0")]);
+    let positions = a["evaluations"]["positions"].as_array().unwrap();
+    assert_eq!(positions.len(), 41, "{a}");
+    assert_eq!(a["evaluations"]["program"], "Sabaki");
+    // The record's own numbers, read by the library.
+    let record = std::fs::read(tmp.join("records/a.sgf")).unwrap();
+    let read = qipu::records::read_record(&record).games[0]
+        .evaluations()
+        .unwrap();
+    let read: Value = serde_json::from_str(&serde_json::to_string(&read).unwrap()).unwrap();
+    assert_eq!(a["evaluations"], read);
+    // The falls for Black at 11 and 33 and the rise at White's 24 (a fall for White).
+    assert_eq!(moves_marked(&a), [11, 24, 33], "{a}");
+    assert_eq!(a["mistake_threshold"], "10%");
+    // The game's mistakes are the search's for that game, at each threshold.
+    for word in ["10%", "3%", "2pt"] {
+        let game = served_game(&server.base, "a.sgf", &[("mistakes", word)]);
+        let search = api(
+            &server.base,
+            "/api/mistakes",
+            &[
+                ("mistakes".into(), word.into()),
+                ("query".into(), "black:Alpha AND white:Beta".into()),
+            ],
+        );
+        let mut searched = search["hits"].as_array().unwrap().clone();
+        searched.sort_by_key(|m| m["move_number"].as_u64());
+        assert!(!searched.is_empty(), "{word}");
+        assert_eq!(Value::Array(searched), game["mistakes"], "{word}");
+        assert_eq!(game["mistake_threshold"], word);
+    }
+    // A record without evaluations has neither.
+    let c = served_game(&server.base, "c.sgf", &[]);
+    assert!(
+        c.get("evaluations").is_none() && c.get("mistakes").is_none(),
+        "{c}"
+    );
+    let bad = common::get(
+        &server.base,
+        "/api/game/a.sgf/0",
+        &[("mistakes", "lots")],
+        "application/json",
+    );
+    assert_eq!(bad.status, 400, "{}", bad.body);
+    assert_eq!(bad.json()["param"], "mistakes");
+}
+
+/// The web board on analysed games: the viewer's evaluation graph has a point per evaluation
+/// the API gives (move, Black's win, lead), higher for a higher win rate; its mistakes are the
+/// API's; a click on the graph and on a mistake moves the board; the Mistakes mode's table is
+/// the `/api/mistakes` answer (also for a player typed in its form), and a click on a row opens
+/// the game after that move (`target/serve-evals.png`).
+#[test]
+fn an_analysed_games_evaluations_and_mistakes_are_shown() {
+    let Some(browsers) = browsers() else {
+        return;
+    };
+    let tmp =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("serve-evals-{}", std::process::id()));
+    let server = analysed_server(&tmp);
+    let game = |name: &str, at: usize| served_game(&server.base, name, &[("at", &at.to_string())]);
+    let a = game("a.sgf", 0);
+    let positions = a["evaluations"]["positions"].as_array().unwrap().clone();
+    let marked = moves_marked(&a);
+    assert_eq!(marked, [11, 24, 33], "{a}");
+    let out = out_dir();
+
+    in_browser(browsers, &tmp, |s| {
+        // The viewer opened on game a at its start (a link to it).
+        s.post(
+            "/url",
+            json!({"url": format!("{}/#v=a.sgf%090%090%090%09", server.base)}),
+        );
+        s.wait(
+            "the evaluation graph",
+            "return document.querySelectorAll('#viewer-graph circle.ev').length > 0",
+        );
+        let points = s.script(
+            "return [...document.querySelectorAll('#viewer-graph circle.ev')].map((c) => [Number(c.dataset.move), Number(c.dataset.win), c.dataset.lead === '' ? null : Number(c.dataset.lead), Number(c.getAttribute('cy'))])",
+        );
+        let points = points.as_array().unwrap();
+        assert_eq!(points.len(), positions.len());
+        for (p, e) in points.iter().zip(&positions) {
+            assert_eq!(p[0], e["move"], "{p} {e}");
+            assert_eq!(p[1].as_f64(), e["win"].as_f64(), "{p} {e}");
+            assert_eq!(p[2].as_f64(), e["lead"].as_f64(), "{p} {e}");
+        }
+        // Drawn higher (a smaller y) for a higher win rate.
+        for p in points {
+            for q in points {
+                if p[1].as_f64() > q[1].as_f64() {
+                    assert!(p[3].as_f64() < q[3].as_f64(), "{p} above {q}");
+                }
+            }
+        }
+        let moves_of = |css: &str| {
+            s.script(&format!(
+                "return [...document.querySelectorAll({css:?})].map((e) => Number(e.dataset.move))"
+            ))
+        };
+        assert_eq!(moves_of("#viewer-graph path.mistake"), json!(marked));
+        assert_eq!(moves_of("#viewer-mistakes button.mistake"), json!(marked));
+        assert_eq!(s.count("#viewer-graph polyline.lead"), 1);
+
+        // A click in the graph's middle: the move under it, as the graph places moves (600
+        // wide, the plot from 34 to 560, 40 moves).
+        let middle = ((300.0 - 34.0) / 526.0 * 40.0f64).round() as u64;
+        s.click("#viewer-graph svg");
+        let at = |k: u64| {
+            format!("return document.querySelector('#viewer-move').textContent === 'move {k} / 40' && document.querySelector('#viewer-graph line.now').dataset.move === '{k}'")
+        };
+        s.wait("the board at the clicked move", &at(middle));
+        let board = game("a.sgf", middle as usize);
+        let stones = s.script(
+            "return [...document.querySelectorAll('#viewer-board [data-stone]')].map((e) => e.dataset.stone + e.dataset.pt).sort()",
+        );
+        let mut want: Vec<String> = ["black", "white"]
+            .iter()
+            .flat_map(|c| {
+                board[c]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(move |p| format!("{}{}", &c[..1].to_uppercase(), p.as_str().unwrap()))
+            })
+            .collect();
+        want.sort();
+        assert_eq!(stones, json!(want));
+        // A mistake's button goes to it, its stone ringed.
+        s.click("#viewer-mistakes button.mistake[data-move='24']");
+        s.wait("the board at move 24", &at(24));
+        assert_eq!(s.count("#viewer-board circle.mistake-ring"), 2);
+        s.script("document.querySelector('#viewer-close').click(); return true");
+
+        // The Mistakes mode: the table is the API's answer.
+        s.click("#mode-mistakes");
+        let rows_of = "return [...document.querySelectorAll('#mistakes tbody tr')].map((r) => [r.dataset.file, Number(r.dataset.game), Number(r.dataset.move), r.cells[0].textContent])";
+        let expect = |params: &[(&str, &str)]| {
+            let mut all: Vec<(String, String)> = vec![("limit".into(), "50".into())];
+            all.extend(params.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+            let answer = api(&server.base, "/api/mistakes", &all);
+            let rows: Vec<Value> = answer["hits"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| {
+                    let mover = if m["color"] == "B" {
+                        &m["info"]["black"]
+                    } else {
+                        &m["info"]["white"]
+                    };
+                    let stone = if m["color"] == "B" { "●" } else { "○" };
+                    json!([
+                        m["info"]["file"],
+                        m["info"]["game_in_file"],
+                        m["move_number"],
+                        format!("{stone} {}", mover.as_str().unwrap())
+                    ])
+                })
+                .collect();
+            assert!(!rows.is_empty(), "{params:?}: {answer}");
+            Value::Array(rows)
+        };
+        let wait_table = |what: &str, want: &Value| {
+            let until = Instant::now() + Duration::from_secs(20);
+            let mut shown = Value::Null;
+            while Instant::now() < until {
+                shown = s.script(rows_of);
+                if &shown == want {
+                    return;
+                }
+                std::thread::sleep(Duration::from_millis(100));
+            }
+            panic!("{what}: the table shows {shown}, the API answers {want}");
+        };
+        wait_table("the mistakes at 10%", &expect(&[("mistakes", "10%")]));
+        // Words typed in the form: a lower threshold, one player's moves, newest first.
+        s.script(
+            "document.querySelector('#mk-loss').value = '5%'; document.querySelector('#mk-player').value = 'Alpha'; document.querySelector('#mk-sort').value = 'newest'; return true",
+        );
+        s.click("#mk-form button[type=submit]");
+        let by_alpha = expect(&[("mistakes", "5%"), ("player", "Alpha"), ("sort", "newest")]);
+        wait_table("Alpha's mistakes at 5%", &by_alpha);
+        let hash = s
+            .script("return location.hash")
+            .as_str()
+            .unwrap()
+            .to_string();
+        assert!(hash.contains("mk=1") && hash.contains("mp=Alpha"), "{hash}");
+        // A click on a row opens its game after that move.
+        let first = &by_alpha[0];
+        s.click("#mistakes tbody tr");
+        let total = if first[0] == "a.sgf" { 40 } else { 30 };
+        s.wait(
+            "the game of the first mistake",
+            &format!(
+                "return !document.querySelector('#viewer').hidden && document.querySelector('#viewer-move').textContent === 'move {} / {total}' && document.querySelectorAll('#viewer-graph circle.ev').length > 0",
+                first[2]
+            ),
+        );
+        // Marked at the mode's threshold, the row's move among them.
+        assert_eq!(
+            s.count(&format!(
+                "#viewer-mistakes button.mistake[data-move='{}']",
+                first[2]
+            )),
+            1
+        );
+        let title = s.script("return document.querySelector('#viewer-info').textContent");
+        assert!(
+            title.as_str().unwrap().contains(first[0].as_str().unwrap()),
+            "{title}"
+        );
+        s.screenshot(&out.join("serve-evals.png"));
+    });
 }
