@@ -819,6 +819,9 @@ function sortBy(key) {
 
 let viewed = null;      // {file, game, k, hit, line, data}: the game (or line) in the viewer, its board at k
 let viewSeq = 0;
+// The evaluations and mistakes of the game last viewed, with the request they answer (its path
+// and threshold, not its move): a step within the game asks the server for the board only.
+let viewEvals = { key: "", evaluations: null, mistakes: null, mistake_threshold: null };
 
 function viewParts() {
   const [file, game, k, hit, line] = state.view.split("\t");
@@ -832,8 +835,13 @@ function gamePath(file, game) {
 
 // In Mistakes mode the viewer marks a game's mistakes at the mode's threshold (the row
 // clicked among them); else at the server's default.
-function viewUrl(v) {
-  return gamePath(v.file, v.game) + "?at=" + v.k + (v.line ? "&line=" + encodeURIComponent(v.line) : "") +
+function viewUrl(v, withEvals) {
+  return gamePath(v.file, v.game) + "?at=" + v.k + evalsParams(v) + (withEvals ? "" : "&evaluations=false");
+}
+
+// The parts of a game's request that decide its evaluations and mistakes.
+function evalsParams(v) {
+  return (v.line ? "&line=" + encodeURIComponent(v.line) : "") +
     (state.mk && state.mkLoss.trim() ? "&mistakes=" + encodeURIComponent(state.mkLoss.trim()) : "");
 }
 
@@ -844,8 +852,15 @@ async function renderViewer() {
   const v = viewParts();
   const seq = ++viewSeq;
   try {
-    const g = await getJson(viewUrl(v));
+    const key = gamePath(v.file, v.game) + evalsParams(v);
+    const known = viewEvals.key === key;
+    const g = await getJson(viewUrl(v, !known));
     if (seq !== viewSeq) return;
+    if (known) {
+      Object.assign(g, { evaluations: viewEvals.evaluations, mistakes: viewEvals.mistakes, mistake_threshold: viewEvals.mistake_threshold });
+    } else {
+      viewEvals = { key, evaluations: g.evaluations || null, mistakes: g.mistakes || null, mistake_threshold: g.mistake_threshold || null };
+    }
     viewed = { ...v, data: g };
     const info = g.info;
     $("#viewer-title").textContent = `${info.black || "?"} – ${info.white || "?"}`;

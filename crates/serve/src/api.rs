@@ -682,7 +682,7 @@ struct LineView {
     from: u32,
 }
 
-/// `GET /api/game/FILE/GAME[?at=K][&line=PATH][&mistakes=10%]` and
+/// `GET /api/game/FILE/GAME[?at=K][&line=PATH][&mistakes=10%][&evaluations=false]` and
 /// `GET /api/game/FILE/GAME/sgf`. FILE is the
 /// record file as the answers name it (slashes in it as they are, or percent-encoded); PATH is
 /// a variation line's path as a hit on it gives it (an index built with variations), whose
@@ -730,6 +730,9 @@ async fn game(
         if sgf { None } else { p.loss("mistakes")? }.unwrap_or(qipu::DEFAULT_PLAYER_MISTAKE);
     let marked =
         qipu::Mistakes::new(threshold).map_err(|e| ApiError::from(e).in_param("mistakes"))?;
+    // `evaluations=false`: a step through a game whose evaluations the client holds already
+    // (its mistakes are a search of the index's lists, not worth repeating at every move).
+    let with_evals = !sgf && p.flag("evaluations", true)?;
     // A parameter the request does not take is named before anything is looked up.
     p.finish(if sgf {
         "/api/game/FILE/GAME/sgf"
@@ -796,8 +799,8 @@ async fn game(
             let (black, white) = (stones(qipu::Color::Black), stones(qipu::Color::White));
             let variation = s.index.variation(id);
             let evaluations = match variation {
-                Some(_) => None,
-                None => evaluations_of(&s.index, id)?,
+                None if with_evals => evaluations_of(&s.index, id)?,
+                _ => None,
             };
             let mistakes = match evaluations {
                 Some(_) => Some(game_mistakes(&s.index, id, marked)?),

@@ -1025,6 +1025,17 @@ fn a_served_game_carries_its_evaluations_and_the_searchs_mistakes() {
         c.get("evaluations").is_none() && c.get("mistakes").is_none(),
         "{c}"
     );
+    // Asked without them (a step through a game the client holds), neither.
+    let bare = served_game(
+        &server.base,
+        "a.sgf",
+        &[("at", "5"), ("evaluations", "false")],
+    );
+    assert!(
+        bare.get("evaluations").is_none() && bare.get("mistakes").is_none(),
+        "{bare}"
+    );
+    assert_eq!(bare["at"], 5);
     let bad = common::get(
         &server.base,
         "/api/game/a.sgf/0",
@@ -1100,6 +1111,23 @@ fn an_analysed_games_evaluations_and_mistakes_are_shown() {
             format!("return document.querySelector('#viewer-move').textContent === 'move {k} / 40' && document.querySelector('#viewer-graph line.now').dataset.move === '{k}'")
         };
         s.wait("the board at the clicked move", &at(middle));
+        // The step asked for the board only; the graph is the one the game's first answer gave.
+        let asked = s.script(
+            "return performance.getEntriesByType('resource').map((e) => e.name).filter((n) => n.includes('/api/game/a.sgf/0?at='))",
+        );
+        let asked: Vec<&str> = asked
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap())
+            .collect();
+        assert!(asked.len() >= 2, "{asked:?}");
+        assert!(!asked[0].contains("evaluations=false"), "{asked:?}");
+        assert!(
+            asked[1..].iter().all(|u| u.contains("evaluations=false")),
+            "{asked:?}"
+        );
+        assert_eq!(s.count("#viewer-graph circle.ev"), positions.len() as u64);
         let board = game("a.sgf", middle as usize);
         let stones = s.script(
             "return [...document.querySelectorAll('#viewer-board [data-stone]')].map((e) => e.dataset.stone + e.dataset.pt).sort()",
