@@ -27,6 +27,7 @@ function emptyState() {
     view: "",                      // "file\tgame\tk\thit\tline" of the game (or variation line) in the viewer
     mk: false,                     // Mistakes mode: the search of /api/mistakes instead of the explorer
     mkLoss: "10%", mkPlayer: "", mkSince: "", mkUntil: "", mkSort: "",
+    mkOffset: 0,                   // the page of its hits
   };
 }
 
@@ -65,6 +66,7 @@ function encodeState(s) {
   put("v", s.view, "");
   put("mk", s.mk ? 1 : 0, 0);
   for (const [k, key, dflt] of MK_KEYS) put(key, s[k], dflt);
+  put("mf", s.mkOffset, 0);
   return p.toString();
 }
 
@@ -98,6 +100,7 @@ function decodeState(hash) {
   s.mk = p.get("mk") === "1";
   for (const [k, key, dflt] of MK_KEYS) s[k] = p.get(key) ?? dflt;
   if (!["", "newest", "oldest"].includes(s.mkSort)) s.mkSort = "";
+  s.mkOffset = Math.max(0, parseInt(p.get("mf") || "0", 10) || 0);
   return s;
 }
 
@@ -982,7 +985,8 @@ let mkAnswer = null;
 let mkSeq = 0;
 
 function mistakesUrl(s) {
-  const p = new URLSearchParams({ mistakes: s.mkLoss.trim() || "10%", limit: 50 });
+  const p = new URLSearchParams({ mistakes: s.mkLoss.trim() || "10%", limit: PAGE });
+  if (s.mkOffset) p.set("offset", s.mkOffset);
   if (s.mkPlayer.trim()) p.set("player", s.mkPlayer.trim());
   if (s.mkSince.trim()) p.set("since", s.mkSince.trim());
   if (s.mkUntil.trim()) p.set("until", s.mkUntil.trim());
@@ -1014,8 +1018,13 @@ function renderMistakes() {
   body.replaceChildren();
   const a = mkAnswer;
   $("#mk-summary").textContent = !a ? "" :
-    `${a.total.toLocaleString()} ${a.total === 1 ? "move" : "moves"} in ${a.analysed_games.toLocaleString()} analysed games` +
-    (a.total > a.hits.length ? `, the first ${a.hits.length} shown` : "");
+    `${a.total.toLocaleString()} ${a.total === 1 ? "move" : "moves"} in ${a.analysed_games.toLocaleString()} analysed games`;
+  const total = a ? a.total : 0;
+  $("#mk-page").textContent = !total ? "no moves"
+    : state.mkOffset >= total ? `past the last of ${total.toLocaleString()}`
+    : `${state.mkOffset + 1}–${Math.min(total, state.mkOffset + PAGE)} of ${total.toLocaleString()}`;
+  $("#mk-prev").disabled = state.mkOffset === 0;
+  $("#mk-next").disabled = state.mkOffset + PAGE >= total;
   for (const m of a ? a.hits : []) {
     const tr = document.createElement("tr");
     tr.className = "mistake-row";
@@ -1107,11 +1116,14 @@ function wire() {
   });
   for (const th of document.querySelectorAll("#games th[data-sort]")) th.addEventListener("click", () => sortBy(th.dataset.sort));
   $("#mode-mistakes").addEventListener("click", () => commit((s) => { s.mk = !s.mk; }));
+  $("#mk-prev").addEventListener("click", () => commit((s) => { s.mkOffset = Math.max(0, s.mkOffset - PAGE); }));
+  $("#mk-next").addEventListener("click", () => commit((s) => { s.mkOffset += PAGE; }));
   $("#mk-form").addEventListener("submit", (e) => {
     e.preventDefault();
     commit((s) => {
       s.mkLoss = $("#mk-loss").value; s.mkPlayer = $("#mk-player").value;
       s.mkSince = $("#mk-since").value; s.mkUntil = $("#mk-until").value; s.mkSort = $("#mk-sort").value;
+      s.mkOffset = 0;
     });
   });
   $("#viewer-close").addEventListener("click", closeViewer);

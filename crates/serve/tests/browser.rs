@@ -1154,7 +1154,7 @@ fn an_analysed_games_evaluations_and_mistakes_are_shown() {
         s.click("#mode-mistakes");
         let rows_of = "return [...document.querySelectorAll('#mistakes tbody tr')].map((r) => [r.dataset.file, Number(r.dataset.game), Number(r.dataset.move), r.cells[0].textContent])";
         let expect = |params: &[(&str, &str)]| {
-            let mut all: Vec<(String, String)> = vec![("limit".into(), "50".into())];
+            let mut all: Vec<(String, String)> = vec![("limit".into(), "20".into())];
             all.extend(params.iter().map(|(k, v)| (k.to_string(), v.to_string())));
             let answer = api(&server.base, "/api/mistakes", &all);
             let rows: Vec<Value> = answer["hits"]
@@ -1192,6 +1192,14 @@ fn an_analysed_games_evaluations_and_mistakes_are_shown() {
             panic!("{what}: the table shows {shown}, the API answers {want}");
         };
         wait_table("the mistakes at 10%", &expect(&[("mistakes", "10%")]));
+        // Every move that lost anything: two pages of 20.
+        s.script("document.querySelector('#mk-loss').value = '0%'; return true");
+        s.click("#mk-form button[type=submit]");
+        wait_table("the first page at 0%", &expect(&[("mistakes", "0%")]));
+        s.click("#mk-next");
+        let second = expect(&[("mistakes", "0%"), ("offset", "20")]);
+        wait_table("the second page at 0%", &second);
+        assert_ne!(second, expect(&[("mistakes", "0%")]));
         // Words typed in the form: a lower threshold, one player's moves, newest first.
         s.script(
             "document.querySelector('#mk-loss').value = '5%'; document.querySelector('#mk-player').value = 'Alpha'; document.querySelector('#mk-sort').value = 'newest'; return true",
