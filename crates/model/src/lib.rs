@@ -1,6 +1,7 @@
 //! The small types that cross from the index to the search, defined once: a game's [`Facts`]
 //! (with the rank scale they use), the [`CellKey`] its positions are summed under, the summed
-//! cells ([`MoveCell`], [`GameCell`]), an [`Occurrence`] of a hash in the position table, [`NO_NEXT`], the next-move code of a final position, and
+//! cells ([`MoveCell`], [`GameCell`]), an [`Occurrence`] of a hash in the position table, a
+//! [`CornerEvent`] of a key in the corner table, [`NO_NEXT`], the next-move code of a final position, and
 //! the [`Change`] a stored op makes to the board, as a pattern scan reads it.
 //!
 //! The index writes these and the search reads them; both depend on this crate so that
@@ -9,11 +10,13 @@
 
 mod cells;
 mod change;
+mod corner;
 mod facts;
 mod occurrence;
 
 pub use cells::{CellKey, GameCell, MoveCell};
 pub use change::Change;
+pub use corner::CornerEvent;
 pub use facts::{rank, Facts};
 pub use occurrence::Occurrence;
 

@@ -4,7 +4,7 @@
 use goban::{Bitboard, Color, Point};
 use index::ops::Walker;
 use index::Occupancy;
-use search::store::{CellKey, Change, Changes, CornerHeld, Occurrence, Step, Walk};
+use search::store::{CellKey, Change, Changes, CornerEvent, Occurrence, Step, Walk};
 
 use crate::stop::Stop;
 
@@ -256,26 +256,19 @@ impl search::Store for Games<'_> {
             .then(|| self.index.corner_games(key))
     }
 
-    fn corner_events(&self, width: u8, height: u8, keys: &[u64]) -> Option<Vec<CornerHeld>> {
+    fn corner_events(
+        &self,
+        width: u8,
+        height: u8,
+        keys: &[u64],
+    ) -> Option<Vec<(u64, CornerEvent)>> {
         if !self.shortcuts || !goban::corner::has_corners(width, height) {
             return None;
         }
         let mut events = self.index.corner_events(keys);
         // Keys name a corner's content, whatever the board: the games of another board go.
         events.retain(|(_, e)| self.index.board(e.game) == (width, height));
-        Some(
-            events
-                .into_iter()
-                .map(|(key, e)| CornerHeld {
-                    key,
-                    game: e.game,
-                    k: e.k,
-                    corner: e.corner,
-                    transposed: e.transposed,
-                    next: e.next,
-                })
-                .collect(),
-        )
+        Some(events)
     }
 
     #[inline]

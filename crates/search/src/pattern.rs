@@ -17,7 +17,7 @@ use crate::engine::{
 };
 use crate::query::{Cell, PatternQuery};
 use crate::region::Region;
-use crate::store::{index_point, point_index, Changes, CornerHeld, Store, Walk};
+use crate::store::{index_point, point_index, Changes, CornerEvent, Store, Walk};
 use crate::tally::{continuation_rows, own_positions, Followed, NextMove};
 
 /// Finds where a pattern appears: game g hits at k when, for some placement, position k
@@ -432,7 +432,7 @@ fn from_corners<S: Store>(
     let mut events = index.corner_events(bw, bh, &keys)?;
     if let Some(f) = filter {
         let owners = owners(index, f);
-        events.retain(|e| owners.binary_search(&e.game).is_ok());
+        events.retain(|(_, e)| owners.binary_search(&e.game).is_ok());
     }
     // Placements slid `anywhere` are many and have no orientation to count continuations in.
     let whole = !q.anywhere && placements.len() <= 64 && squares.iter().all(|sq| sq.whole);
@@ -441,7 +441,7 @@ fn from_corners<S: Store>(
             index, &events, &squares, placements,
         )));
     }
-    let mut games: Vec<u32> = events.iter().map(|e| e.game).collect();
+    let mut games: Vec<u32> = events.iter().map(|(_, e)| e.game).collect();
     games.dedup();
     // Stones outside the squares: a game must also have had them, which the occupancy columns
     // tell for all games at once (a few rare points cut a common corner's games down).
@@ -466,12 +466,12 @@ fn from_corners<S: Store>(
 /// would have noted there.
 fn corner_hits<S: Store>(
     index: &S,
-    events: &[CornerHeld],
+    events: &[(u64, CornerEvent)],
     squares: &[Square],
     placements: &[Placement],
 ) -> Vec<(Hit, Nexts)> {
     let mut found: Vec<(Hit, Nexts)> = Vec::new();
-    for e in events {
+    for &(key, ref e) in events {
         if index.stopped() {
             break;
         }
@@ -484,7 +484,7 @@ fn corner_hits<S: Store>(
                 } else {
                     sq.hashes.0
                 };
-                usize::from(e.corner) == sq.corner && hash == e.key
+                usize::from(e.corner) == sq.corner && hash == key
             })
             .fold(0u64, |m, (i, _)| m | 1 << i);
         if mask == 0 {

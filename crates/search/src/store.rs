@@ -7,26 +7,7 @@
 
 use goban::{Bitboard, Color, Point};
 
-pub use model::{CellKey, Change, Facts, GameCell, MoveCell, Occurrence, NO_NEXT};
-
-/// A time a corner square came to hold a keyed content ([`Store::corner_events`]): the position
-/// where that content appeared, and in which orientation, so that a pattern made of whole
-/// corner squares needs no replay.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct CornerHeld {
-    /// The content's key ([`goban::corner::KeyBuilder::key`]).
-    pub key: u64,
-    pub game: u32,
-    /// The position: after `k` moves of the main line.
-    pub k: u32,
-    /// Which corner, as [`goban::corner::locate`] numbers them.
-    pub corner: u8,
-    /// Whether the key is the hash of the content transposed in the corner's frame rather than
-    /// as it stands ([`goban::corner::KeyBuilder::oriented`]).
-    pub transposed: bool,
-    /// The move played from the position, as a code of the store, or [`NO_NEXT`].
-    pub next: u16,
-}
+pub use model::{CellKey, Change, CornerEvent, Facts, GameCell, MoveCell, Occurrence, NO_NEXT};
 
 /// One part of the store's pre-aggregated continuations of a hash: the cells summing the
 /// table entries of every stored game (not copies) of `games` with that hash.
@@ -224,7 +205,7 @@ pub trait Store: Sync {
         let mut games: Vec<u32> = self
             .corner_events(width, height, &[key])?
             .into_iter()
-            .map(|e| e.game)
+            .map(|(_, e)| e.game)
             .collect();
         games.dedup();
         Some(games)
@@ -232,8 +213,10 @@ pub trait Store: Sync {
 
     /// Every time a corner square of an original game of a `width`×`height` board came to hold
     /// one of the contents these keys name ([`goban::corner`]), in (game, k) order, or `None`
-    /// when the store does not key the corners of that board (then any game may).
-    fn corner_events(&self, width: u8, height: u8, keys: &[u64]) -> Option<Vec<CornerHeld>>;
+    /// when the store does not key the corners of that board (then any game may). Each event
+    /// comes with the key its corner came to hold.
+    fn corner_events(&self, width: u8, height: u8, keys: &[u64])
+        -> Option<Vec<(u64, CornerEvent)>>;
 
     /// For a game of a 19×19 board, the points (bit `y * 19 + x`) whose stone ever left or
     /// changed colour, when the store knows them: at every other point a stone, once put, stays

@@ -106,7 +106,7 @@ pub const FLAG_MARKS: u8 = 32;
 pub const FLAG_VARIATION: u8 = 64;
 
 /// `PosEntry::next` of a final position: the one code shared with the search.
-pub use model::NO_NEXT;
+pub use model::{CornerEvent, NO_NEXT};
 
 impl GameRec {
     /// Bytes of one record in `games.bin`.
@@ -215,23 +215,6 @@ pub(crate) fn decode_entry(b: &[u8]) -> (u32, u16, u16) {
     let tail = u32::from_le_bytes([b[3], b[4], b[5], 0]);
     let next = unpack_next(tail & ((1 << NEXT_BITS) - 1));
     (game, (tail >> NEXT_BITS) as u16, next)
-}
-
-/// One time a corner square came to hold a keyed content ([`goban::corner`]): the game, the
-/// position (after `k` moves), which corner (0 top left, 1 top right, 2 bottom left, 3 bottom
-/// right), whether the key is the hash of the transposed content
-/// ([`goban::corner::KeyBuilder::oriented`]) and the move played from the position. With these a
-/// pattern that is a whole corner square is answered from the table alone, the move that came
-/// next included: no game is replayed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct CornerEvent {
-    /// The game: within the segment in a segment's table, across the index once read.
-    pub game: u32,
-    pub k: u32,
-    pub corner: u8,
-    pub transposed: bool,
-    /// The move played from the position, as an op, or [`NO_NEXT`].
-    pub next: u16,
 }
 
 /// Appends a corner-table list to `corners.bin`'s bytes: the events of one key (games within
