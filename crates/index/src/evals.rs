@@ -29,7 +29,7 @@ use std::path::Path;
 
 use sgf::{Color, Eval, Evals};
 
-use crate::leb::{push_leb, push_leb64, read_leb, read_leb64};
+use crate::store::leb::{push_leb, push_leb64, read_leb, read_leb64};
 use crate::store::Checked;
 use crate::IndexError;
 

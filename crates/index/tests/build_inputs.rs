@@ -116,7 +116,7 @@ fn the_largest_record_is_set_by_configuration() {
     };
     let summary = index::build(&dir, &[scratch.0.join("d")], &opts, |_| {}).unwrap();
     assert_eq!(summary.added.games, 1);
-    let report = fs::read_to_string(dir.join(index::build::REPORT)).unwrap();
+    let report = fs::read_to_string(dir.join(index::layout::REPORT)).unwrap();
     assert!(
         report.contains("bomb.sgf.zst") && report.contains("larger than 1048576 bytes"),
         "{report}"

@@ -535,7 +535,7 @@ impl Index {
     /// the metadata's terms: what a set of indexes sums before it counts those over all.
     pub(crate) fn counts(&self) -> Result<Stats, Error> {
         let m = self.inner.manifest();
-        let bytes = index::build::dir_size(&self.dir);
+        let bytes = index::write::dir_size(&self.dir);
         let t = &m.totals;
         let parts = self.inner.part_sizes();
         let date_range = self.inner.date_range()?;

@@ -3,7 +3,7 @@
 //! The manifest records each segment file's whole-file CRC-32, but checking whole files when an
 //! index is opened would read every byte of it (gigabytes) for a query that touches a few pages.
 //! So each file is cut into blocks of [`BLOCK`] bytes, the writer records every block's CRC-32
-//! in the segment's `sums.bin` ([`crate::layout::segment::BLOCK_SUMS`], itself checked whole
+//! in the segment's `sums.bin` ([`crate::store::layout::segment::BLOCK_SUMS`], itself checked whole
 //! against the manifest when the segment is opened), and a [`Checked`] file verifies a block the
 //! first time anything in it is read, once per process (a bitmap of verified blocks). A block
 //! that does not match is noted in the segment's [`DamageLog`]; the bytes are still handed out

@@ -5,8 +5,8 @@
 use super::check::Bytes;
 use std::io::Write;
 
-use crate::layout::op::{KIND_SHIFT, NO_POINT, POINT_MASK};
-use crate::leb::{push_leb, read_leb};
+use crate::store::layout::op::{KIND_SHIFT, NO_POINT, POINT_MASK};
+use crate::store::leb::{push_leb, read_leb};
 
 /// Positions with at most this many stones are in the position table; deeper positions are found
 /// by filtering games on occupancy and following them. 20 instead of 40 halves the table, and a
@@ -89,10 +89,10 @@ pub const FLAG_SYMMETRIC_COPY: u8 = 2;
 /// `GameRec::flags`: positions past move [`MAX_TABLE_MOVE`] are not in the position table:
 /// replay the game.
 pub const FLAG_LONG: u8 = 4;
-/// `GameRec::flags`: the replay program is packed in 12 bits per op (see [`crate::pack`]).
+/// `GameRec::flags`: the replay program is packed in 12 bits per op (see [`crate::encode::pack`]).
 pub const FLAG_PACKED: u8 = 8;
 /// `GameRec::flags`: the stored record is a skeleton, restored with the program when read (see
-/// [`crate::skeleton`]).
+/// [`crate::encode::skeleton`]).
 pub const FLAG_SKELETON: u8 = 16;
 
 /// `GameRec::flags`: the replay program holds marks (setup beside a move, two moves in a node),
@@ -100,7 +100,7 @@ pub const FLAG_SKELETON: u8 = 16;
 /// walker. Known when the game is analysed, so that a search need not look through the program.
 pub const FLAG_MARKS: u8 = 32;
 
-/// `GameRec::flags`: a variation line of a game, not a game (see [`crate::variations`]): it
+/// `GameRec::flags`: a variation line of a game, not a game (see [`crate::encode::variations`]): it
 /// answers from its branch point on, counts apart in statistics, and has no record or metadata
 /// of its own.
 pub const FLAG_VARIATION: u8 = 64;
@@ -159,7 +159,7 @@ pub struct PosEntry {
     pub hash: u64,
     pub game: u32,
     pub k: u16,
-    /// The move played from this position, as an op ([`crate::ops::Op`]), or [`NO_NEXT`].
+    /// The move played from this position, as an op ([`crate::encode::ops::Op`]), or [`NO_NEXT`].
     pub next: u16,
 }
 
@@ -366,7 +366,7 @@ impl RecordAt {
 }
 
 /// A replay program as `ops.bin` holds it: packed in 12 bits per op where it fits (see
-/// [`crate::pack`]), else as `u16`s. Built where games are analysed, on all cores, so that the one
+/// [`crate::encode::pack`]), else as `u16`s. Built where games are analysed, on all cores, so that the one
 /// writer thread only copies bytes.
 #[derive(Clone, Debug, Default)]
 pub struct StoredOps {
@@ -378,7 +378,7 @@ pub struct StoredOps {
 impl StoredOps {
     pub fn new(ops: &[u16]) -> StoredOps {
         let mut bytes = Vec::with_capacity(ops.len() * 2);
-        let packed = crate::pack::pack(ops, &mut bytes);
+        let packed = crate::encode::pack::pack(ops, &mut bytes);
         if !packed {
             bytes.clear();
             bytes.extend(ops.iter().flat_map(|op| op.to_le_bytes()));
@@ -402,11 +402,11 @@ impl StoredOps {
 /// empty.
 pub(crate) fn decode_ops(bytes: &[u8], n: usize, packed: bool, out: &mut Vec<u16>) {
     out.clear();
-    let Some(bytes) = bytes.get(..crate::pack::stored_len(n, packed)) else {
+    let Some(bytes) = bytes.get(..crate::encode::pack::stored_len(n, packed)) else {
         return;
     };
     if packed {
-        crate::pack::unpack(bytes, n, out);
+        crate::encode::pack::unpack(bytes, n, out);
     } else {
         out.extend(
             bytes
@@ -419,7 +419,7 @@ pub(crate) fn decode_ops(bytes: &[u8], n: usize, packed: bool, out: &mut Vec<u16
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::Op;
+    use crate::encode::ops::Op;
     use goban::{Color, Point};
 
     #[test]

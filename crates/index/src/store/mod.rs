@@ -8,10 +8,10 @@
 //!
 //! Files of a segment (all little-endian):
 //! - `games.bin`: one [`GameRec`] (32 bytes) per game;
-//! - `ops.bin`: replay programs (`u16` ops, see [`crate::ops`]; 12 bits per op where they fit, see
-//!   [`crate::pack`]);
+//! - `ops.bin`: replay programs (`u16` ops, see [`crate::encode::ops`]; 12 bits per op where they fit, see
+//!   [`crate::encode::pack`]);
 //! - `occ.bin`: the points ever held by Black and by White, by point: 2 × 361 columns of one bit
-//!   per game, then the number of games in each column (see [`crate::occupancy`]; 19×19 games
+//!   per game, then the number of games in each column (see [`crate::encode::occupancy`]; 19×19 games
 //!   only);
 //! - the position table, every position with at most [`MAX_INDEXED_STONES`] stones of every
 //!   stored (non-copy) game, grouped by hash (only about 2 in 5 entries have a hash of their own):
@@ -35,7 +35,7 @@
 //!   and `long.bin`: the ids of its games flagged [`FLAG_LONG`], so that opening an index need
 //!   not read every game's record;
 //! - `variations.bin`: the segment's variation lines (`qipu index --variations`), each with its
-//!   game, branch point and path (LEB128, see [`crate::variations`]); empty without them;
+//!   game, branch point and path (LEB128, see [`crate::encode::variations`]); empty without them;
 //! - `files.jsonl`: the record files of the segment, one JSON string per line (read the first
 //!   time a game's identity is asked for);
 //! - `rejected.jsonl`: files and games of the segment's inputs that could not be read (gathered
@@ -43,16 +43,26 @@
 //! - `sums.bin`: every other file's CRC-32 per 64 KiB block, which a search checks as it first
 //!   reads each block (see `check`).
 //!
-//! The names of these files are in [`crate::layout::segment`]. The format of their contents is
+//! The names of these files are in [`layout::segment`]. The format of their contents is
 //! in `format` (record sizes, flags, bit layouts); `write` makes a segment and `read` maps one,
 //! both through `format` and never through each other.
+//!
+//! The files of the index folder around the segments are here too: the manifest that names
+//! them ([`manifest`]), every file and folder name ([`layout`]), the writer's lock ([`lock`]),
+//! the stored table of games' sources (`sources`) and the LEB128 numbers of the variable
+//! lists (`leb`).
 
 mod check;
 mod format;
+pub mod layout;
+pub(crate) mod leb;
+pub mod lock;
+pub mod manifest;
 mod read;
+pub(crate) mod sources;
 mod write;
 
-pub use crate::occupancy::{Occupancy, Vacated};
+pub use crate::encode::occupancy::{Occupancy, Vacated};
 pub(crate) use check::{Bytes, Checked};
 pub use format::{
     pack_next, unpack_next, CornerEvent, GameRec, PosEntry, StoredOps, YearWinner, FLAG_IRREGULAR,
@@ -66,8 +76,8 @@ pub use write::{GameData, SegmentWriter, Spare};
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::manifest::SegmentInfo;
-    use crate::ops::Op;
+    use crate::encode::ops::Op;
+    use crate::store::manifest::SegmentInfo;
     use goban::{Color, Point};
 
     #[test]

@@ -14,9 +14,9 @@ use super::format::{
     decode_corner_events, decode_corner_games, decode_entry, decode_ops, CornerEvent, GameRec,
     PosEntry, RecordAt, YearWinner, ENTRY_SIZE, FLAG_PACKED, FLAG_SKELETON,
 };
-use crate::layout::segment as file;
-use crate::manifest::{FileSum, SegmentInfo};
-use crate::occupancy::{Occupancy, Vacated};
+use crate::encode::occupancy::{Occupancy, Vacated};
+use crate::store::layout::segment as file;
+use crate::store::manifest::{FileSum, SegmentInfo};
 use crate::{Facts, IndexError};
 use model::Occurrence;
 
@@ -270,7 +270,7 @@ impl Segment {
         // Facts, years and winners are read by game number: a file of another length is
         // another layout's.
         for (name, map, size) in [
-            (file::FACTS, &segment.facts, crate::facts::SIZE),
+            (file::FACTS, &segment.facts, crate::encode::facts::SIZE),
             (file::YEARS, &segment.years, YearWinner::SIZE),
         ] {
             if map.len() != segment.len() as usize * size {
@@ -337,17 +337,18 @@ impl Segment {
     }
 
     /// The replay program of a game record, read op by op from the mapped file (see
-    /// [`crate::pack::Ops`]); a damaged record reads as an empty program.
-    pub fn op_stream(&self, rec: &GameRec) -> crate::pack::Ops<'_> {
+    /// [`crate::encode::pack::Ops`]); a damaged record reads as an empty program.
+    pub fn op_stream(&self, rec: &GameRec) -> crate::encode::pack::Ops<'_> {
         let bytes = self.program_bytes(rec);
-        crate::pack::Ops::new(bytes, rec.ops_len as usize, rec.flags & FLAG_PACKED != 0)
+        crate::encode::pack::Ops::new(bytes, rec.ops_len as usize, rec.flags & FLAG_PACKED != 0)
     }
 
     /// The stored bytes of a game record's program; none for a damaged record pointing past the
     /// file (which reads as an empty program).
     fn program_bytes(&self, rec: &GameRec) -> &[u8] {
         let start = rec.ops_start as usize;
-        let len = crate::pack::stored_len(rec.ops_len as usize, rec.flags & FLAG_PACKED != 0);
+        let len =
+            crate::encode::pack::stored_len(rec.ops_len as usize, rec.flags & FLAG_PACKED != 0);
         self.ops
             .get(start..start.saturating_add(len))
             .unwrap_or_default()
@@ -355,19 +356,19 @@ impl Segment {
 
     /// Games of the segment (as a bitmap over 0-based ids) whose occupancy covers one of `needs`.
     pub fn covering(&self, needs: &[Occupancy]) -> Vec<u64> {
-        crate::occupancy::covering(&self.occ, self.len() as usize, needs)
+        crate::encode::occupancy::covering(&self.occ, self.len() as usize, needs)
     }
 
     /// Of the segment's games `among` (0-based ids), those whose occupancy covers one of
     /// `needs`, in the order given.
     pub fn covering_among(&self, among: &[u32], needs: &[Occupancy]) -> Vec<u32> {
-        crate::occupancy::covering_among(&self.occ, self.len() as usize, among, needs)
+        crate::encode::occupancy::covering_among(&self.occ, self.len() as usize, among, needs)
     }
 
     /// Games of the segment (0-based ids, ascending) whose occupancy covers one of `needs` (up
     /// to 64), each with the needs it covers (bit i = need i).
     pub fn covering_each(&self, needs: &[Occupancy]) -> Vec<(u32, u64)> {
-        crate::occupancy::covering_each(&self.occ, self.len() as usize, needs)
+        crate::encode::occupancy::covering_each(&self.occ, self.len() as usize, needs)
     }
 
     /// The bytes of the position-table entries with this hash.
@@ -437,10 +438,10 @@ impl Segment {
         }
     }
 
-    /// The pre-aggregated continuations of this hash ([`crate::aggregate`]), games as global
+    /// The pre-aggregated continuations of this hash ([`crate::encode::aggregate`]), games as global
     /// ids; `None` when the segment does not aggregate it (then its entries are all there is),
     /// or when its cells are damaged (then the entries answer, as they would have).
-    pub fn aggregates(&self, hash: u64) -> Option<crate::aggregate::Cells> {
+    pub fn aggregates(&self, hash: u64) -> Option<crate::encode::aggregate::Cells> {
         let n = self.aggregate_keys.len() / 8;
         let key_at = |i: usize| u64_at(&self.aggregate_keys, i);
         let start_at = |i: usize| {
@@ -453,7 +454,7 @@ impl Segment {
             return None;
         }
         let bytes = self.aggregates.get(start_at(lo)?..start_at(lo + 1)?)?;
-        crate::aggregate::decode(bytes, self.first_game, self.len())
+        crate::encode::aggregate::decode(bytes, self.first_game, self.len())
     }
 
     /// How many position-table entries have this hash.
@@ -593,7 +594,7 @@ impl Segment {
     /// Whether game `i` ever had a stone of `color` at `p` (19×19 games; see [`Occupancy`]);
     /// `None` when the file cannot tell (damaged).
     pub fn had(&self, i: u32, color: goban::Color, p: goban::Point) -> Option<bool> {
-        crate::occupancy::had(&self.occ, self.len() as usize, i as usize, color, p)
+        crate::encode::occupancy::had(&self.occ, self.len() as usize, i as usize, color, p)
     }
 
     /// The board (columns, rows) of game `i`: without reading its record when the segment's
@@ -647,7 +648,8 @@ impl Segment {
     pub fn prefetch_program(&self, i: u32) {
         let rec = self.game(i);
         let at = rec.ops_start as usize;
-        let len = crate::pack::stored_len(rec.ops_len as usize, rec.flags & FLAG_PACKED != 0);
+        let len =
+            crate::encode::pack::stored_len(rec.ops_len as usize, rec.flags & FLAG_PACKED != 0);
         // Its first lines: a scan reads on from its first op, and the processor's own
         // prefetcher sees no pattern in a few hundred bytes here and there. Asking for the
         // whole program gained one probe what it cost others (BENCHMARKS.md, Patterns:
@@ -674,15 +676,19 @@ impl Segment {
     /// file's end).
     #[inline]
     pub fn prefetch_facts(&self, i: u32) {
-        prefetch(self.facts.unchecked().get(i as usize * crate::facts::SIZE));
+        prefetch(
+            self.facts
+                .unchecked()
+                .get(i as usize * crate::encode::facts::SIZE),
+        );
     }
 
     /// The facts of game `i` (see [`Facts`]); all unknown past a damaged file's end.
     #[inline]
     pub fn facts(&self, i: u32) -> Facts {
-        let at = i as usize * crate::facts::SIZE;
-        match self.facts.get(at..at + crate::facts::SIZE) {
-            Some(b) => crate::facts::from_bytes(b.try_into().unwrap()),
+        let at = i as usize * crate::encode::facts::SIZE;
+        match self.facts.get(at..at + crate::encode::facts::SIZE) {
+            Some(b) => crate::encode::facts::from_bytes(b.try_into().unwrap()),
             None => Facts {
                 komi_quarters: Facts::NO_KOMI,
                 ..Facts::default()
@@ -699,7 +705,7 @@ impl Segment {
         }
         let mut ops = Vec::new();
         self.ops_into(&rec, &mut ops);
-        crate::skeleton::restore(&stored, &ops).ok_or_else(|| {
+        crate::encode::skeleton::restore(&stored, &ops).ok_or_else(|| {
             IndexError::Corrupt(format!(
                 "record of game {i} in {} disagrees with its moves in {}",
                 self.dir.join(file::RECORDS).display(),
@@ -792,8 +798,10 @@ impl Segment {
 
     /// The segment's variation lines as (line id, variation), in id order; an error when the
     /// file is not such a list.
-    pub fn variations(&self) -> Result<Vec<(u32, crate::variations::Variation)>, IndexError> {
-        crate::variations::decode(&self.variations, self.first_game).ok_or_else(|| {
+    pub fn variations(
+        &self,
+    ) -> Result<Vec<(u32, crate::encode::variations::Variation)>, IndexError> {
+        crate::encode::variations::decode(&self.variations, self.first_game).ok_or_else(|| {
             IndexError::Corrupt(format!(
                 "{} is not a list of variation lines",
                 self.dir.join(file::VARIATIONS).display()

@@ -10,9 +10,9 @@ use super::format::{
     encode_corner_events, encode_entry, CornerEvent, GameRec, PosEntry, RecordAt, StoredOps,
     YearWinner, FLAG_LONG, FLAG_PACKED, MAX_TABLE_MOVE, RECORDS_PER_BLOCK,
 };
-use crate::layout::segment as file;
-use crate::manifest::FileSum;
-use crate::occupancy::{Occupancy, Vacated};
+use crate::encode::occupancy::{Occupancy, Vacated};
+use crate::store::layout::segment as file;
+use crate::store::manifest::FileSum;
 use crate::IndexError;
 use rayon::slice::ParallelSliceMut;
 
@@ -29,12 +29,12 @@ pub struct GameData {
     /// [`Vacated::ALL`].
     pub vacated: Option<Vacated>,
     pub record: Vec<u8>,
-    /// Exact and canonical main-line signatures (see [`crate::game`]).
+    /// Exact and canonical main-line signatures (see [`crate::encode::game`]).
     pub signatures: (u64, u64),
     /// The game's own facts (a copy's are its own, not its original's).
     pub facts: crate::Facts,
     /// For a variation line ([`crate::store::FLAG_VARIATION`]): its game, branch point and path.
-    pub variation: Option<crate::variations::Variation>,
+    pub variation: Option<crate::encode::variations::Variation>,
     /// The engine's evaluations of its main line, for an analysed game (see [`crate::evals`]).
     pub evals: Option<crate::evals::GameEvals>,
 }
@@ -176,7 +176,7 @@ pub struct SegmentWriter {
     /// (copy, original) of the exact copies written so far.
     copies: Vec<(u32, u32)>,
     long: Vec<u32>,
-    /// `variations.bin`'s entries so far ([`crate::variations::encode`]).
+    /// `variations.bin`'s entries so far ([`crate::encode::variations::encode`]).
     variations: Vec<u8>,
     /// A bit per game of the segment: whether it is a variation line (left out of the
     /// pre-aggregated cells, which count games played).
@@ -197,7 +197,7 @@ pub struct SegmentWriter {
     count: u32,
     file_count: u32,
     /// Positions with at least this many entries get pre-aggregated cells (see
-    /// [`crate::aggregate`]).
+    /// [`crate::encode::aggregate`]).
     aggregate_min: u32,
     /// The board of every game so far: `None` before the first, `Some(None)` once two differ.
     board: Option<Option<(u8, u8)>>,
@@ -315,7 +315,7 @@ impl SegmentWriter {
     }
 
     /// The board (columns, rows) every game written so far is played on, when they all are on
-    /// one (see [`crate::manifest::SegmentInfo::board`]).
+    /// one (see [`crate::store::manifest::SegmentInfo::board`]).
     pub fn board(&self) -> Option<(u8, u8)> {
         self.board.flatten()
     }
@@ -356,14 +356,14 @@ impl SegmentWriter {
         self.years
             .extend_from_slice(&YearWinner::new(g.facts.year, g.rec.winner).0.to_le_bytes());
         self.facts
-            .extend_from_slice(&crate::facts::to_bytes(&g.facts));
+            .extend_from_slice(&crate::encode::facts::to_bytes(&g.facts));
         if g.rec.is_copy() {
             self.copies.push((id, g.rec.duplicate_of));
         } else if g.rec.flags & FLAG_LONG != 0 {
             self.long.push(id);
         }
         if let Some(v) = &g.variation {
-            crate::variations::encode(self.count, v, self.first_game, &mut self.variations);
+            crate::encode::variations::encode(self.count, v, self.first_game, &mut self.variations);
             let i = self.count as usize;
             if self.line_bits.len() <= i / 64 {
                 self.line_bits.resize(i / 64 + 1, 0);
@@ -538,7 +538,7 @@ impl SegmentWriter {
                 || -> Result<_, IndexError> {
                     let mut corner = sum_all(&dir, write_corners(&dir, corners, corner_lists)?)?;
                     let mut occ = create_file(&dir, file::OCCUPANCY)?;
-                    occ.write_all(&crate::occupancy::to_columns(occupancy))
+                    occ.write_all(&crate::encode::occupancy::to_columns(occupancy))
                         .map_err(|e| IndexError::io(&dir, e))?;
                     corner.extend(sum_all(&dir, [occ])?);
                     Ok(corner)
@@ -651,7 +651,7 @@ struct Aggregating<'a> {
 }
 
 impl Aggregating<'_> {
-    /// Writes the pre-aggregated continuations ([`crate::aggregate`]) of every hash of the
+    /// Writes the pre-aggregated continuations ([`crate::encode::aggregate`]) of every hash of the
     /// (sorted) position table with at least `aggregate_min` entries: the hashes, where each
     /// one's cells start in `aggregates.bin` (bytes, 4 each, and one where the last ends), and
     /// the cells. The hashes are summed on all cores.
@@ -660,11 +660,11 @@ impl Aggregating<'_> {
         let err = |e| IndexError::io(dir, e);
         let facts: Vec<crate::Facts> = self
             .facts
-            .chunks_exact(crate::facts::SIZE)
-            .map(|b| crate::facts::from_bytes(b.try_into().expect("chunks of SIZE")))
+            .chunks_exact(crate::encode::facts::SIZE)
+            .map(|b| crate::encode::facts::from_bytes(b.try_into().expect("chunks of SIZE")))
             .collect();
-        let mover = |code: u16| match crate::ops::Op::decode(code) {
-            crate::ops::Op::Move(c, _) => Some(c),
+        let mover = |code: u16| match crate::encode::ops::Op::decode(code) {
+            crate::encode::ops::Op::Move(c, _) => Some(c),
             _ => None,
         };
         let groups: Vec<&[PosEntry]> = positions
@@ -679,7 +679,7 @@ impl Aggregating<'_> {
                         .get(i / 64)
                         .is_some_and(|w| w >> (i % 64) & 1 != 0)
                 };
-                let cells = crate::aggregate::cells_of(
+                let cells = crate::encode::aggregate::cells_of(
                     g,
                     self.first_game,
                     &facts,
@@ -688,7 +688,7 @@ impl Aggregating<'_> {
                     is_line,
                 );
                 let mut bytes = Vec::new();
-                crate::aggregate::encode(&cells, self.first_game, &mut bytes);
+                crate::encode::aggregate::encode(&cells, self.first_game, &mut bytes);
                 (g[0].hash, bytes)
             })
             .collect();

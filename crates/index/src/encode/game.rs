@@ -5,11 +5,11 @@ use goban::{corner, Color, Symmetry};
 use sgf::info::Winner;
 use sgf::{GameInfo, GameTree};
 
-use crate::layout::op::{point_index, KIND_SHIFT, POINT_MASK, POINT_STRIDE};
-use crate::ops::{
+use crate::encode::ops::{
     encode_main_line_noting, with_removals_into, IrregularMove, Op, Raw, RawKind, Walker,
     KIND_EFFECT,
 };
+use crate::store::layout::op::{point_index, KIND_SHIFT, POINT_MASK, POINT_STRIDE};
 use crate::store::{
     CornerEvent, GameRec, Occupancy, StoredOps, FLAG_IRREGULAR, FLAG_LONG, FLAG_MARKS,
     FLAG_SKELETON, FLAG_VARIATION, MAX_INDEXED_STONES, MAX_TABLE_MOVE, NO_NEXT,
@@ -36,7 +36,7 @@ pub struct Analysed {
     /// The main line under the best of its symmetries: copies up to rotation/reflection share it.
     pub canonical_signature: u64,
     /// The record to store: its skeleton when `rec.flags` has [`FLAG_SKELETON`] (see
-    /// [`crate::skeleton`]), else the record itself.
+    /// [`crate::encode::skeleton`]), else the record itself.
     pub record: Vec<u8>,
     /// Its variation lines, when asked for ([`analyse_with_lines`]), in document order.
     pub lines: Vec<AnalysedLine>,
@@ -59,11 +59,11 @@ pub fn analyse(tree: &GameTree<'_>, record: &[u8]) -> Analysed {
 }
 
 /// [`analyse`], and with `lines` also the game's variation lines within those bounds (see
-/// [`crate::variations`]).
+/// [`crate::encode::variations`]).
 pub fn analyse_with_lines(
     tree: &GameTree<'_>,
     record: &[u8],
-    lines: Option<crate::variations::Limits>,
+    lines: Option<crate::encode::variations::Limits>,
 ) -> Analysed {
     let run = |s: &mut Scratch| {
         let mut a = analyse_with(tree, record, s);
@@ -88,7 +88,7 @@ pub fn analyse_with_lines(
     }
 }
 
-/// A variation line of a game, ready for the store (see [`crate::variations`]): what a game
+/// A variation line of a game, ready for the store (see [`crate::encode::variations`]): what a game
 /// stores for its main line, without information, record or signatures.
 pub struct AnalysedLine {
     pub rec: GameRec,
@@ -101,17 +101,17 @@ pub struct AnalysedLine {
     pub vacated: Option<crate::Vacated>,
     /// The first position the line answers at (its branch point).
     pub from: u32,
-    /// The choices that lead to it ([`crate::variations::Variation::path`]).
+    /// The choices that lead to it ([`crate::encode::variations::Variation::path`]).
     pub path: Vec<(u32, u32)>,
 }
 
 /// The variation lines of `tree` within `limits`, analysed, and how many were left out.
 fn lines_of(
     tree: &GameTree<'_>,
-    limits: crate::variations::Limits,
+    limits: crate::encode::variations::Limits,
     scratch: &mut Scratch,
 ) -> (Vec<AnalysedLine>, u64) {
-    let (plans, left) = crate::variations::plan(tree, limits);
+    let (plans, left) = crate::encode::variations::plan(tree, limits);
     let (width, height) = tree.board_size();
     let Scratch { ops, values, full } = scratch;
     let lines = plans
@@ -119,8 +119,12 @@ fn lines_of(
         .map(|plan| {
             ops.clear();
             values.clear();
-            let moves =
-                crate::ops::encode_line_at(plan.nodes.into_iter(), (width, height), ops, values);
+            let moves = crate::encode::ops::encode_line_at(
+                plan.nodes.into_iter(),
+                (width, height),
+                ops,
+                values,
+            );
             // A variation line's moves are not the game's: their notes are not said.
             let replayed = replay(ops, width, height, full, plan.from, &mut Vec::new());
             let mut corners = corners_of(full, width, height, replayed.marks);
@@ -188,7 +192,7 @@ fn replay(
         |step, b| {
             if step.k >= from && b.stone_count() <= MAX_INDEXED_STONES {
                 if step.k <= MAX_TABLE_MOVE {
-                    let next = crate::ops::next_code(step.next);
+                    let next = crate::encode::ops::next_code(step.next);
                     positions.push((b.hash(), step.k as u16, next));
                 } else {
                     // Found by replay (see FLAG_LONG).
@@ -203,7 +207,7 @@ fn replay(
     let nineteen = (width, height) == (19, 19);
     let (occupancy, vacated) = match nineteen {
         true => {
-            let (o, v) = crate::occupancy::stones_of(ops);
+            let (o, v) = crate::encode::occupancy::stones_of(ops);
             (o, Some(v))
         }
         false => (Occupancy::default(), None),
@@ -243,7 +247,7 @@ fn analyse_with(tree: &GameTree<'_>, record: &[u8], scratch: &mut Scratch) -> An
     values.reserve(nodes);
     let mut notes = Vec::new();
     let moves = encode_main_line_noting(tree, ops, values, &mut notes);
-    let skeleton = crate::skeleton::strip(record, tree.span().start, ops, values);
+    let skeleton = crate::encode::skeleton::strip(record, tree.span().start, ops, values);
     let stripped = skeleton.is_some();
     let (width, height) = tree.board_size();
     let winner = match info.result.as_ref().and_then(|r| r.value) {
@@ -362,7 +366,7 @@ fn corners_walked(ops: &[u16], width: u8, height: u8) -> Vec<(u64, CornerEvent)>
         }) else {
             break;
         };
-        let next = crate::ops::next_code(step.next);
+        let next = crate::encode::ops::next_code(step.next);
         while dirty != 0 {
             let c = dirty.trailing_zeros() as usize;
             dirty &= dirty - 1;
@@ -684,7 +688,7 @@ mod tests {
             }
         }
         ops.extend([Op::Move(Color::Black, None).encode(), Op::Mark.encode()]);
-        assert_eq!(crate::occupancy::stones_of(&ops).0, expected);
+        assert_eq!(crate::encode::occupancy::stones_of(&ops).0, expected);
         assert_ne!(expected, Occupancy::default());
     }
 

@@ -21,8 +21,8 @@ use std::collections::BTreeMap;
 use std::io::Write;
 use std::path::Path;
 
-use crate::layout::SOURCES;
-use crate::manifest::SourceInfo;
+use crate::store::layout::SOURCES;
+use crate::store::manifest::SourceInfo;
 
 /// The inputs of an index by key ([`crate::Manifest::sources`]).
 type Sources = BTreeMap<String, SourceInfo>;

@@ -27,7 +27,7 @@
 //! `aggregates.bin`: per hash the number of move cells, the move cells, the number of game cells,
 //! the game cells, every number in LEB128.
 
-use crate::leb::{push_leb, push_leb64, read_leb, read_leb64};
+use crate::store::leb::{push_leb, push_leb64, read_leb, read_leb64};
 use crate::store::{PosEntry, NO_NEXT};
 use crate::Facts;
 pub use model::{CellKey, GameCell, MoveCell};

@@ -8,13 +8,13 @@
 //! mark instead. After each move come REMOVE ops for the stones it took off (computed once, when
 //! the game is indexed), so that a search can follow the stones without the rules ([`Walker`]).
 //!
-//! Layout of an op (constants in [`crate::layout::op`]): the top 3 bits are the kind, the low
+//! Layout of an op (constants in [`crate::store::layout::op`]): the top 3 bits are the kind, the low
 //! 13 bits the point `y * 52 + x` (8191 for a pass or a malformed point, played as a pass).
 
 use goban::{Bitboard, Board, BoardSizeError, Color, MoveOutcome, Point, Position};
 use sgf::{ids, value, GameTree};
 
-use crate::layout::op::{point_index, KIND_SHIFT, NO_POINT, POINT_MASK, POINT_STRIDE};
+use crate::store::layout::op::{point_index, KIND_SHIFT, NO_POINT, POINT_MASK, POINT_STRIDE};
 
 /// What an op does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -184,7 +184,7 @@ pub fn encode_main_line(tree: &GameTree<'_>, out: &mut Vec<u16>) -> u32 {
 
 /// [`encode_main_line`], also pushing to `values`, for each move op in program order, the
 /// offset in the file of the move's value (`usize::MAX` when it has none): what
-/// [`crate::skeleton`] needs to take the moves out of the record text.
+/// [`crate::encode::skeleton`] needs to take the moves out of the record text.
 pub fn encode_main_line_at(
     tree: &GameTree<'_>,
     out: &mut Vec<u16>,
@@ -213,7 +213,7 @@ pub fn encode_main_line_noting(
 }
 
 /// [`encode_main_line_at`] for any line of a tree: `nodes` from the root down, on a `w`×`h`
-/// board (a variation line, see [`crate::variations`]).
+/// board (a variation line, see [`crate::encode::variations`]).
 pub fn encode_line_at<'t, 'a: 't>(
     nodes: impl Iterator<Item = sgf::Node<'t, 'a>>,
     (w, h): (u8, u8),

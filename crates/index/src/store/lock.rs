@@ -17,7 +17,7 @@ use std::path::Path;
 
 use crate::IndexError;
 
-pub use crate::layout::LOCK;
+pub use crate::store::layout::LOCK;
 
 /// The writer's lock on an index folder, held while this lives.
 #[derive(Debug)]

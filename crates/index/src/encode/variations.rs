@@ -29,7 +29,7 @@
 
 use sgf::{GameTree, Node};
 
-use crate::leb::{push_leb, read_leb};
+use crate::store::leb::{push_leb, read_leb};
 
 /// How a variation line of a game is reached, and where it starts to answer.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,7 +8,7 @@
 //! instead of reading every game's 96 bytes (tens of megabytes). Other board sizes keep no
 //! occupancy and are not filtered.
 
-use crate::leb::{push_leb, read_leb};
+use crate::store::leb::{push_leb, read_leb};
 use crate::store::Bytes;
 
 /// Points of a 19×19 board.
@@ -59,15 +59,15 @@ impl Occupancy {
 pub struct Vacated(pub [u64; 6]);
 
 /// A 19×19 program's [`Occupancy`] and [`Vacated`] points, from its ops with their removals
-/// ([`crate::ops::with_removals`]), in one pass with the board's stones as two bit sets (one pass
+/// ([`crate::encode::ops::with_removals`]), in one pass with the board's stones as two bit sets (one pass
 /// for each, one of them through a table of the 361 points cleared for every game, took more:
 /// BENCHMARKS.md, Indexing: occupancy in one pass). A point held a stone of a colour when a move or
 /// setup put one there; it is vacated when its stone left: taken off (a removal, setup that empties
 /// it) or replaced by the other colour's. A setup without a point counts for the corner point's
-/// occupancy, as [`crate::ops::Op::decode`] reads it.
+/// occupancy, as [`crate::encode::ops::Op::decode`] reads it.
 pub(crate) fn stones_of(ops: &[u16]) -> (Occupancy, Vacated) {
-    use crate::layout::op::NO_POINT;
-    use crate::ops::{Raw, RawKind};
+    use crate::encode::ops::{Raw, RawKind};
+    use crate::store::layout::op::NO_POINT;
     // By colour: every point that ever held such a stone, and the points that hold one now.
     let (mut ever, mut now, mut vacated) = ([[0u64; 6]; 2], [[0u64; 6]; 2], [0u64; 6]);
     for &v in ops {
@@ -362,7 +362,7 @@ pub fn covering_each<B: Bytes + ?Sized>(
 #[cfg(test)]
 mod vacated_tests {
     use super::*;
-    use crate::ops::Op;
+    use crate::encode::ops::Op;
     use goban::{Color, Point};
 
     #[test]
@@ -417,8 +417,8 @@ mod vacated_tests {
 #[cfg(test)]
 mod stones_tests {
     use super::*;
-    use crate::layout::op::{KIND_SHIFT, NO_POINT, POINT_MASK, POINT_STRIDE};
-    use crate::ops::{Op, Raw, RawKind};
+    use crate::encode::ops::{Op, Raw, RawKind};
+    use crate::store::layout::op::{KIND_SHIFT, NO_POINT, POINT_MASK, POINT_STRIDE};
 
     /// Occupancy as the ops decode: a move's or a setup's stone.
     fn occupancy_by_ops(ops: &[u16]) -> Occupancy {

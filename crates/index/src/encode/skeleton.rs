@@ -22,7 +22,7 @@
 
 use goban::Point;
 
-use crate::ops::Op;
+use crate::encode::ops::Op;
 
 /// Stands for a taken-out move value in a skeleton. A control byte that text records do not
 /// use; a record that contains it is not stripped.
@@ -30,7 +30,7 @@ pub const MARKER: u8 = 0x01;
 
 /// The skeleton of `record`, or `None` when it cannot be stripped exactly.
 ///
-/// `ops` is the game's program as [`crate::ops::encode_main_line_at`] wrote it, `values` the
+/// `ops` is the game's program as [`crate::encode::ops::encode_main_line_at`] wrote it, `values` the
 /// offsets it gave for each move op, and `start` the offset of the record in its file.
 pub fn strip(record: &[u8], start: usize, ops: &[u16], values: &[usize]) -> Option<Vec<u8>> {
     if memchr::memchr(MARKER, record).is_some() {
@@ -167,7 +167,7 @@ pub fn restore(skeleton: &[u8], ops: &[u16]) -> Option<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::encode_main_line_at;
+    use crate::encode::ops::encode_main_line_at;
     use sgf::Records;
 
     /// The skeleton of the first game of `src`, checked to restore exactly.

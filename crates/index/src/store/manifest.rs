@@ -13,7 +13,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::IndexError;
 
-pub use crate::layout::{FORMAT_VERSION, MANIFEST, OLDEST_READABLE_VERSION};
+pub use crate::store::layout::{FORMAT_VERSION, MANIFEST, OLDEST_READABLE_VERSION};
 
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Manifest {
@@ -37,7 +37,7 @@ pub struct Manifest {
     pub totals: Totals,
     /// Whether the index takes in the variation lines of its records (`qipu index
     /// --variations`): chosen when the index is made, kept by every later run (see
-    /// [`crate::variations`]).
+    /// [`crate::encode::variations`]).
     #[serde(default)]
     pub variations: bool,
 }
@@ -172,12 +172,12 @@ impl Totals {
 impl Manifest {
     /// The metadata folder of this generation (`meta` for the first build).
     pub fn meta_dir(&self) -> String {
-        crate::layout::meta_dir(self.generation)
+        crate::store::layout::meta_dir(self.generation)
     }
 
     /// The folder of this generation's `n`-th segment (`seg-000001` … for the first build).
     pub fn segment_dir(&self, n: usize) -> String {
-        crate::layout::segment_dir(self.generation, n)
+        crate::store::layout::segment_dir(self.generation, n)
     }
 
     /// Takes the source `key` out: its games are hidden and its counts leave the totals.
@@ -279,9 +279,9 @@ impl Manifest {
         // Then the table of its inputs (see `sources`): a speed-up only, read when it names
         // this manifest, so one that could not be written leaves an index that answers the
         // same, parsing the manifest's inputs for hits' paths.
-        if crate::sources::write_table(dir, &self.sources, &data).is_err() {
+        if crate::store::sources::write_table(dir, &self.sources, &data).is_err() {
             // Not even a stale table is left to be checked and refused.
-            let _ = std::fs::remove_file(dir.join(crate::layout::SOURCES));
+            let _ = std::fs::remove_file(dir.join(crate::store::layout::SOURCES));
         }
         if let Ok(d) = File::open(dir) {
             let _ = d.sync_all();

@@ -24,21 +24,21 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::mpsc::sync_channel;
+use std::sync::mpsc::{sync_channel, Receiver, SyncSender};
 use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;
 use sgf::Records;
 
-use crate::game::{analyse_with_lines, Analysed};
-use crate::layout;
-use crate::manifest::{self, Manifest, SegmentInfo, SourceInfo, Totals};
+use crate::encode::game::{analyse_with_lines, Analysed};
+use crate::encode::variations::{Limits, Variation};
+use crate::store::layout;
+use crate::store::manifest::{self, Manifest, SegmentInfo, SourceInfo, Totals};
 use crate::store::{
     GameData, Segment, SegmentWriter, Spare, StoredOps, FLAG_SKELETON, FLAG_SYMMETRIC_COPY,
     MAX_SEGMENT_GAMES,
 };
-use crate::variations::{Limits, Variation};
 use crate::IndexError;
 use inputs::{Record, Source};
 use meta::MetaWriter;
@@ -70,7 +70,7 @@ pub struct BuildOptions {
     /// `data/aliases.tsv`); an empty file turns aliases off.
     pub aliases: Option<PathBuf>,
     /// Whether to index every variation line of each record as a line of its own, searchable
-    /// like a game and marked as a variation of it ([`crate::variations`]). `None` keeps the
+    /// like a game and marked as a variation of it ([`crate::encode::variations`]). `None` keeps the
     /// index's setting (a new index: no); a new index or a rebuild takes `Some`; an existing
     /// index refuses a setting other than its own ([`IndexError::Variations`]), since it would
     /// then hold lines for some records only. At most 200,000 lines and 2,000,000 nodes over
@@ -96,9 +96,9 @@ pub struct BuildOptions {
     pub meta_heap: usize,
     /// Bounds on the variation lines taken per record.
     #[doc(hidden)]
-    pub line_limits: crate::variations::Limits,
+    pub line_limits: crate::encode::variations::Limits,
     /// Positions reached by at least this many table entries of a segment get pre-aggregated
-    /// continuations ([`crate::aggregate`]); tests set it low to aggregate small corpora.
+    /// continuations ([`crate::encode::aggregate`]); tests set it low to aggregate small corpora.
     #[doc(hidden)]
     pub aggregate_min: u32,
     /// How the engine evaluations a record carries are read; the games it gives evaluations
@@ -118,8 +118,8 @@ impl Default for BuildOptions {
             meta_heap: 256 << 20,
             aliases: None,
             variations: None,
-            line_limits: crate::variations::Limits::default(),
-            aggregate_min: crate::aggregate::DEFAULT_MIN_ENTRIES,
+            line_limits: crate::encode::variations::Limits::default(),
+            aggregate_min: crate::encode::aggregate::DEFAULT_MIN_ENTRIES,
             evals: Some(sgf::eval::read),
         }
     }
@@ -206,7 +206,7 @@ pub struct Rejection {
     pub reason: String,
 }
 
-pub use crate::layout::REPORT;
+pub use crate::store::layout::REPORT;
 
 /// Builds or extends the index in `dir` from `inputs`.
 pub fn build(
@@ -223,7 +223,7 @@ pub fn build(
     };
     std::fs::create_dir_all(dir).map_err(|e| IndexError::io(dir, e))?;
     // Before anything else is touched: one writer at a time (see `lock`).
-    let _lock = crate::lock::WriteLock::take(dir)?;
+    let _lock = crate::store::lock::WriteLock::take(dir)?;
     let (mut manifest, previous_meta) = starting_manifest(dir, opts)?;
     let lines = manifest.variations.then_some(opts.line_limits);
     let evals = opts.evals;
@@ -278,97 +278,42 @@ pub fn build(
     let read_before = AtomicUsize::new(0);
     let read_before = &read_before;
     std::thread::scope(|scope| -> Result<(), IndexError> {
-        let reader = scope.spawn(move || {
-            for (source, key, (skip, skip_games)) in &todo {
-                let mut n = 0u64;
-                let res = inputs::read_source(source, &mut |rec: Record| {
-                    n += 1;
-                    if n > *skip {
-                        let games_in = if n == skip + 1 { *skip_games } else { 0 };
-                        in_flight.add(rec.bytes.len());
-                        let _ = tx.send(Item::Record(key.clone(), n, rec, games_in));
-                    }
-                });
-                if *skip > 0 && *skip_games == 0 && n == *skip && res.is_ok() {
-                    read_before.fetch_add(1, Ordering::Relaxed);
-                }
-                let _ = tx.send(Item::SourceDone(
-                    key.clone(),
-                    source.len,
-                    n,
-                    res.err().map(|e| (source.name.clone(), e.to_string())),
-                ));
-            }
-        });
+        let reader = scope.spawn(move || read_inputs(&todo, &tx, in_flight, read_before));
         // Parsing and replaying (on all cores) overlaps with writing: a processor thread turns
         // batches of record files into results while this thread writes the previous batch.
         // Up to four batches of results wait, so that the processor keeps both cores busy while
         // this thread closes a segment (with two, the cores idled a third of that time).
         let (done_tx, done_rx) = sync_channel::<(Vec<Processed>, u64)>(4);
-        let batch_limit = opts.batch_bytes;
+        let batching = Batching {
+            limit: opts.batch_bytes,
+            chunk_games,
+            lines,
+            evals,
+        };
         // However the processor ends (or if it never starts), the reader no longer waits for it.
         let closing = in_flight.closer();
         let processor = scope.spawn(move || {
             let _closing = closing;
-            let mut batch: Vec<Item> = Vec::new();
-            let mut batch_bytes = 0usize;
-            // Bytes of finished inputs, plus how far into the current one its reader is (an
-            // archive is one input: without this its progress would jump from 0 to done).
-            let mut bytes_done = 0u64;
-            let mut bytes_current = 0u64;
-            loop {
-                // The channel closes when the reader is done and everything it sent was received.
-                let item = rx.recv().ok();
-                let done = item.is_none();
-                match item {
-                    Some(Item::Record(name, n, rec, games_in)) => {
-                        batch_bytes += rec.bytes.len();
-                        bytes_current = rec.consumed;
-                        batch.push(Item::Record(name, n, rec, games_in));
-                    }
-                    Some(Item::SourceDone(name, len, n, err)) => {
-                        bytes_done += len;
-                        bytes_current = 0;
-                        batch.push(Item::SourceDone(name, len, n, err));
-                    }
-                    None => {}
-                }
-                if (done && !batch.is_empty()) || batch_bytes >= batch_limit {
-                    let taken = std::mem::replace(&mut batch_bytes, 0);
-                    let bytes = bytes_done + bytes_current;
-                    let mut send = |results| done_tx.send((results, bytes)).is_ok();
-                    let went_on = process(
-                        std::mem::take(&mut batch),
-                        batch_limit,
-                        chunk_games,
-                        (lines, evals),
-                        &mut send,
-                    );
-                    in_flight.done(taken);
-                    if !went_on {
-                        break; // the writer stopped on an error
-                    }
-                }
-                if done {
-                    break;
-                }
-            }
+            process_batches(&rx, &done_tx, in_flight, &batching);
         });
-        for (results, bytes_read) in done_rx {
-            for r in results {
-                if let Some(err) = state.write(r, &mut seen)? {
-                    summary.damaged.push(err);
-                }
-            }
-            progress(Progress {
-                games: state.manifest.totals.games - before.games,
-                bytes_read,
-                bytes_total,
-            });
-        }
+        // The results' channel is dropped when this returns, an error included, so that the
+        // processor stops sending before it is joined.
+        let written = write_results(
+            done_rx,
+            &mut state,
+            &mut seen,
+            &mut summary.damaged,
+            &mut |games_added, bytes_read| {
+                progress(Progress {
+                    games: games_added - before.games,
+                    bytes_read,
+                    bytes_total,
+                })
+            },
+        );
         let _ = processor.join();
         let _ = reader.join();
-        Ok(())
+        written
     })?;
     let read_before = read_before.load(Ordering::Relaxed);
     summary.sources_resumed -= read_before;
@@ -382,6 +327,122 @@ pub fn build(
     summary.seconds = start.elapsed().as_secs_f64();
     summary.index_bytes = dir_size(dir);
     Ok(summary)
+}
+
+/// The reading step of [`build`]'s stream: each input still to read, its record files from the
+/// first one not yet in the index, sent in order, then its end (with the error that cut it
+/// short). An input whose records were all read by a run that died before it recorded the end is
+/// counted in `read_before`.
+fn read_inputs(
+    todo: &[(Source, Key, (u64, usize))],
+    tx: &SyncSender<Item>,
+    in_flight: &InFlight,
+    read_before: &AtomicUsize,
+) {
+    for (source, key, (skip, skip_games)) in todo {
+        let mut n = 0u64;
+        let res = inputs::read_source(source, &mut |rec: Record| {
+            n += 1;
+            if n > *skip {
+                let games_in = if n == skip + 1 { *skip_games } else { 0 };
+                in_flight.add(rec.bytes.len());
+                let _ = tx.send(Item::Record(key.clone(), n, rec, games_in));
+            }
+        });
+        if *skip > 0 && *skip_games == 0 && n == *skip && res.is_ok() {
+            read_before.fetch_add(1, Ordering::Relaxed);
+        }
+        let _ = tx.send(Item::SourceDone(
+            key.clone(),
+            source.len,
+            n,
+            res.err().map(|e| (source.name.clone(), e.to_string())),
+        ));
+    }
+}
+
+/// How [`process_batches`] cuts the stream: a batch is processed once it holds `limit` bytes
+/// of records (see [`process`] for `chunk_games` and `lines`).
+struct Batching {
+    limit: usize,
+    chunk_games: usize,
+    lines: Option<Limits>,
+    evals: Option<crate::evals::EvalReader>,
+}
+
+/// The parsing step of [`build`]'s stream: records gathered into batches, each parsed and
+/// replayed on all cores, and the results sent on with how far into the inputs they reach
+/// (bytes). Ends when the reader is done, or when the writer stops taking results (an error).
+fn process_batches(
+    rx: &Receiver<Item>,
+    done_tx: &SyncSender<(Vec<Processed>, u64)>,
+    in_flight: &InFlight,
+    batching: &Batching,
+) {
+    let mut batch: Vec<Item> = Vec::new();
+    let mut batch_bytes = 0usize;
+    // Bytes of finished inputs, plus how far into the current one its reader is (an
+    // archive is one input: without this its progress would jump from 0 to done).
+    let mut bytes_done = 0u64;
+    let mut bytes_current = 0u64;
+    loop {
+        // The channel closes when the reader is done and everything it sent was received.
+        let item = rx.recv().ok();
+        let done = item.is_none();
+        match item {
+            Some(Item::Record(name, n, rec, games_in)) => {
+                batch_bytes += rec.bytes.len();
+                bytes_current = rec.consumed;
+                batch.push(Item::Record(name, n, rec, games_in));
+            }
+            Some(Item::SourceDone(name, len, n, err)) => {
+                bytes_done += len;
+                bytes_current = 0;
+                batch.push(Item::SourceDone(name, len, n, err));
+            }
+            None => {}
+        }
+        if (done && !batch.is_empty()) || batch_bytes >= batching.limit {
+            let taken = std::mem::replace(&mut batch_bytes, 0);
+            let bytes = bytes_done + bytes_current;
+            let mut send = |results| done_tx.send((results, bytes)).is_ok();
+            let went_on = process(
+                std::mem::take(&mut batch),
+                batching.limit,
+                batching.chunk_games,
+                (batching.lines, batching.evals),
+                &mut send,
+            );
+            in_flight.done(taken);
+            if !went_on {
+                break; // the writer stopped on an error
+            }
+        }
+        if done {
+            break;
+        }
+    }
+}
+
+/// The writing step of [`build`]'s stream, on the calling thread: each batch's results written
+/// in input order (a damaged input's error kept in `damaged`), then `progress` told the games
+/// in the index and the bytes read so far.
+fn write_results(
+    done_rx: Receiver<(Vec<Processed>, u64)>,
+    state: &mut Writer<'_>,
+    seen: &mut Signatures,
+    damaged: &mut Vec<String>,
+    progress: &mut dyn FnMut(u64, u64),
+) -> Result<(), IndexError> {
+    for (results, bytes_read) in done_rx {
+        for r in results {
+            if let Some(err) = state.write(r, seen)? {
+                damaged.push(err);
+            }
+        }
+        progress(state.manifest.totals.games, bytes_read);
+    }
+    Ok(())
 }
 
 /// What follows the last commit, when the new index is already the one searched: nothing
@@ -1086,10 +1147,10 @@ impl Writer<'_> {
         let mut record = a.record;
         let lines = a.lines;
         let lines_left = a.lines_left;
-        let facts = crate::facts::of(&a.info);
+        let facts = crate::encode::facts::of(&a.info);
         // Who played each move, from the program before a copy drops it.
         let evals = a.evals.as_ref().map(|e| {
-            crate::evals::GameEvals::new(e, crate::ops::moves(&a.ops.decode()).map(|(c, _)| c))
+            crate::evals::GameEvals::new(e, crate::encode::ops::moves(&a.ops.decode()).map(|(c, _)| c))
         });
         let (ops, positions, corners) = match copy_of {
             Some(original) => {
@@ -1097,7 +1158,7 @@ impl Writer<'_> {
                 rec.duplicate_of = original;
                 // A copy stores no program, so it keeps its whole record.
                 if rec.flags & FLAG_SKELETON != 0 {
-                    record = crate::skeleton::restore(&record, &a.ops.decode())
+                    record = crate::encode::skeleton::restore(&record, &a.ops.decode())
                         .ok_or_else(|| IndexError::Corrupt("a skeleton lost its moves".into()))?;
                     rec.flags &= !FLAG_SKELETON;
                 }
@@ -1151,13 +1212,13 @@ impl Writer<'_> {
         Ok(())
     }
 
-    /// Stores game `game`'s variation lines right after it (see [`crate::variations`]): no
+    /// Stores game `game`'s variation lines right after it (see [`crate::encode::variations`]): no
     /// metadata document, no record, no signatures; the game's facts, file and place, and
     /// the same source (so that they leave with it).
     fn add_lines(
         &mut self,
         game: u32,
-        lines: Vec<crate::game::AnalysedLine>,
+        lines: Vec<crate::encode::game::AnalysedLine>,
         facts: crate::Facts,
         file: u32,
         game_in_file: u32,
@@ -1207,7 +1268,7 @@ impl Writer<'_> {
     }
 
     /// Lists in the report what of a kept game's moves cannot be played as written (its
-    /// replay's notes, [`crate::game::Analysed::notes`]), as `qipu info` and `qipu show` say
+    /// replay's notes, [`crate::encode::game::Analysed::notes`]), as `qipu info` and `qipu show` say
     /// them: at most [`FILE_NOTES_LISTED`], then how many more.
     fn report_moves(
         &mut self,

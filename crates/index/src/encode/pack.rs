@@ -7,7 +7,7 @@
 
 use std::sync::OnceLock;
 
-use crate::layout::op::{
+use crate::store::layout::op::{
     KINDS, KIND_SHIFT, NO_POINT, PACKED_BITS, PACKED_SIDE as SIDE, PACKED_SLOTS as SLOTS,
     POINT_STRIDE,
 };
@@ -312,7 +312,7 @@ impl Ops<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::ops::Op;
+    use crate::encode::ops::Op;
     use goban::{Color, Point};
 
     #[test]
