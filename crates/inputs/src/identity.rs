@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use crate::kifu::{companion_folder, own_index_files};
 use crate::names::escape_bytes;
 use crate::source::Source;
+use crate::watch::modified_ns;
 
 /// The key a path is known by in bookkeeping: its bytes, with invalid UTF-8 written `\xHH` and
 /// `\` always doubled, so that distinct paths always get distinct keys and
@@ -48,16 +49,6 @@ pub fn path_of_key(key: &str) -> Option<PathBuf> {
         }
     }
     Some(PathBuf::from(std::ffi::OsString::from_vec(out)))
-}
-
-/// A file's modification time in nanoseconds since the epoch, if the system has one.
-pub(crate) fn modified_ns(meta: &fs::Metadata) -> Option<u64> {
-    let since = meta
-        .modified()
-        .ok()?
-        .duration_since(std::time::UNIX_EPOCH)
-        .ok()?;
-    u64::try_from(since.as_nanos()).ok()
 }
 
 /// Bytes taken from each end of a file for its [`fingerprint`](crate::fingerprint).

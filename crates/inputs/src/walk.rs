@@ -7,11 +7,11 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::error::InputError;
-use crate::identity::modified_ns;
 use crate::kind::{unread_packed, SourceKind};
 use crate::limits::MAX_RECORD_BYTES;
 use crate::names::{clean_path, display_name};
 use crate::source::Source;
+use crate::watch::modified_ns;
 
 /// What [`discover_all`](crate::discover_all) found: the sources, the directories it walked, and what it could not
 /// take.

@@ -10,8 +10,6 @@
 
 use std::fs::File;
 
-use crate::identity::modified_ns;
-
 /// The size and modification time of an open file when its reading started.
 #[derive(Debug)]
 pub struct Watch(State);
@@ -63,4 +61,14 @@ impl Watch {
             State::Settled { changed } => *changed,
         }
     }
+}
+
+/// A file's modification time in nanoseconds since the epoch, if the system has one.
+pub(crate) fn modified_ns(meta: &std::fs::Metadata) -> Option<u64> {
+    let since = meta
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    u64::try_from(since.as_nanos()).ok()
 }

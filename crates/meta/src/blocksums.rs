@@ -1,7 +1,7 @@
 //! Per-block checksums of the large tantivy files, so that a reader checks only what it reads.
 //!
 //! A reader checks each tantivy file against its footer CRC-32 the first time it opens it
-//! (`directory.rs`), except a document store larger than [`super::directory::STORE_CHECK_BYTES`]:
+//! (`directory.rs`), except a document store larger than [`STORE_CHECK_BYTES`]:
 //! checking that whole cost a one-shot query a third more wall time, while a query reads a few
 //! of its blocks. Without a check, a flipped byte that lz4 keeps as a literal changed a letter of
 //! a name in the hits shown, silently. So once the writer has committed, each such store gets a
@@ -26,7 +26,19 @@ use tantivy::directory::{FileHandle, OwnedBytes};
 use tantivy::index::SegmentComponent;
 use tantivy::{HasLen, Index};
 
+use super::footer::footer_sound;
 use super::MetaError;
+
+/// A document store larger than this is not checked whole when a reader opens it (see
+/// `directory::checked`); every other file is.
+pub(crate) const STORE_CHECK_BYTES: u64 = 1 << 20;
+
+/// Whether the tantivy file `path`, `len` bytes long, is checked by blocks rather than whole:
+/// the files `directory::check_whole` leaves out, which the writer gives a sidecar of block sums
+/// (this module's).
+pub(crate) fn summed(path: &Path, len: u64) -> bool {
+    path.extension() == Some(std::ffi::OsStr::new("store")) && len > STORE_CHECK_BYTES
+}
 
 /// Bytes per summed block: 64 KiB keeps a sidecar at 1/16,384 of its store (read whole when the
 /// store is opened) while a block costs little to check the first time it is read. The index's
@@ -117,13 +129,13 @@ pub(crate) fn write_missing(index: &Index, dir: &Path) -> Result<(), MetaError> 
         let side = sidecar(&path);
         // A sound sidecar stays; a damaged one (which would make every read of a sound store
         // fail) is written again.
-        if !super::directory::summed(&path, len) || load(&path, len).is_ok_and(|s| s.is_some()) {
+        if !summed(&path, len) || load(&path, len).is_ok_and(|s| s.is_some()) {
             continue;
         }
         let bytes = OwnedBytes::new(std::fs::read(&path).map_err(io(&path))?);
         // Sums are taken only of a store its own footer vouches for: sums of damaged bytes would
         // let readers, which then skip the footer, answer from them.
-        super::directory::footer_sound(&path, &bytes).map_err(io(&path))?;
+        footer_sound(&path, &bytes).map_err(io(&path))?;
         let mut tmp = side.clone().into_os_string();
         tmp.push(format!(".{}.tmp", std::process::id()));
         let tmp = PathBuf::from(tmp);

@@ -34,9 +34,8 @@ use tantivy::Directory;
 
 use inputs::mapped::Mapped;
 
-/// A document store larger than this is not checked whole when a reader opens it (see
-/// [`checked`]); every other file is.
-pub(crate) const STORE_CHECK_BYTES: u64 = 1 << 20;
+use super::blocksums::summed;
+use super::footer::footer_sound;
 
 /// Whether the tantivy file `path`, `len` bytes long, is checked whole when a reader first opens
 /// it. Every file that decides which games match (terms, postings, positions, columns, norms,
@@ -48,13 +47,6 @@ pub(crate) const STORE_CHECK_BYTES: u64 = 1 << 20;
 /// is reported").
 fn check_whole(path: &Path, len: u64) -> bool {
     !summed(path, len)
-}
-
-/// Whether the tantivy file `path`, `len` bytes long, is checked by blocks rather than whole:
-/// the files [`check_whole`] leaves out, which the writer gives a sidecar of block sums
-/// ([`super::blocksums`]).
-pub(crate) fn summed(path: &Path, len: u64) -> bool {
-    path.extension() == Some(std::ffi::OsStr::new("store")) && len > STORE_CHECK_BYTES
 }
 
 /// The files this process has found sound, by path, length and modification time: tantivy never
@@ -84,27 +76,6 @@ fn checked(path: &Path, file: &std::fs::File, bytes: &OwnedBytes) -> io::Result<
         .unwrap_or_else(|e| e.into_inner())
         .get_or_insert_with(Default::default)
         .insert(key);
-    Ok(())
-}
-
-/// Checks `bytes`, the whole of the tantivy file `path`, against the CRC-32 in its footer; an
-/// error names the file. Reads the bytes themselves, never through a [`QipuDirectory`] (whose
-/// handle of a large store depends on its sidecar, checked on its own).
-pub(crate) fn footer_sound(path: &Path, bytes: &OwnedBytes) -> io::Result<()> {
-    let damaged = |why: String| {
-        io::Error::new(
-            io::ErrorKind::InvalidData,
-            format!("{} is damaged: {why}", path.display()),
-        )
-    };
-    let (footer, body) = tantivy::directory::footer::Footer::extract_footer(
-        tantivy::directory::FileSlice::new(Arc::new(bytes.clone())),
-    )
-    .map_err(|e| damaged(e.to_string()))?;
-    let body = body.read_bytes()?;
-    if crc32fast::hash(body.as_slice()) != footer.crc {
-        return Err(damaged("its checksum fails".to_string()));
-    }
     Ok(())
 }
 

@@ -49,6 +49,7 @@
 mod aliases;
 mod blocksums;
 mod directory;
+mod footer;
 mod limits;
 mod query;
 mod ranges;
@@ -368,11 +369,11 @@ fn segment_files_damaged(index: &Index, dir: &Path) -> Result<Vec<PathBuf>, Meta
         let path = dir.join(&name);
         let ok = if entry
             .metadata()
-            .is_ok_and(|m| directory::summed(&path, m.len()))
+            .is_ok_and(|m| blocksums::summed(&path, m.len()))
         {
             // Read whole here: a reader's handle of it depends on its sidecar, checked below.
             std::fs::read(&path).is_ok_and(|b| {
-                directory::footer_sound(&path, &tantivy::directory::OwnedBytes::new(b)).is_ok()
+                footer::footer_sound(&path, &tantivy::directory::OwnedBytes::new(b)).is_ok()
             })
         } else {
             index

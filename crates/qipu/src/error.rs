@@ -5,6 +5,8 @@ use std::fmt;
 
 use serde::Serialize;
 
+use crate::word_kind::WordKind;
+
 /// The part of a query that is wrong, so that a form or an API can point at it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -46,7 +48,7 @@ pub struct QueryError {
     message: String,
     /// The kind of word refused, when one option's word was (`sort=sideways`).
     #[serde(skip_serializing_if = "Option::is_none")]
-    word: Option<crate::words::WordKind>,
+    word: Option<WordKind>,
 }
 
 impl QueryError {
@@ -60,16 +62,16 @@ impl QueryError {
 
     /// A word of `kind` that is none of its accepted words: the message names the kind, quotes
     /// the word and lists what is accepted, so that every client says the same.
-    pub(crate) fn bad_word(kind: crate::words::WordKind, word: &str) -> QueryError {
+    pub(crate) fn bad_word(kind: WordKind, word: &str) -> QueryError {
         QueryError {
-            part: kind.part(),
+            part: part_of(kind),
             message: format!("{word:?} is not a {}: give {}", kind.name(), kind.listed()),
             word: Some(kind),
         }
     }
 
     /// The kind of word refused, when the fault is one option's word.
-    pub fn word(&self) -> Option<crate::words::WordKind> {
+    pub fn word(&self) -> Option<WordKind> {
         self.word
     }
 
@@ -280,6 +282,15 @@ impl std::error::Error for Error {
             // The index error says its causes in its own line; its sources are its causes'.
             Inner::Index(e) => std::error::Error::source(e),
         }
+    }
+}
+
+/// The part of a query a word of `kind` belongs to.
+fn part_of(kind: WordKind) -> QueryPart {
+    match kind {
+        WordKind::Sort | WordKind::Color | WordKind::Loss => QueryPart::Word,
+        WordKind::Point => QueryPart::Points,
+        _ => QueryPart::Filter,
     }
 }
 

@@ -39,7 +39,12 @@ impl Month {
     /// months). A bare year is its first month as a start (`since`) and its last as an end
     /// (`until`).
     pub fn parse(text: &str, end: bool) -> Result<Month, Error> {
-        let bad = || Error::from(QueryError::bad_word(crate::words::WordKind::Month, text));
+        let bad = || {
+            Error::from(QueryError::bad_word(
+                crate::word_kind::WordKind::Month,
+                text,
+            ))
+        };
         let mut parts = text.trim().split('-');
         let year: u16 = parts
             .next()
@@ -156,7 +161,7 @@ impl Narrow {
 pub(crate) fn rank_code(text: &str) -> Result<u8, Error> {
     sgf::info::parse_rank(text)
         .map(|r| index::facts::rank_code(&r))
-        .ok_or_else(|| QueryError::bad_word(crate::words::WordKind::Rank, text).into())
+        .ok_or_else(|| QueryError::bad_word(crate::word_kind::WordKind::Rank, text).into())
 }
 
 /// A rank code's place on the scale [`crate::Continuation::mover_rank`] uses: 1k = 0, 1d = 1 …

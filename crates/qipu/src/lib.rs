@@ -239,6 +239,7 @@ mod stop;
 mod store;
 mod table;
 mod walk;
+mod word_kind;
 mod words;
 
 pub use answer::{
@@ -257,10 +258,8 @@ pub use reader::{Damage, Index, Stats};
 pub use shards::Shards;
 pub use stop::Stop;
 pub use table::{GameFacts, TableEntry, TABLE_MOVES, TABLE_STONES};
-pub use words::{
-    color_word, parse_color, parse_point, KomiRange, LossThreshold, WordKind, COLOR_WORDS,
-    HANDICAP_WORDS, LOSS_WORDS, SORT_WORDS,
-};
+pub use word_kind::{WordKind, COLOR_WORDS, HANDICAP_WORDS, LOSS_WORDS, SORT_WORDS};
+pub use words::{color_word, parse_color, parse_point, KomiRange, LossThreshold};
 
 /// The files of live memory maps (index files, large record files) that another program cut
 /// short while this process read them. Anything read from them since was zeros: an answer

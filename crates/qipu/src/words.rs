@@ -7,115 +7,16 @@ use std::fmt;
 use std::str::FromStr;
 
 use goban::{Color, Point};
-use serde::Serialize;
 
-use crate::error::{Error, QueryError, QueryPart};
+use crate::error::{Error, QueryError};
 use crate::explore::Handicap;
 use crate::query::Sort;
+use crate::word_kind::WordKind;
 
-/// A kind of word an option takes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-#[non_exhaustive]
-pub enum WordKind {
-    /// The order of the hits: [`Sort`].
-    Sort,
-    /// Which games by their handicap: [`Handicap`].
-    Handicap,
-    /// A colour (the side to move): [`parse_color`].
-    Color,
-    /// A komi range: [`KomiRange`].
-    Komi,
-    /// A rank: `5k`, `3d`, `9p`.
-    Rank,
-    /// A month: `YYYY` or `YYYY-MM`.
-    Month,
-    /// A point of the board: [`parse_point`].
-    Point,
-    /// How much a move lost, for a search of mistakes: [`LossThreshold`].
-    Loss,
+/// The refusal of `word`, which is no word of `kind`.
+fn refuse(kind: WordKind, word: &str) -> Error {
+    QueryError::bad_word(kind, word).into()
 }
-
-impl WordKind {
-    /// Every kind, for tests and help texts that walk them all.
-    pub const ALL: [WordKind; 8] = [
-        WordKind::Sort,
-        WordKind::Handicap,
-        WordKind::Color,
-        WordKind::Komi,
-        WordKind::Rank,
-        WordKind::Month,
-        WordKind::Point,
-        WordKind::Loss,
-    ];
-
-    /// How a message names the kind.
-    pub fn name(self) -> &'static str {
-        match self {
-            WordKind::Sort => "sort",
-            WordKind::Handicap => "handicap class",
-            WordKind::Color => "colour",
-            WordKind::Komi => "komi range",
-            WordKind::Rank => "rank",
-            WordKind::Month => "date",
-            WordKind::Point => "point",
-            WordKind::Loss => "loss",
-        }
-    }
-
-    /// The words the kind accepts: every word where the kind is a list (aliases included), the
-    /// forms where it is a grammar.
-    pub fn accepted(self) -> &'static [&'static str] {
-        match self {
-            WordKind::Sort => &SORT_WORDS,
-            WordKind::Handicap => &HANDICAP_WORDS,
-            WordKind::Color => &COLOR_WORDS,
-            WordKind::Komi => &["A..B (e.g. 6.5..7.5, inclusive)", "one komi (e.g. 6.5)"],
-            WordKind::Rank => &["1k to 50k (kyu)", "1d to 10d (amateur dan)", "1p to 9p"],
-            WordKind::Month => &["YYYY", "YYYY-MM (e.g. 2016 or 2016-03)"],
-            WordKind::Point => &["pd (SGF)", "Q16 (GTP)", "0144 (quadrant digits)"],
-            WordKind::Loss => &LOSS_WORDS,
-        }
-    }
-
-    /// The accepted words as a message lists them: `a, b or c`.
-    pub fn listed(self) -> String {
-        match self.accepted() {
-            [] => String::new(),
-            [one] => one.to_string(),
-            [rest @ .., last] => format!("{} or {last}", rest.join(", ")),
-        }
-    }
-
-    /// The part of a query a word of this kind belongs to.
-    pub(crate) fn part(self) -> QueryPart {
-        match self {
-            WordKind::Sort | WordKind::Color | WordKind::Loss => QueryPart::Word,
-            WordKind::Point => QueryPart::Points,
-            _ => QueryPart::Filter,
-        }
-    }
-
-    fn refuse(self, word: &str) -> Error {
-        QueryError::bad_word(self, word).into()
-    }
-}
-
-/// Every word [`Sort`] reads, each order's canonical word (its `Display`) first, then its
-/// aliases: `date` for newest, `rank` for strongest, `length` for longest, `positions` for
-/// most_positions.
-pub const SORT_WORDS: [&str; 10] = [
-    "indexed",
-    "newest",
-    "date",
-    "oldest",
-    "strongest",
-    "rank",
-    "longest",
-    "length",
-    "most_positions",
-    "positions",
-];
 
 impl FromStr for Sort {
     type Err = Error;
@@ -128,7 +29,7 @@ impl FromStr for Sort {
             "strongest" | "rank" => Sort::Strongest,
             "longest" | "length" => Sort::Longest,
             "most_positions" | "positions" => Sort::MostPositions,
-            _ => return Err(WordKind::Sort.refuse(word)),
+            _ => return Err(refuse(WordKind::Sort, word)),
         })
     }
 }
@@ -146,9 +47,6 @@ impl fmt::Display for Sort {
     }
 }
 
-/// Every word [`Handicap`] reads.
-pub const HANDICAP_WORDS: [&str; 3] = ["any", "even", "handicap"];
-
 impl FromStr for Handicap {
     type Err = Error;
 
@@ -157,7 +55,7 @@ impl FromStr for Handicap {
             "any" => Handicap::Any,
             "even" => Handicap::Even,
             "handicap" => Handicap::Handicap,
-            _ => return Err(WordKind::Handicap.refuse(word)),
+            _ => return Err(refuse(WordKind::Handicap, word)),
         })
     }
 }
@@ -172,16 +70,13 @@ impl fmt::Display for Handicap {
     }
 }
 
-/// Every word [`parse_color`] reads.
-pub const COLOR_WORDS: [&str; 6] = ["B", "W", "b", "w", "black", "white"];
-
 /// A colour as a user types it (`B`, `W`, `b`, `w`, `black`, `white`). A function rather than
 /// `FromStr`: [`Color`] is the board crate's.
 pub fn parse_color(word: &str) -> Result<Color, Error> {
     match word {
         "B" | "b" | "black" => Ok(Color::Black),
         "W" | "w" | "white" => Ok(Color::White),
-        _ => Err(WordKind::Color.refuse(word)),
+        _ => Err(refuse(WordKind::Color, word)),
     }
 }
 
@@ -210,7 +105,7 @@ impl KomiRange {
         if low.is_finite() && high.is_finite() && low <= high {
             Ok(KomiRange { low, high })
         } else {
-            Err(WordKind::Komi.refuse(&format!("{low}..{high}")))
+            Err(refuse(WordKind::Komi, &format!("{low}..{high}")))
         }
     }
 }
@@ -226,7 +121,7 @@ impl FromStr for KomiRange {
         };
         match (low, high) {
             (Some(low), Some(high)) if low <= high => Ok(KomiRange { low, high }),
-            _ => Err(WordKind::Komi.refuse(word)),
+            _ => Err(refuse(WordKind::Komi, word)),
         }
     }
 }
@@ -243,16 +138,9 @@ pub fn parse_point(word: &str, size: u8) -> Result<Point, Error> {
     // The list reader with one token: a word holding a separator is more than one point.
     match search::query::parse_points(word, size, size).as_deref() {
         Ok(&[point]) => Ok(point),
-        _ => Err(WordKind::Point.refuse(word)),
+        _ => Err(refuse(WordKind::Point, word)),
     }
 }
-
-/// The forms [`LossThreshold`] reads.
-pub const LOSS_WORDS: [&str; 3] = [
-    "N% (win probability lost, e.g. 10%)",
-    "Npt (points lost, e.g. 3pt)",
-    "both, comma-separated (10%,3pt)",
-];
 
 /// How much a move must have lost to be a mistake, as a player writes it: `10%` of win
 /// probability, `3pt` (or `3pts`, `3points`) of score, or both (`10%,3pt`: both must hold).
@@ -273,7 +161,7 @@ impl LossThreshold {
         if (win.is_some() || points.is_some()) && win_ok && points_ok {
             Ok(t)
         } else {
-            Err(WordKind::Loss.refuse(&t.to_string()))
+            Err(refuse(WordKind::Loss, &t.to_string()))
         }
     }
 }
@@ -282,14 +170,14 @@ impl FromStr for LossThreshold {
     type Err = Error;
 
     fn from_str(word: &str) -> Result<LossThreshold, Error> {
-        let refuse = || WordKind::Loss.refuse(word);
+        let bad = || refuse(WordKind::Loss, word);
         let (mut win, mut points) = (None, None);
         for part in word.split(',').map(str::trim) {
             let number = |t: &str| t.trim().parse::<f64>().ok().filter(|n| n.is_finite());
             if let Some(n) = part.strip_suffix('%') {
                 let n = number(n).filter(|n| (0.0..=100.0).contains(n));
                 if win.is_some() || n.is_none() {
-                    return Err(refuse());
+                    return Err(bad());
                 }
                 win = n.map(|n| n / 100.0);
             } else if let Some(n) = ["points", "point", "pts", "pt"]
@@ -298,14 +186,14 @@ impl FromStr for LossThreshold {
             {
                 let n = number(n).filter(|&n| n >= 0.0);
                 if points.is_some() || n.is_none() {
-                    return Err(refuse());
+                    return Err(bad());
                 }
                 points = n;
             } else {
-                return Err(refuse());
+                return Err(bad());
             }
         }
-        LossThreshold::new(win, points).map_err(|_| refuse())
+        LossThreshold::new(win, points).map_err(|_| bad())
     }
 }
 
@@ -322,6 +210,8 @@ impl fmt::Display for LossThreshold {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::QueryPart;
+    use crate::word_kind::{COLOR_WORDS, HANDICAP_WORDS, SORT_WORDS};
 
     #[test]
     fn every_sort_word_reads_and_its_order_prints_its_first_word() {

@@ -12,82 +12,11 @@ use std::collections::HashMap;
 use goban::{corner, Color, Point, Position, Symmetry};
 use rayon::prelude::*;
 
-use crate::query::{CellFilter, PositionQuery};
+use crate::answer::{Hit, Moves, ProfileCounts};
+use crate::back::{map_back, Back};
+use crate::query::{CellFilter, Filter, PositionQuery};
 use crate::store::{Aggregated, Store, Walk, NO_NEXT};
-use crate::tally::{counts_once, Tally};
-
-/// The position numbers of a hit: nearly always one or two, so they live inline (a million-hit
-/// answer is then one allocation, not a million).
-pub type Moves = smallvec::SmallVec<[u32; 2]>;
-
-/// A game that hits, with the position numbers where it does.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Hit {
-    pub game: u32,
-    /// Sorted, distinct k.
-    pub moves: Moves,
-}
-
-/// One row of a continuation table: a next move, in the query's orientation and colours, and
-/// what the positions it followed add up to.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Continuation {
-    pub color: Color,
-    /// `None` for a pass.
-    pub point: Option<Point>,
-    pub tally: Tally,
-}
-
-/// The answer to a position or pattern query.
-#[derive(Clone, Debug, Default)]
-pub struct Answer {
-    pub hits: Vec<Hit>,
-    pub continuations: Vec<Continuation>,
-    /// The date profile's counts, when the answer was read from pre-aggregated cells (which
-    /// know them without reading each hit game); `None`: the caller counts the hits.
-    pub profile: Option<ProfileCounts>,
-    /// The hits' counts, when `hits` holds only the first ones
-    /// ([`crate::PositionQuery::first_hits`]); `None`: `hits` is every hit.
-    pub counts: Option<Counts>,
-    /// For patterns and sequences, whose rows are the first move played later inside the
-    /// query's region: how many hit positions (counted as the rows count them) never saw one.
-    /// `None` for positions, whose rows are simply the next move.
-    pub no_continuation: Option<usize>,
-    /// Milliseconds of the search spent adding up what the hits found: the continuation table,
-    /// and the profile's counts when given (finding the hits, and noting each one's next move
-    /// as it is found, not included).
-    pub tally_ms: f64,
-}
-
-impl Answer {
-    /// The empty answer of a pattern or a sequence, which no game can show (off the board, no
-    /// move): no hit, so no hit waiting for a continuation either.
-    pub(crate) fn nothing_there() -> Answer {
-        Answer {
-            no_continuation: Some(0),
-            ..Answer::default()
-        }
-    }
-}
-
-/// Milliseconds since `started`.
-pub(crate) fn ms_since(started: std::time::Instant) -> f64 {
-    started.elapsed().as_secs_f64() * 1e3
-}
-
-/// How many games and positions hit, over the whole answer.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Counts {
-    /// Hit games: stored games and exact copies alike.
-    pub games: usize,
-    /// Hit positions, summed over the hit games.
-    pub positions: usize,
-}
-
-/// Hit games by (year, month as the game's facts give it: 0 when the date names no month; year
-/// 0 undated): games, of those Black's and White's wins by result. With copies counted once, a
-/// set of exact copies among the hits counts as its first game.
-pub type ProfileCounts = std::collections::BTreeMap<(u16, u8), [u64; 3]>;
+use crate::tally::{counts_once, sorted_rows, Continuation, Tally};
 
 /// The pre-aggregated cells of one of the query's hashes in one part of the store, with the
 /// images that hash stands for.
@@ -96,15 +25,12 @@ pub(crate) struct Part {
     pub(crate) agg: Aggregated,
 }
 
-/// Which games to look at: all, or those a metadata query selected (sorted ids).
-pub type Filter<'a> = Option<&'a [u32]>;
-
 /// One orientation (and colouring) of the query.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Image {
-    sym: Symmetry,
-    swapped: bool,
-    hash: u64,
+    pub(crate) sym: Symmetry,
+    pub(crate) swapped: bool,
+    pub(crate) hash: u64,
 }
 
 /// A position where some image of the query stands: game, k, which images (bit i = images[i])
@@ -115,159 +41,6 @@ pub(crate) struct Occurrence {
     pub(crate) k: u32,
     pub(crate) images: u16,
     pub(crate) next: u16,
-}
-
-/// Finds a position.
-pub fn find_position<S: Store>(index: &S, q: &PositionQuery, filter: Filter<'_>) -> Answer {
-    let (w, h) = (q.position.width(), q.position.height());
-    let images = images_of(q);
-    let mask_of = |hash: u64| mask_of(&images, hash);
-    let mut found: Vec<Occurrence> = Vec::new();
-    let table_path = on_table(index, q);
-    let mut hashes: Vec<u64> = images.iter().map(|i| i.hash).collect();
-    hashes.sort_unstable();
-    hashes.dedup();
-    if let (true, Some(first)) = (answers_from_cells(index, q), q.first_hits) {
-        let cells = q.aggregates.unwrap_or_default();
-        return crate::summed::find(index, &images, &hashes, (w, h), first, &cells);
-    }
-    let scan: Vec<u32> = if table_path {
-        // Every position with this few stones is in the table, with the move that followed it.
-        found.reserve(hashes.iter().map(|&h| index.count_occurrences(h)).sum());
-        for &hash in &hashes {
-            let mask = mask_of(hash);
-            found.extend(index.occurrences(hash).map(|e| Occurrence {
-                game: e.game,
-                k: e.k,
-                images: mask,
-                next: e.next,
-            }));
-        }
-        // Games too long for the table are replayed.
-        index
-            .long_games()
-            .iter()
-            .copied()
-            .filter(|&g| index.board(g) == (w, h))
-            .collect()
-    } else {
-        // A game can only reach the position if it ever had its stones.
-        let wanted: Vec<Vec<(Color, Point)>> = images
-            .iter()
-            .map(|im| {
-                let t = q.position.transformed(im.sym);
-                let t = if im.swapped { t.color_swapped() } else { t };
-                stones_of(&t)
-            })
-            .collect();
-        match from_corners(index, q, images.len(), filter, &wanted) {
-            Some(games) => games,
-            None => candidates(index, w, h, filter, &wanted),
-        }
-    };
-    found.extend(replayed(index, scan, (w, h), table_path, &images));
-    // A variation line answers from its branch point on (the table holds nothing of it before;
-    // a replay sees its whole line).
-    if index.has_lines() {
-        found.retain(|o| index.branch(o.game).is_none_or(|from| o.k >= from));
-    }
-    // The table gives each hash's entries in (game, k) order; only stored games are in it and
-    // scanned, so their exact copies are added, then merged in.
-    if !found.is_sorted_by_key(|o| (o.game, o.k)) {
-        found.sort_unstable_by_key(|o| (o.game, o.k));
-    }
-    let mut copies: Vec<Occurrence> = found
-        .par_iter()
-        .flat_map_iter(|o| {
-            index
-                .copies(o.game)
-                .iter()
-                .map(move |&c| Occurrence { game: c, ..*o })
-        })
-        .collect();
-    let mut all = if copies.is_empty() {
-        found
-    } else {
-        copies.sort_unstable_by_key(|o| (o.game, o.k));
-        merge_by_key(found, copies, |o| (o.game, o.k))
-    };
-    all.dedup_by_key(|o| (o.game, o.k));
-    // Removed games are hidden only now, after their copies (which may not be removed) were
-    // found through them.
-    if index.has_removed() {
-        all.retain(|o| !index.is_removed(o.game));
-    }
-    if let Some(f) = filter {
-        // A long filter (a date range of most games) is looked up as a bitmap: a binary search
-        // per occurrence of the empty board cost more than the rest of the search.
-        if f.len() > 1 << 12 {
-            let mut bits = vec![0u64; (index.len() as usize).div_ceil(64)];
-            for &g in f {
-                if let Some(w) = bits.get_mut(g as usize / 64) {
-                    *w |= 1 << (g % 64);
-                }
-            }
-            all.retain(|o| {
-                bits.get(o.game as usize / 64)
-                    .is_some_and(|w| w >> (o.game % 64) & 1 == 1)
-            });
-        } else {
-            all.retain(|o| f.binary_search(&o.game).is_ok());
-        }
-    }
-    if let Some(want) = q.to_move {
-        all.retain(|o| {
-            // The colour to move, in the query's colours.
-            let swapped = images
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| o.images & (1 << i) != 0)
-                .all(|(_, im)| im.swapped);
-            matches!(index.next_move(o.next), Some((c, _)) if (if swapped { c.opponent() } else { c }) == want)
-        });
-    }
-    // The store's cells answer for the table entries of their parts, when the filter is one
-    // they can apply and every occurrence kept is one the cells counted or one seen below.
-    let (parts, cells) = match q.aggregates {
-        Some(cells) if table_path && q.to_move.is_none() => (
-            hashes
-                .iter()
-                .flat_map(|&h| {
-                    let mask = mask_of(h);
-                    index
-                        .aggregates(h)
-                        .into_iter()
-                        .map(move |agg| Part { mask, agg })
-                })
-                .collect(),
-            cells,
-        ),
-        _ => (Vec::new(), CellFilter::default()),
-    };
-    let covered = |o: &Occurrence| in_cells(index, &parts, o);
-    let started = std::time::Instant::now();
-    let member = |g: u32| all.binary_search_by_key(&g, |o| o.game).is_ok();
-    let profile =
-        (!parts.is_empty()).then(|| profile_counts(index, &all, &parts, &cells, covered, member));
-    let continuations = continuations(
-        index,
-        &all,
-        &images,
-        (w, h),
-        &parts,
-        &cells,
-        covered,
-        member,
-    );
-    let tally_ms = ms_since(started);
-    Answer {
-        continuations,
-        hits: hits_of(&all),
-        profile,
-        counts: None,
-        no_continuation: None,
-        tally_ms,
-    }
 }
 
 /// Whether the cells of `parts` summed occurrence `o`: a table entry of a stored game played
@@ -289,7 +62,7 @@ pub(crate) fn summed_in(parts: &[Part], mask: u16, g: u32) -> bool {
 
 /// The query's images: each orientation of the position (all of them with `symmetry`), and
 /// each with its colours swapped too with `swap_colors`.
-fn images_of(q: &PositionQuery) -> Vec<Image> {
+pub(crate) fn images_of(q: &PositionQuery) -> Vec<Image> {
     let (w, h) = (q.position.width(), q.position.height());
     let syms: &[Symmetry] = if q.symmetry {
         Symmetry::of_board(w, h)
@@ -326,7 +99,7 @@ pub(crate) fn mask_of(images: &[Image], hash: u64) -> u16 {
 
 /// Whether the position has few enough stones for the position table to hold every time a
 /// game reached it.
-fn on_table<S: Store>(index: &S, q: &PositionQuery) -> bool {
+pub(crate) fn on_table<S: Store>(index: &S, q: &PositionQuery) -> bool {
     let stones = q.position.stones(Color::Black).len() + q.position.stones(Color::White).len();
     stones as u32 <= index.table_stones()
 }
@@ -583,29 +356,6 @@ pub(crate) fn continuations<S: Store>(
     sorted_rows(table)
 }
 
-/// The rows of a continuation table, most frequent first (ties by colour, then SGF point).
-pub fn sorted_rows(table: HashMap<(Color, Option<Point>), Tally>) -> Vec<Continuation> {
-    let mut rows: Vec<Continuation> = table
-        .into_iter()
-        .map(|((color, point), tally)| Continuation {
-            color,
-            point,
-            tally,
-        })
-        .collect();
-    // Rows played by no game (variation lines only) come after the played ones, by how many
-    // lines play them.
-    rows.sort_by(|a, b| {
-        (b.tally.count, b.tally.variations)
-            .cmp(&(a.tally.count, a.tally.variations))
-            .then_with(|| {
-                (a.color, a.point.map(|p| p.sgf_string()))
-                    .cmp(&(b.color, b.point.map(|p| p.sgf_string())))
-            })
-    });
-    rows
-}
-
 /// Occurrences sorted by (game, k), grouped into hits.
 pub(crate) fn hits_of(all: &[Occurrence]) -> Vec<Hit> {
     let mut hits: Vec<Hit> = Vec::with_capacity(all.len());
@@ -627,7 +377,7 @@ pub(crate) fn hits_of(all: &[Occurrence]) -> Vec<Hit> {
 /// few thousand copies: a new buffer for the merged answer is as large as the answer, and each
 /// of its pages is faulted in and zeroed afresh; the hits collected from the scan usually have
 /// the room already (BENCHMARKS.md, Patterns: copies merged in place).
-fn merge_by_key<T: Default, K: Ord>(
+pub(crate) fn merge_by_key<T: Default, K: Ord>(
     mut many: Vec<T>,
     mut few: Vec<T>,
     key: impl Fn(&T) -> K,
@@ -647,81 +397,6 @@ fn merge_by_key<T: Default, K: Ord>(
         many[i + few.len()] = x;
     }
     many
-}
-
-/// Orders points as their SGF strings sort (a pass, `""`, first; `A`–`Z` before `a`–`z`),
-/// without building the strings.
-fn sgf_order(p: Option<Point>) -> (u8, u8) {
-    let rank = |c: u8| if c < 26 { c + 27 } else { c - 25 };
-    p.map_or((0, 0), |p| (rank(p.x), rank(p.y)))
-}
-
-/// How a move found on the board is taken back into the query's own frame: the transformation
-/// that turned the query onto the board (symmetry, colours swapped) and, for a query slid
-/// `anywhere`, where its image lay. An anchored query's frame is the board (`offset` 0,0);
-/// one slid anywhere answers in the diagram's own coordinates, `frame` being the size of its
-/// transformed image.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Back {
-    pub(crate) sym: Symmetry,
-    pub(crate) swapped: bool,
-    /// The top-left corner of the query's image on the board.
-    pub(crate) offset: (u8, u8),
-    /// The size of the query's image (the board, for an anchored query).
-    pub(crate) frame: (u8, u8),
-}
-
-impl Back {
-    /// The mapping of a query anchored on a `w`×`h` board.
-    pub(crate) fn anchored((sym, swapped): (Symmetry, bool), w: u8, h: u8) -> Back {
-        Back {
-            sym,
-            swapped,
-            offset: (0, 0),
-            frame: (w, h),
-        }
-    }
-
-    /// `color` at `point` on the board, in the query's frame and colours; `None` when the
-    /// point lies outside the query's image (never for a move inside its region).
-    fn apply(&self, color: Color, point: Option<Point>) -> Option<(Color, Option<Point>)> {
-        let c = if self.swapped {
-            color.opponent()
-        } else {
-            color
-        };
-        let p = match point {
-            None => None,
-            Some(p) => {
-                let (x, y) = (
-                    p.x.checked_sub(self.offset.0)?,
-                    p.y.checked_sub(self.offset.1)?,
-                );
-                if x >= self.frame.0 || y >= self.frame.1 {
-                    return None;
-                }
-                Some(
-                    self.sym
-                        .inverse()
-                        .apply(Point::new(x, y), self.frame.0, self.frame.1),
-                )
-            }
-        };
-        Some((c, p))
-    }
-}
-
-/// A move played next, mapped back into the query's frame through the images that stood where
-/// it was played: of all the images' answers, the smallest SGF point, as the oracle says. `None`
-/// when no image is given (or none holds the point).
-pub(crate) fn map_back(
-    images: impl Iterator<Item = Back>,
-    color: Color,
-    point: Option<Point>,
-) -> Option<(Color, Option<Point>)> {
-    images
-        .filter_map(|b| b.apply(color, point))
-        .min_by_key(|&(_, p)| sgf_order(p))
 }
 
 /// Stored games of the right board size that ever had every stone of one of `needs`, as far as
@@ -825,7 +500,7 @@ const COLUMNS_PER_BLOCK: usize = 8;
 /// against the occupancy when they are few, or by the AND when they are many (its answer kept
 /// to them), and the rest are replayed as before. `None` when the corners cannot name the
 /// candidates ([`corner_keys`]) or even their rarest key costs too much to read.
-fn from_corners<S: Store>(
+pub(crate) fn from_corners<S: Store>(
     index: &S,
     q: &PositionQuery,
     images: usize,
@@ -1009,7 +684,7 @@ pub(crate) fn owners<S: Store>(index: &S, filter: &[u32]) -> Vec<u32> {
 }
 
 /// The stones of a position, as a need for [`Store::covering`].
-fn stones_of(p: &Position) -> Vec<(Color, Point)> {
+pub(crate) fn stones_of(p: &Position) -> Vec<(Color, Point)> {
     [Color::Black, Color::White]
         .into_iter()
         .flat_map(|color| p.stones(color).iter().map(move |pt| (color, pt)))
@@ -1047,6 +722,31 @@ pub(crate) fn with_copies<S: Store>(
     }
     copies.sort_by_key(|h| h.game);
     merge_by_key(found, copies, |h| h.game)
+}
+
+/// Drops the hits of variation lines before their branch points ([`Store::branch`]), with
+/// what each hit position contributes (`drain` takes a hit's `nexts`, the number of its leading
+/// positions dropped and the first position kept), and the hits left with no position.
+pub(crate) fn own_positions<S: Store, N>(
+    index: &S,
+    found: &mut Vec<(Hit, N)>,
+    drain: impl Fn(&mut N, usize, u32),
+) {
+    if !index.has_lines() {
+        return;
+    }
+    found.retain_mut(|(hit, nexts)| {
+        let Some(from) = index.branch(hit.game) else {
+            return true;
+        };
+        // Moves are ascending.
+        let cut = hit.moves.partition_point(|&k| k < from);
+        if cut > 0 {
+            hit.moves.drain(..cut);
+            drain(nexts, cut, from);
+        }
+        !hit.moves.is_empty()
+    });
 }
 
 #[cfg(test)]

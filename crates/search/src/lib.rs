@@ -3,8 +3,11 @@
 //! through the [`Store`] trait only (what it holds, not how), which the face crate (`qipu`)
 //! implements for the index on disk.
 
+mod answer;
+mod back;
 mod engine;
 mod pattern;
+mod position;
 pub mod query;
 mod region;
 mod sequence;
@@ -12,15 +15,16 @@ pub mod store;
 mod summed;
 mod tally;
 
-pub use engine::{
-    answers_from_cells, corner_candidates, find_position, sorted_rows, Answer, Continuation,
-    Counts, Filter, Hit, Moves, ProfileCounts,
-};
+pub use answer::{Answer, Counts, Hit, Moves, ProfileCounts};
+pub use engine::{answers_from_cells, corner_candidates};
 pub use pattern::find_pattern;
+pub use position::find_position;
+pub use query::Filter;
 pub use query::{Cell, CellFilter, PatternQuery, PositionQuery};
 pub use sequence::{find_sequence, span, SequenceQuery, AREA_MARGIN};
 pub use store::{Facts, Store};
 pub use tally::Tally;
+pub use tally::{sorted_rows, Continuation};
 
 /// A query that cannot be answered, said in one line.
 #[derive(Debug, thiserror::Error)]

@@ -12,13 +12,13 @@ use std::collections::BTreeMap;
 use goban::{corner, Bitboard, Color, Point, Symmetry};
 use rayon::prelude::*;
 
-use crate::engine::{
-    covering_each, owners, with_copies, Answer, Back, Continuation, Filter, Hit, Moves,
-};
-use crate::query::{Cell, PatternQuery};
+use crate::answer::{ms_since, Answer, Hit, Moves};
+use crate::back::Back;
+use crate::engine::{covering_each, own_positions, owners, with_copies};
+use crate::query::{Cell, Filter, PatternQuery};
 use crate::region::Region;
 use crate::store::{index_point, point_index, Changes, CornerEvent, Store, Walk};
-use crate::tally::{continuation_rows, own_positions, Followed, NextMove};
+use crate::tally::{continuation_rows, Continuation, Followed, NextMove};
 
 /// Finds where a pattern appears: game g hits at k when, for some placement, position k
 /// satisfies it and position k−1 does not (or k = 0).
@@ -260,7 +260,7 @@ fn answer<S: Store>(
     let started = std::time::Instant::now();
     let followed = followed(index, &found, placements, board);
     let (continuations, none) = continuations(index, &followed, placements, filter);
-    let tally_ms = crate::engine::ms_since(started);
+    let tally_ms = ms_since(started);
     Answer {
         hits: with_copies(index, found.into_iter().map(|f| f.0).collect(), filter),
         continuations,

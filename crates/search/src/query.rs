@@ -309,6 +309,9 @@ pub fn parse_pattern(text: &str) -> Result<(u8, u8, Vec<Cell>), SearchError> {
     Ok((width, height, cells))
 }
 
+/// Which games to look at: all, or those a metadata query selected (sorted ids).
+pub type Filter<'a> = Option<&'a [u32]>;
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -48,11 +48,13 @@
 use goban::{Color, Point, Symmetry};
 use rayon::prelude::*;
 
-use crate::engine::Back;
-use crate::engine::{covering_each, with_copies, Answer, Continuation, Filter, Hit};
+use crate::answer::{ms_since, Answer, Hit};
+use crate::back::Back;
+use crate::engine::{covering_each, own_positions, with_copies};
+use crate::query::Filter;
 use crate::region::{first_inside, Region};
 use crate::store::Store;
-use crate::tally::{continuation_rows, own_positions, Followed};
+use crate::tally::{continuation_rows, Continuation, Followed};
 
 /// A sequence of moves to find (e.g. a joseki); see the module's documentation for what a hit
 /// is.
@@ -219,7 +221,7 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
     });
     let started = std::time::Instant::now();
     let (continuations, no_continuation) = continuations(index, &found, &variants, filter, q);
-    let tally_ms = crate::engine::ms_since(started);
+    let tally_ms = ms_since(started);
     Answer {
         hits: with_copies(index, found.into_iter().map(|f| f.0).collect(), filter),
         continuations,

@@ -13,9 +13,9 @@
 
 use std::ops::Range;
 
+use crate::answer::{ms_since, Answer, Counts, Hit, Moves};
 use crate::engine::{
-    continuations, in_cells, mask_of, profile_counts, replayed, summed_in, Answer, Counts, Hit,
-    Image, Moves, Occurrence, Part,
+    continuations, in_cells, mask_of, profile_counts, replayed, summed_in, Image, Occurrence, Part,
 };
 use crate::query::CellFilter;
 use crate::store::Store;
@@ -121,7 +121,7 @@ pub(crate) fn find<S: Store>(
     let counts = counts(&all, &parts, cells, covered);
     let profile = profile_counts(index, &all, &parts, cells, covered, member);
     let continuations = continuations(index, &all, images, (w, h), &parts, cells, covered, member);
-    let tally_ms = crate::engine::ms_since(started);
+    let tally_ms = ms_since(started);
     Answer {
         hits: first_hits(index, images, hashes, &all, first, passes),
         continuations,

@@ -3,8 +3,12 @@
 //! one game to look at. Positions and patterns count their rows with the same [`Tally`], so the
 //! two tables say the same things in the same way.
 
+use std::collections::HashMap;
+
 use goban::{Color, Point};
 
+use crate::back::{map_back, Back};
+use crate::query::Filter;
 use crate::store::{Facts, Store};
 
 /// The sums behind one continuation row, over the positions (not games) it counts.
@@ -37,6 +41,16 @@ pub struct Tally {
     /// The game to show for it: the one whose weaker player is strongest, then the most recent
     /// (by month), then the first indexed; with its key.
     pub example: Option<(Example, u32)>,
+}
+
+/// One row of a continuation table: a next move, in the query's orientation and colours, and
+/// what the positions it followed add up to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Continuation {
+    pub color: Color,
+    /// `None` for a pass.
+    pub point: Option<Point>,
+    pub tally: Tally,
 }
 
 /// What makes a game a better example of a row: greater is better (see [`Tally::example`]).
@@ -167,31 +181,6 @@ pub(crate) fn counts_once<S: Store>(index: &S, g: u32, member: impl Fn(u32) -> b
             .all(|&c| !member(c))
 }
 
-/// Drops the hits of variation lines before their branch points ([`Store::branch`]), with
-/// what each hit position contributes (`drain` takes a hit's `nexts`, the number of its leading
-/// positions dropped and the first position kept), and the hits left with no position.
-pub(crate) fn own_positions<S: Store, N>(
-    index: &S,
-    found: &mut Vec<(crate::engine::Hit, N)>,
-    drain: impl Fn(&mut N, usize, u32),
-) {
-    if !index.has_lines() {
-        return;
-    }
-    found.retain_mut(|(hit, nexts)| {
-        let Some(from) = index.branch(hit.game) else {
-            return true;
-        };
-        // Moves are ascending.
-        let cut = hit.moves.partition_point(|&k| k < from);
-        if cut > 0 {
-            hit.moves.drain(..cut);
-            drain(nexts, cut, from);
-        }
-        !hit.moves.is_empty()
-    });
-}
-
 /// The move that followed a hit, as the store gives it: colour and point (`None` for a pass),
 /// or `None` after the last move.
 pub(crate) type NextMove = Option<(Color, Option<Point>)>;
@@ -219,14 +208,14 @@ pub(crate) fn continuation_rows<S, T, K, I>(
     index: &S,
     found: &[T],
     of: impl Fn(&T) -> (u32, &[Followed<K>]) + Sync,
-    filter: crate::engine::Filter<'_>,
+    filter: Filter<'_>,
     images_of: impl Fn(K) -> I,
-) -> (Vec<crate::engine::Continuation>, usize)
+) -> (Vec<Continuation>, usize)
 where
     S: Store,
     T: Sync,
     K: Copy + Eq + std::hash::Hash + Send,
-    I: Iterator<Item = crate::engine::Back>,
+    I: Iterator<Item = Back>,
 {
     use rayon::prelude::*;
     type Raw<K> = ahash::AHashMap<(K, Color, Option<Point>), Tally>;
@@ -280,10 +269,33 @@ where
     let mut table: std::collections::HashMap<(Color, Option<Point>), Tally> =
         std::collections::HashMap::new();
     for ((key, color, point), tally) in raw {
-        let Some(row) = crate::engine::map_back(images_of(key), color, point) else {
+        let Some(row) = map_back(images_of(key), color, point) else {
             continue;
         };
         table.entry(row).or_default().merge(&tally);
     }
-    (crate::engine::sorted_rows(table), none)
+    (sorted_rows(table), none)
+}
+
+/// The rows of a continuation table, most frequent first (ties by colour, then SGF point).
+pub fn sorted_rows(table: HashMap<(Color, Option<Point>), Tally>) -> Vec<Continuation> {
+    let mut rows: Vec<Continuation> = table
+        .into_iter()
+        .map(|((color, point), tally)| Continuation {
+            color,
+            point,
+            tally,
+        })
+        .collect();
+    // Rows played by no game (variation lines only) come after the played ones, by how many
+    // lines play them.
+    rows.sort_by(|a, b| {
+        (b.tally.count, b.tally.variations)
+            .cmp(&(a.tally.count, a.tally.variations))
+            .then_with(|| {
+                (a.color, a.point.map(|p| p.sgf_string()))
+                    .cmp(&(b.color, b.point.map(|p| p.sgf_string())))
+            })
+    });
+    rows
 }

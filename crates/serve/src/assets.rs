@@ -1,14 +1,10 @@
 //! The web board: one HTML page, its script, its style sheet and its icon (a black stone), embedded in the binary when it
 //! is built (no build step, nothing fetched from elsewhere, so the board works offline).
 
-use std::sync::Arc;
-
 use axum::http::header;
 use axum::response::IntoResponse;
 use axum::routing::get;
 use axum::Router;
-
-use crate::api::State;
 
 const PAGE: &str = include_str!("../assets/index.html");
 const SCRIPT: &str = include_str!("../assets/board.js");
@@ -26,7 +22,8 @@ fn file(kind: &'static str, body: &'static str) -> impl IntoResponse {
     )
 }
 
-pub(crate) fn routes() -> Router<Arc<State>> {
+/// The board's files, whatever state the routes they are merged into share (they need none).
+pub(crate) fn routes<S: Clone + Send + Sync + 'static>() -> Router<S> {
     Router::new()
         .route(
             "/",

@@ -30,6 +30,7 @@
 
 mod api;
 mod assets;
+mod error;
 mod params;
 
 use std::net::SocketAddr;
@@ -38,7 +39,7 @@ use std::time::Duration;
 
 use axum::Router;
 
-pub use api::ApiError;
+pub use error::ApiError;
 
 /// How a server runs. `Default` binds `127.0.0.1:8080` with a 5 s budget per request.
 #[derive(Clone, Debug)]

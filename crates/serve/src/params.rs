@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use qipu::{Color, Handicap, KomiRange, LossThreshold, Sort};
 
-use crate::api::ApiError;
+use crate::error::ApiError;
 
 /// The parameters of one request; each is taken once by name, and [`Params::finish`] refuses
 /// what was left.

@@ -27,7 +27,7 @@ use std::borrow::Cow;
 use encoding_rs::{Encoding, BIG5, EUC_KR, GB18030, GBK, SHIFT_JIS, UTF_16BE, UTF_16LE, UTF_8};
 
 use crate::diag::{Diagnostic, Problem};
-use crate::tree::Dialect;
+use crate::scan::{find_tree_start, Dialect};
 
 /// How the charset of a game was decided.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -564,7 +564,7 @@ pub fn transcode_utf16(bytes: &[u8]) -> Option<(String, &'static Encoding)> {
 /// or a `CA[]` in its first 4 KiB naming a charset other than UTF-16 that the whole file decodes in.
 fn is_eight_bit_sgf(bytes: &[u8], head: &[u8]) -> bool {
     let before_nul = &head[..memchr::memchr(0, head).unwrap_or(head.len())];
-    if crate::records::find_tree_start(before_nul).is_some() {
+    if find_tree_start(before_nul).is_some() {
         return true;
     }
     memchr::memmem::find_iter(head, b"CA[").any(|i| {

@@ -41,5 +41,5 @@ pub use prop::{ids, PropId, ValueType, ValueType2};
 pub use records::{
     detect_format, is_kifu_moves, pack_kifu_indexes, pack_kifu_pair, Format, Records,
 };
-pub use scan::{split_games, GameSpan, Span};
-pub use tree::{Dialect, GameTree, Node, NodeId, Prop};
+pub use scan::{split_games, Dialect, GameSpan, Span};
+pub use tree::{GameTree, Node, NodeId, Prop};

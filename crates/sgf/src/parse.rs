@@ -9,8 +9,8 @@ use std::sync::OnceLock;
 
 use crate::diag::{DiagList, Diagnostic, Problem};
 use crate::prop::{ids, PropId};
-use crate::scan::{value_end, Escapes, GameSpan};
-use crate::tree::{Dialect, GameTree, NodeData, PropData, ValueSpan, NONE};
+use crate::scan::{value_end, Dialect, Escapes, GameSpan};
+use crate::tree::{GameTree, NodeData, PropData, Spare, ValueSpan, NONE};
 
 /// Parses the game tree found at `game` in `src`.
 ///
@@ -94,77 +94,6 @@ pub(crate) fn parse_with<'a>(
         converted: false,
         charset: OnceLock::new(),
     })
-}
-
-/// The vectors of the last tree dropped on this thread, kept for the next tree to parse:
-/// building trees is most of what reading a record costs, and allocating the vectors afresh
-/// for each tree was a visible part of it (BENCHMARKS.md, Parsing: tree vectors kept per
-/// thread).
-#[derive(Default)]
-pub(crate) struct Spare {
-    last_child: Vec<u32>,
-    nodes: Vec<NodeData>,
-    props: Vec<PropData>,
-    values: Vec<ValueSpan>,
-}
-
-thread_local! {
-    static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::default();
-}
-
-/// Vectors larger than this many entries are not kept (a huge game must not pin its memory).
-const MAX_SPARE: usize = 1 << 16;
-
-impl Spare {
-    /// Empty vectors with room for `n` entries each, reused when this thread has some.
-    fn take(n: usize) -> Spare {
-        // A thread being torn down (its slot gone) or a nested parse (slot borrowed) starts
-        // from new vectors.
-        let mut s = SPARE
-            .try_with(|s| s.try_borrow_mut().map(|mut s| std::mem::take(&mut *s)))
-            .ok()
-            .and_then(Result::ok)
-            .unwrap_or_default();
-        s.last_child.clear();
-        s.nodes.clear();
-        s.props.clear();
-        s.values.clear();
-        s.last_child.reserve(n);
-        s.nodes.reserve(n);
-        s.props.reserve(n);
-        s.values.reserve(n);
-        s
-    }
-
-    fn keep_last_child(v: Vec<u32>) {
-        if v.capacity() <= MAX_SPARE {
-            let _ = SPARE.try_with(|s| {
-                if let Ok(mut s) = s.try_borrow_mut() {
-                    s.last_child = v;
-                }
-            });
-        }
-    }
-
-    /// Keeps a dropped tree's vectors for the next parse on this thread.
-    pub(crate) fn keep(nodes: Vec<NodeData>, props: Vec<PropData>, values: Vec<ValueSpan>) {
-        if nodes
-            .capacity()
-            .max(props.capacity())
-            .max(values.capacity())
-            > MAX_SPARE
-        {
-            return;
-        }
-        // During thread teardown the slot may be gone: then the vectors are simply freed.
-        let _ = SPARE.try_with(|s| {
-            if let Ok(mut s) = s.try_borrow_mut() {
-                s.nodes = nodes;
-                s.props = props;
-                s.values = values;
-            }
-        });
-    }
 }
 
 struct Parser<'a> {

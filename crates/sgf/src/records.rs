@@ -14,8 +14,8 @@ use crate::diag::{Diagnostic, Problem};
 use crate::foreign;
 use crate::parse::{parse_game, parse_with};
 use crate::quadrant;
-use crate::scan::{split_games, Escapes, GameSpan};
-use crate::tree::{Dialect, GameTree};
+use crate::scan::{find_tree_start, split_games, Dialect, Escapes, GameSpan};
+use crate::tree::GameTree;
 use crate::KifuIndexFile;
 
 /// A record format qipu reads.
@@ -407,20 +407,6 @@ pub fn detect_format(bytes: &[u8]) -> Format {
         return Format::Quadrant;
     }
     Format::Sgf
-}
-
-/// Offset of the first `(` followed (white space allowed) by `;`.
-pub(crate) fn find_tree_start(bytes: &[u8]) -> Option<usize> {
-    let mut from = 0;
-    while let Some(i) = memchr::memchr(b'(', &bytes[from..]) {
-        let at = from + i;
-        let next = bytes[at + 1..].iter().find(|b| !b.is_ascii_whitespace());
-        if next == Some(&b';') {
-            return Some(at);
-        }
-        from = at + 1;
-    }
-    None
 }
 
 fn looks_like_wtf(bytes: &[u8]) -> bool {

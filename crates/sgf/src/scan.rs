@@ -7,6 +7,13 @@
 
 use memchr::memchr2;
 
+/// How values are written: SGF escapes with `\`; the Weiqi Text Format has no escapes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Sgf,
+    Wtf,
+}
+
 /// A byte range `[start, end)` into the bytes a tree was parsed from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Span {
@@ -454,6 +461,20 @@ fn starts_property(bytes: &[u8]) -> bool {
         i += 1;
     }
     bytes.get(i) == Some(&b'[')
+}
+
+/// Offset of the first `(` followed (white space allowed) by `;`.
+pub(crate) fn find_tree_start(bytes: &[u8]) -> Option<usize> {
+    let mut from = 0;
+    while let Some(i) = memchr::memchr(b'(', &bytes[from..]) {
+        let at = from + i;
+        let next = bytes[at + 1..].iter().find(|b| !b.is_ascii_whitespace());
+        if next == Some(&b';') {
+            return Some(at);
+        }
+        from = at + 1;
+    }
+    None
 }
 
 #[cfg(test)]

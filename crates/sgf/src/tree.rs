@@ -11,18 +11,11 @@ use std::sync::OnceLock;
 use crate::charset::{self, Charset};
 use crate::diag::{Diagnostic, Problem};
 use crate::prop::{ids, PropId, ValueType};
-use crate::scan::{Escapes, Span};
+use crate::scan::{Dialect, Escapes, Span};
 use crate::value;
 use crate::Color;
 
 pub(crate) const NONE: u32 = u32::MAX;
-
-/// How values are written: SGF escapes with `\`; the Weiqi Text Format has no escapes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Dialect {
-    Sgf,
-    Wtf,
-}
 
 // The three records below are kept small (20, 16 and 8 bytes) because a game of 300 moves has 300
 // of each and writing them is most of what parsing costs. Offsets are `u32`s relative to the start
@@ -81,11 +74,82 @@ pub struct GameTree<'a> {
 
 impl Drop for GameTree<'_> {
     fn drop(&mut self) {
-        crate::parse::Spare::keep(
+        Spare::keep(
             std::mem::take(&mut self.nodes),
             std::mem::take(&mut self.props),
             std::mem::take(&mut self.values),
         );
+    }
+}
+
+/// The vectors of the last tree dropped on this thread, kept for the next tree to parse:
+/// building trees is most of what reading a record costs, and allocating the vectors afresh
+/// for each tree was a visible part of it (BENCHMARKS.md, Parsing: tree vectors kept per
+/// thread).
+#[derive(Default)]
+pub(crate) struct Spare {
+    pub(crate) last_child: Vec<u32>,
+    pub(crate) nodes: Vec<NodeData>,
+    pub(crate) props: Vec<PropData>,
+    pub(crate) values: Vec<ValueSpan>,
+}
+
+thread_local! {
+    static SPARE: std::cell::RefCell<Spare> = std::cell::RefCell::default();
+}
+
+/// Vectors larger than this many entries are not kept (a huge game must not pin its memory).
+const MAX_SPARE: usize = 1 << 16;
+
+impl Spare {
+    /// Empty vectors with room for `n` entries each, reused when this thread has some.
+    pub(crate) fn take(n: usize) -> Spare {
+        // A thread being torn down (its slot gone) or a nested parse (slot borrowed) starts
+        // from new vectors.
+        let mut s = SPARE
+            .try_with(|s| s.try_borrow_mut().map(|mut s| std::mem::take(&mut *s)))
+            .ok()
+            .and_then(Result::ok)
+            .unwrap_or_default();
+        s.last_child.clear();
+        s.nodes.clear();
+        s.props.clear();
+        s.values.clear();
+        s.last_child.reserve(n);
+        s.nodes.reserve(n);
+        s.props.reserve(n);
+        s.values.reserve(n);
+        s
+    }
+
+    pub(crate) fn keep_last_child(v: Vec<u32>) {
+        if v.capacity() <= MAX_SPARE {
+            let _ = SPARE.try_with(|s| {
+                if let Ok(mut s) = s.try_borrow_mut() {
+                    s.last_child = v;
+                }
+            });
+        }
+    }
+
+    /// Keeps a dropped tree's vectors for the next parse on this thread.
+    pub(crate) fn keep(nodes: Vec<NodeData>, props: Vec<PropData>, values: Vec<ValueSpan>) {
+        if nodes
+            .capacity()
+            .max(props.capacity())
+            .max(values.capacity())
+            > MAX_SPARE
+        {
+            return;
+        }
+        // During thread teardown the slot may be gone: then the vectors are simply freed.
+        let _ = SPARE.try_with(|s| {
+            if let Ok(mut s) = s.try_borrow_mut() {
+                s.nodes = nodes;
+                s.props = props;
+                s.values = values;
+            }
+        });
     }
 }
 

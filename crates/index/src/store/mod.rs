@@ -59,6 +59,7 @@ pub(crate) mod leb;
 pub mod lock;
 pub mod manifest;
 mod read;
+mod source;
 pub(crate) mod sources;
 mod write;
 

@@ -22,7 +22,7 @@ use std::io::Write;
 use std::path::Path;
 
 use crate::store::layout::SOURCES;
-use crate::store::manifest::SourceInfo;
+use crate::store::source::SourceInfo;
 
 /// The inputs of an index by key ([`crate::Manifest::sources`]).
 type Sources = BTreeMap<String, SourceInfo>;
