@@ -16,6 +16,7 @@ mod inputs;
 mod mistakes;
 mod player;
 mod progress;
+mod reference;
 mod report;
 mod search;
 mod serve;
@@ -26,7 +27,7 @@ mod verify;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand, ValueEnum};
 
 /// mimalloc instead of the system allocator. An indexing run frees on one thread what another
 /// allocated (parsed games on the writer thread, documents on tantivy's), and glibc's malloc then
@@ -269,6 +270,10 @@ Exit status: 0 when something was found, 1 when nothing was, 2 on an error.")]
         #[arg(required = true)]
         inputs: Vec<PathBuf>,
     },
+    /// Print every command's options as Markdown tables, from the definitions `--help` prints:
+    /// the guide's `docs/options.md`.
+    #[command(hide = true)]
+    HelpMarkdown,
 }
 
 /// Output formats of `qipu convert`.
@@ -375,6 +380,10 @@ fn run(cli: Cli) -> ExitCode {
             variants,
             inputs,
         } => derive::run(&out, &inputs, variants as usize),
+        Command::HelpMarkdown => {
+            print!("{}", reference::markdown(&Cli::command()));
+            Ok(ExitCode::SUCCESS)
+        }
     };
     match result {
         Ok(code) => code,

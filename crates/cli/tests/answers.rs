@@ -537,6 +537,48 @@ fn guide_section<'a>(guide: &'a str, cmd: &str) -> &'a str {
     &body[..body.find("\n## ").unwrap_or(body.len())]
 }
 
+/// The guide's option reference, `docs/options.md`, is the help texts themselves (`qipu
+/// help-markdown`): a help text changed without the page, or the page edited by hand, fails
+/// here. `QIPU_BLESS=1` writes the page anew from the help.
+#[test]
+fn the_guides_option_reference_is_the_help_text() {
+    let page = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/options.md");
+    let generated = text(&qipu(&["help-markdown"]));
+    if std::env::var_os("QIPU_BLESS").is_some() {
+        std::fs::write(&page, &generated).unwrap();
+    }
+    let written = std::fs::read_to_string(&page).unwrap_or_default();
+    if written != generated {
+        let at = written
+            .lines()
+            .zip(generated.lines())
+            .position(|(a, b)| a != b)
+            .unwrap_or(written.lines().count().min(generated.lines().count()));
+        panic!(
+            "docs/options.md is not `qipu help-markdown` (first difference at line {}: {:?} \
+             against {:?}); run the test with QIPU_BLESS=1 to write it",
+            at + 1,
+            written.lines().nth(at),
+            generated.lines().nth(at)
+        );
+    }
+    // Every command's options are there, each once in its section.
+    for cmd in COMMANDS {
+        let section = guide_section(&generated, cmd);
+        for option in options_of(&text(&qipu(&[cmd, "--help"]))) {
+            if option == "--color" {
+                continue; // one row for every command
+            }
+            assert_eq!(
+                section.matches(&format!("`{option}")).count()
+                    + section.matches(&format!(", {option}")).count(),
+                1,
+                "qipu {cmd} {option} in docs/options.md"
+            );
+        }
+    }
+}
+
 #[test]
 fn every_subcommand_has_examples_and_the_guide_says_every_option() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
