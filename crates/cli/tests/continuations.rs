@@ -8,51 +8,14 @@
 
 mod common;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::PathBuf;
 use std::process::Output;
 use std::sync::OnceLock;
 
 use common::{json_lines, qipu, samples, Scratch};
 use serde_json::Value;
-
-type Hits = BTreeMap<(String, u64), Vec<u64>>;
-/// Rows as the oracle compares them: colour, point, count, tenuki, Black's and White's wins.
-type Table = BTreeSet<(String, String, u64, u64, u64, u64)>;
-
-fn table_of<'a>(rows: impl IntoIterator<Item = &'a Value>) -> Table {
-    rows.into_iter()
-        .map(|c| {
-            (
-                c["color"].as_str().unwrap().to_string(),
-                c["point"].as_str().unwrap().to_string(),
-                c["count"].as_u64().unwrap(),
-                c["tenuki"].as_u64().expect("every row says its tenuki"),
-                c["black_wins"].as_u64().unwrap(),
-                c["white_wins"].as_u64().unwrap(),
-            )
-        })
-        .collect()
-}
-
-fn hits_of<'a>(hits: impl IntoIterator<Item = &'a Value>) -> Hits {
-    hits.into_iter()
-        .map(|h| {
-            (
-                (
-                    h["file"].as_str().unwrap().to_string(),
-                    h["game"].as_u64().unwrap(),
-                ),
-                h["moves"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|m| m.as_u64().unwrap())
-                    .collect(),
-            )
-        })
-        .collect()
-}
+use testdata::oracle::{self, Tenuki};
 
 /// A dataset's index, built once per test run by the command line from the files of the games
 /// the oracle replayed (a file it could not read at all is left out, as it counts nothing),
@@ -71,15 +34,7 @@ fn built(dataset: &str) -> Option<&'static Built> {
         let shared = testdata::shared()?;
         let oracle = shared.join("oracle").join(dataset);
         let data = shared.join("datasets").join(dataset);
-        let universe: BTreeSet<(String, u64)> = testdata::lines(&oracle.join("universe.jsonl"))
-            .iter()
-            .map(|v| {
-                (
-                    v["file"].as_str().unwrap().to_string(),
-                    v["game"].as_u64().unwrap(),
-                )
-            })
-            .collect();
+        let universe = oracle::universe(&oracle);
         let dir = common::kept(dataset);
         let games = dir.join("games");
         let files: BTreeSet<&str> = universe.iter().map(|(f, _)| f.as_str()).collect();
@@ -127,7 +82,7 @@ fn check(dataset: &str) {
         );
         let lines = json_lines(&out);
         let of = |kind: &'static str| lines.iter().filter(move |l| l["type"] == kind);
-        let hits = hits_of(of("hit"));
+        let hits = oracle::hits(of("hit"));
         checked += 1;
         // A game the oracle excluded that lies in a file it read would count in the table, and
         // the command line cannot leave it out: none may hit, so that the table is comparable.
@@ -144,12 +99,12 @@ fn check(dataset: &str) {
             ));
         }
         if let Some(want) = probe["hits"].as_array() {
-            if hits != hits_of(want) {
+            if hits != oracle::hits(want) {
                 failures.push(format!("{id}: hits differ"));
             }
         }
-        let ours = table_of(of("continuation"));
-        let want = table_of(probe["continuations"].as_array().unwrap());
+        let ours = oracle::table(of("continuation"), Tenuki::Given);
+        let want = oracle::probe_table(&probe, Tenuki::Given);
         if ours != want {
             let a: Vec<_> = ours.difference(&want).take(3).collect();
             let b: Vec<_> = want.difference(&ours).take(3).collect();

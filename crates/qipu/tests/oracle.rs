@@ -5,64 +5,12 @@
 //! The oracle and datasets live outside the repository (`../shared`, found by `testdata::shared`).
 //! Without them these tests say so and pass, unless `QIPU_REQUIRE_DATASETS=1` (as in CI), where their absence is a failure.
 
-use std::collections::{BTreeMap, BTreeSet, HashSet};
-
 use qipu::{build, BuildOptions, Index, Query};
 use serde_json::Value;
+use testdata::oracle::{self, Hits, Table, Tenuki};
 use testdata::{lines, shared};
 
-type Hits = BTreeMap<(String, u64), Vec<u64>>;
-/// A continuation table: colour, point, count, tenuki (how many of the count came after moves
-/// elsewhere: patterns only, 0 for positions), black wins, white wins.
-type Table = BTreeSet<(String, String, u64, u64, u64, u64)>;
-
-fn oracle_hits(v: &Value) -> Option<Hits> {
-    v["hits"].as_array().map(|hits| {
-        hits.iter()
-            .map(|h| {
-                let moves = h["moves"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|m| m.as_u64().unwrap())
-                    .collect();
-                (
-                    (
-                        h["file"].as_str().unwrap().to_string(),
-                        h["game"].as_u64().unwrap(),
-                    ),
-                    moves,
-                )
-            })
-            .collect()
-    })
-}
-
-/// The oracle's table of a probe: pattern probes carry `tenuki`, position probes do not (their
-/// rows are the next move: never after tenuki).
-fn oracle_table(v: &Value, patterns: bool) -> Table {
-    v["continuations"]
-        .as_array()
-        .expect("every probe carries its continuation table")
-        .iter()
-        .map(|c| {
-            let tenuki = match patterns {
-                true => c["tenuki"].as_u64().expect("a pattern row's tenuki"),
-                false => 0,
-            };
-            (
-                c["color"].as_str().unwrap().to_string(),
-                c["point"].as_str().unwrap().to_string(),
-                c["count"].as_u64().unwrap(),
-                tenuki,
-                c["black_wins"].as_u64().unwrap(),
-                c["white_wins"].as_u64().unwrap(),
-            )
-        })
-        .collect()
-}
-
-/// Our table of an answer, as [`oracle_table`] reads the oracle's.
+/// Our table of an answer, as [`oracle::table`] reads the oracle's.
 fn table_of(answer: &qipu::Answer) -> Table {
     answer
         .continuations
@@ -100,7 +48,7 @@ fn compare_hits(id: &str, hits: &Hits, probe: &Value, failures: &mut Vec<String>
             probe["hit_games"]
         ));
     }
-    if let Some(want) = oracle_hits(probe) {
+    if let Some(want) = probe["hits"].as_array().map(oracle::hits) {
         if *hits != want {
             let extra: Vec<_> = hits
                 .iter()
@@ -135,15 +83,7 @@ fn check(dataset: &str) {
 
     // The games the oracle replayed (excluded games and files it could not read neither hit nor
     // count; qipu reads some of those, e.g. UTF-16 files and files missing their `(`).
-    let universe: HashSet<(String, u64)> = lines(&oracle.join("universe.jsonl"))
-        .iter()
-        .map(|v| {
-            (
-                v["file"].as_str().unwrap().to_string(),
-                v["game"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let universe = oracle::universe(&oracle);
     let mut allowed = Vec::new();
     for g in 0..index.len() {
         let info = index.game(g).unwrap();
@@ -188,7 +128,7 @@ fn check(dataset: &str) {
         compare_tables(
             id,
             &table_of(&answer),
-            &oracle_table(&probe, false),
+            &oracle::probe_table(&probe, Tenuki::None),
             &mut failures,
         );
     }
@@ -208,7 +148,7 @@ fn check(dataset: &str) {
         compare_tables(
             id,
             &table_of(&answer),
-            &oracle_table(&probe, true),
+            &oracle::probe_table(&probe, Tenuki::Given),
             &mut failures,
         );
     }

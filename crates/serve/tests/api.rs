@@ -4,7 +4,7 @@
 
 mod common;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use common::{build, get, get_raw, start, Running};
 use serde_json::Value;
 use serve::Config;
+use testdata::oracle::{self, Tenuki};
 
 const JSON: &str = "application/json";
 const NDJSON: &str = "application/x-ndjson";
@@ -639,42 +640,6 @@ fn replayed(dataset: &str) -> Option<(PathBuf, PathBuf)> {
 /// timing does not depend on the other's load.
 static HEAVY: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-type Hits = BTreeMap<(String, u64), Vec<u64>>;
-
-fn hits_of(v: &[Value]) -> Hits {
-    v.iter()
-        .map(|h| {
-            (
-                (
-                    h["file"].as_str().unwrap().to_string(),
-                    h["game"].as_u64().unwrap(),
-                ),
-                h["moves"]
-                    .as_array()
-                    .unwrap()
-                    .iter()
-                    .map(|m| m.as_u64().unwrap())
-                    .collect(),
-            )
-        })
-        .collect()
-}
-
-fn table_of(v: &Value) -> BTreeSet<String> {
-    v.as_array()
-        .map(|c| {
-            c.iter()
-                .map(|c| {
-                    format!(
-                        "{} {} {} {} {}",
-                        c["color"], c["point"], c["count"], c["black_wins"], c["white_wins"]
-                    )
-                })
-                .collect()
-        })
-        .unwrap_or_default()
-}
-
 /// Every page of an answer: all its hits, and the first page (for the counts and the table).
 fn all_pages(base: &str, path: &str, params: &[(&str, &str)]) -> (Value, Vec<Value>) {
     let mut hits = Vec::new();
@@ -704,15 +669,7 @@ fn every_fox_pro_oracle_probe_answered_through_http_is_the_oracles() {
         return;
     };
     // Every game indexed is one the oracle replayed: nothing to leave out of the answers.
-    let universe: BTreeSet<(String, u64)> = testdata::lines(&oracle.join("universe.jsonl"))
-        .iter()
-        .map(|v| {
-            (
-                v["file"].as_str().unwrap().to_string(),
-                v["game"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let universe = oracle::universe(oracle);
     let lib = qipu::Index::open(index).unwrap();
     for g in 0..lib.len() {
         let (file, n) = lib.identity(g).unwrap();
@@ -748,16 +705,19 @@ fn every_fox_pro_oracle_probe_answered_through_http_is_the_oracles() {
         ];
         let (page, hits) = all_pages(&server.base, "/api/position", &params);
         checked += 1;
-        let want = hits_of(probe["hits"].as_array().map_or(&[][..], |v| v.as_slice()));
+        let want = oracle::hits(probe["hits"].as_array().map_or(&[][..], |v| v.as_slice()));
         if page["games"] != probe["hit_games"]
-            || (probe["hits"].is_array() && hits_of(&hits) != want)
+            || (probe["hits"].is_array() && oracle::hits(&hits) != want)
         {
             failures.push(format!(
                 "{id}: hits differ ({} games, oracle {})",
                 page["games"], probe["hit_games"]
             ));
         }
-        if table_of(&page["continuations"]) != table_of(&probe["continuations"]) {
+        let rows = page["continuations"]
+            .as_array()
+            .expect("a continuation table");
+        if oracle::table(rows, Tenuki::Given) != oracle::probe_table(&probe, Tenuki::None) {
             failures.push(format!("{id}: continuations differ"));
         }
     }
@@ -772,9 +732,9 @@ fn every_fox_pro_oracle_probe_answered_through_http_is_the_oracles() {
         ];
         let (page, hits) = all_pages(&server.base, "/api/pattern", &params);
         checked += 1;
-        let want = hits_of(probe["hits"].as_array().map_or(&[][..], |v| v.as_slice()));
+        let want = oracle::hits(probe["hits"].as_array().map_or(&[][..], |v| v.as_slice()));
         if page["games"] != probe["hit_games"]
-            || (probe["hits"].is_array() && hits_of(&hits) != want)
+            || (probe["hits"].is_array() && oracle::hits(&hits) != want)
         {
             failures.push(format!(
                 "{id}: hits differ ({} games, oracle {})",
@@ -790,37 +750,13 @@ fn every_fox_pro_oracle_probe_answered_through_http_is_the_oracles() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
-/// Rows as the oracle compares a pattern's: colour, point, count, tenuki, Black's and White's
-/// wins.
-fn region_table_of(v: &Value) -> BTreeSet<String> {
-    v.as_array()
-        .expect("a continuation table")
-        .iter()
-        .map(|c| {
-            assert!(c["tenuki"].is_u64(), "every row says its tenuki: {c}");
-            format!(
-                "{} {} {} {} {} {}",
-                c["color"], c["point"], c["count"], c["tenuki"], c["black_wins"], c["white_wins"]
-            )
-        })
-        .collect()
-}
-
 /// Every pattern probe of `dataset` through `GET /api/pattern`: its hits and its continuation
 /// table, with tenuki, are the oracle's.
 fn pattern_tables_through_http(dataset: &str, indexed: Option<&(PathBuf, PathBuf)>) {
     let Some((index, oracle)) = indexed else {
         return;
     };
-    let universe: BTreeSet<(String, u64)> = testdata::lines(&oracle.join("universe.jsonl"))
-        .iter()
-        .map(|v| {
-            (
-                v["file"].as_str().unwrap().to_string(),
-                v["game"].as_u64().unwrap(),
-            )
-        })
-        .collect();
+    let universe = oracle::universe(oracle);
     let server = start(index, Config::default());
     let mut failures = Vec::new();
     let mut checked = 0;
@@ -837,7 +773,7 @@ fn pattern_tables_through_http(dataset: &str, indexed: Option<&(PathBuf, PathBuf
         ];
         let (page, hits) = all_pages(&server.base, "/api/pattern", &params);
         checked += 1;
-        let hits = hits_of(&hits);
+        let hits = oracle::hits(&hits);
         // A game the oracle excluded in a file it read would count in the table: none may hit.
         let outside: Vec<_> = hits.keys().filter(|g| !universe.contains(g)).collect();
         if !outside.is_empty() {
@@ -845,14 +781,17 @@ fn pattern_tables_through_http(dataset: &str, indexed: Option<&(PathBuf, PathBuf
             continue;
         }
         if page["games"] != probe["hit_games"]
-            || (probe["hits"].is_array() && hits != hits_of(probe["hits"].as_array().unwrap()))
+            || (probe["hits"].is_array() && hits != oracle::hits(probe["hits"].as_array().unwrap()))
         {
             failures.push(format!(
                 "{id}: hits differ ({} games, oracle {})",
                 page["games"], probe["hit_games"]
             ));
         }
-        if region_table_of(&page["continuations"]) != region_table_of(&probe["continuations"]) {
+        let rows = page["continuations"]
+            .as_array()
+            .expect("a continuation table");
+        if oracle::table(rows, Tenuki::Given) != oracle::probe_table(&probe, Tenuki::Given) {
             failures.push(format!("{id}: continuations differ"));
         }
         if !page["no_continuation"].is_u64() {

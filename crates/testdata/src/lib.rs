@@ -2,7 +2,10 @@
 //! the oracle's answers) and its JSON Lines files.
 //!
 //! The shared material lives outside the repository. Without it, tests that need it say so and
-//! pass, unless `QIPU_REQUIRE_DATASETS=1` (as in CI), where its absence is a failure.
+//! pass, unless `QIPU_REQUIRE_DATASETS=1` (as in CI), where its absence is a failure. The
+//! oracle's rows are read in [`oracle`].
+
+pub mod oracle;
 
 pub mod analysed;
 
