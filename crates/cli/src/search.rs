@@ -578,6 +578,12 @@ fn human(index: &Shards, query: &Query, answer: &Answer, limit: usize, elapsed_m
         if lines {
             columns.push(("variations", true));
         }
+        // Analysed games' rows say what the engine thought of the move: shown only when some
+        // row has one.
+        let analysed = answer.continuations.iter().any(|c| c.analysed > 0);
+        if analysed {
+            columns.extend([("analysed", true), ("B after", true), ("loss", true)]);
+        }
         columns.extend([
             ("share", true),
             ("B wins", true),
@@ -613,6 +619,9 @@ fn human(index: &Shards, query: &Query, answer: &Answer, limit: usize, elapsed_m
             }
             if lines {
                 row.push(c.variations.to_string().into());
+            }
+            if analysed {
+                row.extend(eval_cells(c));
             }
             row.extend([
                 match c.count {
@@ -867,4 +876,28 @@ mod tests {
             assert_eq!(rank_label(v), want, "{v}");
         }
     }
+}
+
+/// A row's engine columns: its analysed positions, Black's mean win probability and lead after
+/// the move, and the mover's mean loss (win probability, then points); empty where none.
+fn eval_cells(c: &qipu::Continuation) -> [Cell; 3] {
+    let after = match (c.black_win_after, c.black_lead_after) {
+        (Some(w), Some(l)) => format!("{:.1}% {l:+.1}", 100.0 * w),
+        (Some(w), None) => format!("{:.1}%", 100.0 * w),
+        _ => String::new(),
+    };
+    let loss = match (c.win_loss, c.points_loss) {
+        (Some(w), Some(p)) => format!("{:.1}% {p:.1}pt", 100.0 * w),
+        (Some(w), None) => format!("{:.1}%", 100.0 * w),
+        _ => String::new(),
+    };
+    [
+        match c.analysed {
+            0 => String::new(),
+            n => n.to_string(),
+        }
+        .into(),
+        after.into(),
+        loss.into(),
+    ]
 }

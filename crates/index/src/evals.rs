@@ -75,10 +75,10 @@ pub struct GameEvals {
 
 /// A rounded evaluation: win in 1/10,000, lead in tenths.
 #[derive(Clone, Copy, Debug, PartialEq)]
-struct Rounded {
-    win: i32,
-    lead: Option<i32>,
-    visits: Option<u32>,
+pub struct Rounded {
+    pub win: i32,
+    pub lead: Option<i32>,
+    pub visits: Option<u32>,
 }
 
 impl Rounded {
@@ -130,20 +130,35 @@ impl GameEvals {
         }
     }
 
+    /// The move from position `k` (move `k + 1`): Black's evaluation after it and what it lost
+    /// its player, in the index's units, as [`GameEvals::losses`] counts it; `None` unless
+    /// both positions are evaluated.
+    pub fn move_from(&self, k: usize) -> Option<(Rounded, Lost)> {
+        let after = (*self.positions.get(k + 1)?)?;
+        let lost = self.lost(k + 1)?;
+        Some((Rounded::of(&after)?, lost))
+    }
+
+    /// The loss of move `k`, when both of its positions are evaluated.
+    fn lost(&self, k: usize) -> Option<Lost> {
+        let (before, after) = (
+            self.positions.get(k.checked_sub(1)?)?.as_ref()?,
+            self.positions.get(k)?.as_ref()?,
+        );
+        let black = *self.black_moved.get(k)?;
+        let loss = before.loss(after, black);
+        Some(Lost {
+            k: k as u32,
+            black,
+            win: (loss.win * WIN_UNITS).round() as i32,
+            lead: loss.lead.map(|l| (l * LEAD_UNITS).round() as i32),
+        })
+    }
+
     /// The loss of each move both of whose positions are evaluated: (move k, Black moved,
     /// win loss in 1/10,000, points lost in tenths).
     pub fn losses(&self) -> impl Iterator<Item = Lost> + '_ {
-        (1..self.positions.len()).filter_map(|k| {
-            let (before, after) = (self.positions[k - 1]?, self.positions[k]?);
-            let black = *self.black_moved.get(k)?;
-            let loss = before.loss(&after, black);
-            Some(Lost {
-                k: k as u32,
-                black,
-                win: (loss.win * WIN_UNITS).round() as i32,
-                lead: loss.lead.map(|l| (l * LEAD_UNITS).round() as i32),
-            })
-        })
+        (1..self.positions.len()).filter_map(|k| self.lost(k))
     }
 
     fn encode(&self, out: &mut Vec<u8>) {
@@ -638,6 +653,16 @@ impl crate::Index {
             .filter_map(|s| s.evals())
             .map(Stored::games)
             .sum()
+    }
+
+    /// The ids of the games that keep evaluations, ascending (none read for an index without).
+    pub fn analysed_ids(&self) -> Vec<u32> {
+        let mut out = Vec::new();
+        for s in &self.segments {
+            let Some(e) = s.evals() else { continue };
+            out.extend((0..e.games()).filter_map(|i| Some(s.first_game + e.slot(i)?.0)));
+        }
+        out
     }
 
     /// The evaluations game `id` keeps; `None` for a game without (or past the index).

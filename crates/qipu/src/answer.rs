@@ -133,6 +133,22 @@ pub struct Continuation {
     /// A game to look at, named `FILE#GAME` as hits name theirs: of the games that played it,
     /// the one whose weaker player is strongest, then the most recent.
     pub example: Option<String>,
+    /// Of `count`, the positions whose game carries an engine evaluation of the position and
+    /// of the one after the move (an analysed game): the means below are over these, and 0
+    /// with every mean `None` where no game is analysed.
+    pub analysed: u32,
+    /// The mean of Black's win probability (0 to 1) after the move, from Black's side as a
+    /// mistake's evaluations are.
+    pub black_win_after: Option<f64>,
+    /// The mean of Black's lead in points after the move, over the analysed positions with a
+    /// lead before and after it.
+    pub black_lead_after: Option<f64>,
+    /// The mean win probability the move lost the player who made it
+    /// ([`sgf::Eval::loss`]: the evaluation before less the one after, from the mover's side;
+    /// a gain counts negative).
+    pub win_loss: Option<f64>,
+    /// The mean points the move lost its player, over the positions `black_lead_after` is over.
+    pub points_loss: Option<f64>,
 }
 
 /// Counts over the whole answer, whatever part of it was returned.

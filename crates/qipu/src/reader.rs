@@ -705,7 +705,22 @@ fn continuation<'a>(
             let (file, n) = index.inner.identity(g);
             format!("{file}#{n}")
         }),
+        analysed: t.evals.analysed,
+        black_win_after: eval_mean(t.evals.win_after, t.evals.analysed, index::evals::WIN_UNITS),
+        black_lead_after: eval_mean(t.evals.lead_after, t.evals.led, index::evals::LEAD_UNITS),
+        win_loss: eval_mean(t.evals.win_loss, t.evals.analysed, index::evals::WIN_UNITS),
+        points_loss: eval_mean(t.evals.lead_loss, t.evals.led, index::evals::LEAD_UNITS),
     }
+}
+
+/// The mean of `n` evaluations summing `sum` in `units` per point (or per 1 of win
+/// probability), in points (or probability); `None` over no evaluation. Rounded to a
+/// hundredth of the index's unit, which keeps the JSON short and loses nothing a table shows.
+fn eval_mean(sum: i64, n: u32, units: f32) -> Option<f64> {
+    (n > 0).then(|| {
+        let per = f64::from(units) * 100.0;
+        (sum as f64 / f64::from(n) * 100.0).round() / per
+    })
 }
 
 /// Sorts hits (in game order) as the query asks; stable, so equals stay in game order. A date

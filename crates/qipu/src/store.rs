@@ -140,6 +140,23 @@ impl search::Store for Games<'_> {
         self.index.has_lines()
     }
 
+    fn has_evals(&self) -> bool {
+        self.index.has_evals()
+    }
+
+    fn analysed(&self) -> Vec<u32> {
+        self.index.analysed_ids()
+    }
+
+    fn move_eval(&self, g: u32, k: u32) -> Option<search::MoveEval> {
+        let (after, lost) = self.index.evals(g)?.move_from(k as usize)?;
+        Some(search::MoveEval {
+            win_after: after.win,
+            win_loss: lost.win,
+            lead: after.lead.zip(lost.lead),
+        })
+    }
+
     #[inline]
     fn branch(&self, g: u32) -> Option<u32> {
         self.index.variation(g).map(|v| v.from)

@@ -180,6 +180,11 @@ mod tests {
             first_year: None,
             last_year: None,
             example: None,
+            analysed: 0,
+            black_win_after: None,
+            black_lead_after: None,
+            win_loss: None,
+            points_loss: None,
         }
     }
 

@@ -281,12 +281,23 @@ pub(crate) fn continuations<S: Store>(
     type Counts = ahash::AHashMap<(u16, u16), Tally>;
     let each_copy = index.each_copy_counts();
     let lines = index.has_lines();
+    let evals = index.has_evals();
     let count = |chunk: &[Occurrence]| {
         let mut raw = Counts::new();
         // The game's winner, facts and whether it counts, looked up once for its occurrences.
         let mut cache: Option<(u32, u8, crate::store::Facts, bool, bool)> = None;
         for o in chunk {
-            if o.next == NO_NEXT || covered(o) {
+            if o.next == NO_NEXT {
+                continue;
+            }
+            if covered(o) {
+                // The cells counted it; its evaluation, which they do not sum, is added here
+                // (the answer read the entries of the analysed games they summed).
+                if evals && cells.keeps(&index.cell(o.game)) {
+                    if let Some(e) = index.move_eval(o.game, o.k) {
+                        raw.entry((o.images, o.next)).or_default().add_eval(&e);
+                    }
+                }
                 continue;
             }
             let (winner, facts, counted, line) = match cache {
@@ -316,7 +327,12 @@ pub(crate) fn continuations<S: Store>(
             let row = raw.entry((o.images, o.next)).or_default();
             match line {
                 true => row.add_line(),
-                false => row.add(o.game, mover, winner, &facts),
+                false => {
+                    row.add(o.game, mover, winner, &facts);
+                    if let Some(e) = evals.then(|| index.move_eval(o.game, o.k)).flatten() {
+                        row.add_eval(&e);
+                    }
+                }
             }
         }
         raw

@@ -22,9 +22,9 @@ pub use position::find_position;
 pub use query::Filter;
 pub use query::{Cell, CellFilter, PatternQuery, PositionQuery};
 pub use sequence::{find_sequence, span, SequenceQuery, AREA_MARGIN};
-pub use store::{Facts, Store};
-pub use tally::Tally;
+pub use store::{Facts, MoveEval, Store};
 pub use tally::{sorted_rows, Continuation};
+pub use tally::{EvalSums, Tally};
 
 /// A query that cannot be answered, said in one line.
 #[derive(Debug, thiserror::Error)]

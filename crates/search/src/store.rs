@@ -18,6 +18,21 @@ pub struct Aggregated {
     pub cells: Vec<GameCell>,
 }
 
+/// What the engine thought of one move of an analysed game, in the store's units (win in
+/// 1/10,000, points in tenths): the evaluation after it, from Black's side as the mistakes
+/// answer gives it, and what it cost the player who made it (`sgf::Eval::loss`: positive is a
+/// loss). Known only where the positions before and after the move are both evaluated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MoveEval {
+    /// Black's win probability after the move.
+    pub win_after: i32,
+    /// The mover's loss of win probability.
+    pub win_loss: i32,
+    /// Black's lead after the move and the mover's loss of points, where both positions have a
+    /// lead.
+    pub lead: Option<(i32, i32)>,
+}
+
 /// A position reached while replaying a game ([`Walk::next_position`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
@@ -119,6 +134,22 @@ pub trait Store: Sync {
     /// there are dropped; and its next moves count in a row's [`crate::Tally::variations`],
     /// not as played. `None` for a game played. Default: `None`.
     fn branch(&self, _g: u32) -> Option<u32> {
+        None
+    }
+    /// Whether some games carry engine evaluations ([`Store::move_eval`]): when none does, a
+    /// continuation table reads nothing more than it always did. Default: none does.
+    fn has_evals(&self) -> bool {
+        false
+    }
+    /// The games (copies included) that carry engine evaluations, ascending: the only games
+    /// whose table entries an answer read from cells must read one by one for the rows'
+    /// evaluations. Default: none.
+    fn analysed(&self) -> Vec<u32> {
+        Vec::new()
+    }
+    /// The evaluation of the move game `g` played from its position after `k` moves (game
+    /// `g`'s own record's, a copy's included), or `None`. Default: `None`.
+    fn move_eval(&self, _g: u32, _k: u32) -> Option<MoveEval> {
         None
     }
     /// Whether the caller has given up on this search (a time budget spent, a client gone):

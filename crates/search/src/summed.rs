@@ -95,6 +95,14 @@ pub(crate) fn find<S: Store>(
         .filter(|&g| !index.is_copy(g) && parts.iter().any(|p| p.agg.games.contains(&g)))
         .collect();
     whole.extend(counted_twice(index, &parts, &part_hashes));
+    // The rows' evaluations are not in the cells: the analysed games they summed are read one
+    // by one too (none in an index without evaluations, so it reads nothing more).
+    whole.extend(
+        index
+            .analysed()
+            .into_iter()
+            .filter(|&g| !index.is_copy(g) && parts.iter().any(|p| p.agg.games.contains(&g))),
+    );
     whole.sort_unstable();
     whole.dedup();
     for &hash in hashes {

@@ -41,6 +41,53 @@ pub struct Tally {
     /// The game to show for it: the one whose weaker player is strongest, then the most recent
     /// (by month), then the first indexed; with its key.
     pub example: Option<(Example, u32)>,
+    /// What the engine thought of the move, over the positions of `count` whose game carries
+    /// evaluations of the position and of the one after the move ([`Tally::add_eval`]).
+    pub evals: EvalSums,
+}
+
+/// The sums of the evaluations of a row's analysed moves, in the store's units (win in
+/// 1/10,000, points in tenths; see [`crate::MoveEval`]): exact, so that rows merged in any
+/// order say the same.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct EvalSums {
+    /// Positions counted with an evaluation before and after the move.
+    pub analysed: u32,
+    /// Sum of Black's win probability after the move.
+    pub win_after: i64,
+    /// Sum of the mover's loss of win probability.
+    pub win_loss: i64,
+    /// Of `analysed`, those with a lead before and after the move.
+    pub led: u32,
+    /// Sum of Black's lead after the move, over `led`.
+    pub lead_after: i64,
+    /// Sum of the mover's loss of points, over `led`.
+    pub lead_loss: i64,
+}
+
+impl EvalSums {
+    /// Adds one analysed move.
+    #[inline]
+    pub fn add(&mut self, e: &crate::MoveEval) {
+        self.analysed += 1;
+        self.win_after += i64::from(e.win_after);
+        self.win_loss += i64::from(e.win_loss);
+        if let Some((after, loss)) = e.lead {
+            self.led += 1;
+            self.lead_after += i64::from(after);
+            self.lead_loss += i64::from(loss);
+        }
+    }
+
+    /// Adds another row's sums.
+    pub fn merge(&mut self, o: &EvalSums) {
+        self.analysed += o.analysed;
+        self.win_after += o.win_after;
+        self.win_loss += o.win_loss;
+        self.led += o.led;
+        self.lead_after += o.lead_after;
+        self.lead_loss += o.lead_loss;
+    }
 }
 
 /// One row of a continuation table: a next move, in the query's orientation and colours, and
@@ -100,6 +147,13 @@ impl Tally {
         }
     }
 
+    /// Adds the evaluation of a move [`Tally::add`] counted (or one a pre-aggregated cell
+    /// counted, [`Tally::of_cell`]).
+    #[inline]
+    pub fn add_eval(&mut self, e: &crate::MoveEval) {
+        self.evals.add(e);
+    }
+
     /// Renumbers the example game as game `offset + g` (an index searched as part of a set,
     /// whose games are numbered after those of the indexes before it), so that of equal
     /// examples the first in the set's order wins when tallies of several indexes are merged.
@@ -139,6 +193,7 @@ impl Tally {
             )),
             variations: 0,
             tenuki: 0,
+            evals: EvalSums::default(),
         }
     }
 
@@ -153,6 +208,7 @@ impl Tally {
         self.mover_ranked += o.mover_ranked;
         self.opponent_rank_sum += o.opponent_rank_sum;
         self.opponent_ranked += o.opponent_ranked;
+        self.evals.merge(&o.evals);
         self.years = match (self.years, o.years) {
             (Some((a, b)), Some((c, d))) => Some((a.min(c), b.max(d))),
             (x, None) => x,
