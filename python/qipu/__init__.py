@@ -53,7 +53,9 @@ class Answer:
     ``color``, ``point``, ``count``, ``black_wins``, ``white_wins``, ``other``, ``mover_rank``
     and ``opponent_rank`` (mean ranks, 1k = 0, 1d = 1, 1p = 11) over ``mover_ranked`` and
     ``opponent_ranked`` positions, ``first_year``, ``last_year``, ``example`` (``FILE#GAME``),
-    ``variations`` when variation lines played it; ``tenuki``: of ``count``, how many came after
+    ``variations`` when variation lines played it; ``analysed``, ``black_win_after``,
+    ``black_lead_after``, ``win_loss``, ``points_loss``: the engine's means over the analysed
+    games that played it (0 and ``None`` without); ``tenuki``: of ``count``, how many came after
     moves elsewhere, for a pattern's or a sequence's row, the first move played later inside its
     region), ``profile`` (the hit games by year:
     ``{"years": [{"year", "games", "black_wins", "white_wins"}], "undated"}``, with
@@ -107,7 +109,8 @@ class Answer:
 _HIT_COLUMNS = ["file", "game", "moves", "black", "white", "date", "result", "event", "copy", "path"]
 _CONTINUATION_COLUMNS = ["color", "point", "count", "black_wins", "white_wins", "other",
                          "mover_rank", "mover_ranked", "opponent_rank", "opponent_ranked",
-                         "first_year", "last_year", "example", "variations"]
+                         "first_year", "last_year", "example", "variations", "analysed",
+                         "black_win_after", "black_lead_after", "win_loss", "points_loss"]
 
 
 class MistakesAnswer:
@@ -147,7 +150,9 @@ def _empty_schema(table: str):
         [("color", pa.string()), ("point", pa.string()), ("count", i), ("black_wins", i),
          ("white_wins", i), ("other", i), ("mover_rank", pa.float64()), ("mover_ranked", i),
          ("opponent_rank", pa.float64()), ("opponent_ranked", i), ("first_year", i),
-         ("last_year", i), ("example", pa.string()), ("variations", i)]
+         ("last_year", i), ("example", pa.string()), ("variations", i), ("analysed", i),
+         ("black_win_after", pa.float64()), ("black_lead_after", pa.float64()),
+         ("win_loss", pa.float64()), ("points_loss", pa.float64())]
     )
 
 
