@@ -329,6 +329,7 @@ fn followed<S: Store>(
                             key: n.key,
                             next: n.next.filter(|_| n.settled),
                             tenuki: n.tenuki,
+                            from: n.from,
                         })
                         .collect();
                     out.push((hit.game, follows));
@@ -373,7 +374,7 @@ fn merged(nexts: &Nexts) -> Nexts {
             Some(m) => {
                 m.key.1 |= n.key.1;
                 if !m.settled && n.settled {
-                    (m.next, m.tenuki, m.settled) = (n.next, n.tenuki, true);
+                    (m.next, m.tenuki, m.from, m.settled) = (n.next, n.tenuki, n.from, true);
                 }
             }
             None => notes.push(*n),
@@ -810,6 +811,9 @@ struct Next {
     next: NextMove,
     /// Whether the continuation came after moves elsewhere.
     tenuki: bool,
+    /// The position the continuation was played from (`k` unless after tenuki): the move
+    /// whose evaluation the row counts ([`crate::Store::move_eval`]).
+    from: u32,
     /// Whether `next` is the continuation: the move played next lies in the region, or the
     /// scan read on until one did (or the game ended).
     settled: bool,
@@ -847,6 +851,7 @@ fn note<'a>(
                     key: (pl.region, 1 << pl.image_bit),
                     next,
                     tenuki: false,
+                    from: k,
                     settled,
                 })
             }
@@ -928,7 +933,7 @@ impl Waiting {
             let n = &mut nexts[at as usize];
             let here = n.k < j && regions[n.key.0 as usize].holds(p);
             if here {
-                (n.next, n.tenuki, n.settled) = (Some((color, p)), true, true);
+                (n.next, n.tenuki, n.from, n.settled) = (Some((color, p)), true, j, true);
             }
             !here
         });
@@ -1439,6 +1444,7 @@ mod tests {
                     key: (region, 1),
                     next: p.map(|p| (Color::Black, Some(p))),
                     tenuki: false,
+                    from: k,
                     settled: false,
                 })
                 .collect(),
@@ -1456,6 +1462,7 @@ mod tests {
             key: (region, 1),
             next: Some((Color::Black, None)),
             tenuki: false,
+            from: k,
             settled: false,
         };
         let mut nexts: Nexts = [wait(1, 0), wait(3, 1), wait(4, 0)].into_iter().collect();

@@ -261,6 +261,7 @@ fn followed(game: u32, moves: &[(Color, Option<Point>)], ks: &[Completed]) -> (H
             key: c.bit,
             next: at.map(|j| in_frame(moves[j], c.origin)),
             tenuki: at.is_some_and(|j| j != from),
+            from: at.unwrap_or(from) as u32,
         });
     }
     (hit, nexts)

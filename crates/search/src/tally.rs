@@ -244,12 +244,15 @@ pub(crate) type NextMove = Option<(Color, Option<Point>)>;
 /// What one hit position contributes to a pattern's or a sequence's continuation table, once
 /// for each region the query appeared in there: the key of what appeared (placements,
 /// orientations of a sequence) in that region, the first move played later inside the region
-/// (`None`: none ever was), and whether moves elsewhere came first.
+/// (`None`: none ever was), whether moves elsewhere came first, and the position that move was
+/// played from: the row's move, whose evaluation is that move's own (before it against after
+/// it, not the hit position's), as `docs/queries.md` says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Followed<K> {
     pub(crate) key: K,
     pub(crate) next: NextMove,
     pub(crate) tenuki: bool,
+    pub(crate) from: u32,
 }
 
 /// The continuation table of pattern or sequence hits, and how many hit positions had no
@@ -278,6 +281,7 @@ where
     let each_copy = index.each_copy_counts();
     let removed = index.has_removed();
     let lines = index.has_lines();
+    let evals = index.has_evals();
     let count = |(mut raw, mut none): (Raw<K>, usize), chunk: &[T]| {
         for item in chunk {
             let (game, nexts) = of(item);
@@ -301,6 +305,9 @@ where
                         false => {
                             row.add(g, color, winner, &facts);
                             row.tenuki += u32::from(f.tenuki);
+                            if let Some(e) = evals.then(|| index.move_eval(g, f.from)).flatten() {
+                                row.add_eval(&e);
+                            }
                         }
                     }
                 }
