@@ -853,6 +853,30 @@ fn pattern_diagram(
     })
 }
 
+/// A row's engine columns: its analysed positions, Black's mean win probability and lead after
+/// the move, and the mover's mean loss (win probability, then points); empty where none.
+fn eval_cells(c: &qipu::Continuation) -> [Cell; 3] {
+    let after = match (c.black_win_after, c.black_lead_after) {
+        (Some(w), Some(l)) => format!("{:.1}% {l:+.1}", 100.0 * w),
+        (Some(w), None) => format!("{:.1}%", 100.0 * w),
+        _ => String::new(),
+    };
+    let loss = match (c.win_loss, c.points_loss) {
+        (Some(w), Some(p)) => format!("{:.1}% {p:.1}pt", 100.0 * w),
+        (Some(w), None) => format!("{:.1}%", 100.0 * w),
+        _ => String::new(),
+    };
+    [
+        match c.analysed {
+            0 => String::new(),
+            n => n.to_string(),
+        }
+        .into(),
+        after.into(),
+        loss.into(),
+    ]
+}
+
 #[cfg(test)]
 mod tests {
     use super::rank_label;
@@ -876,28 +900,4 @@ mod tests {
             assert_eq!(rank_label(v), want, "{v}");
         }
     }
-}
-
-/// A row's engine columns: its analysed positions, Black's mean win probability and lead after
-/// the move, and the mover's mean loss (win probability, then points); empty where none.
-fn eval_cells(c: &qipu::Continuation) -> [Cell; 3] {
-    let after = match (c.black_win_after, c.black_lead_after) {
-        (Some(w), Some(l)) => format!("{:.1}% {l:+.1}", 100.0 * w),
-        (Some(w), None) => format!("{:.1}%", 100.0 * w),
-        _ => String::new(),
-    };
-    let loss = match (c.win_loss, c.points_loss) {
-        (Some(w), Some(p)) => format!("{:.1}% {p:.1}pt", 100.0 * w),
-        (Some(w), None) => format!("{:.1}%", 100.0 * w),
-        _ => String::new(),
-    };
-    [
-        match c.analysed {
-            0 => String::new(),
-            n => n.to_string(),
-        }
-        .into(),
-        after.into(),
-        loss.into(),
-    ]
 }

@@ -185,7 +185,7 @@ fn expected(
             continue;
         }
         let (x, y) = game.moves[k];
-        let black = k % 2 == 0;
+        let black = k.is_multiple_of(2);
         let color = if black { Color::Black } else { Color::White };
         let row = rows.entry((color, Point::new(x, y))).or_default();
         row.count += 1;
