@@ -325,3 +325,95 @@ fn an_index_without_analysed_games_answers_as_before() {
         }
     }
 }
+
+/// A sequence's row is the first later move inside its area, after tenuki too: its evaluation
+/// is that move's own (the position it was played from against the one after), not the move
+/// right after the hit. Games open at dd, then play in dd's area (two lines around it) or far
+/// from it; the test finds each game's first later move in the area itself.
+#[test]
+fn a_sequence_row_counts_its_own_moves_evaluation() {
+    let scratch = Scratch::new("face-explorer-evals-there");
+    let mut rng = Rng::new(5354);
+    let mut games = Vec::new();
+    for g in 0..80 {
+        let mut moves = vec![(3u8, 3u8)];
+        while moves.len() < 9 {
+            let p = match rng.below(3) {
+                0 => (1 + rng.below(5) as u8, 1 + rng.below(5) as u8),
+                _ => (10 + rng.below(9) as u8, 10 + rng.below(9) as u8),
+            };
+            if !moves.contains(&p) {
+                moves.push(p);
+            }
+        }
+        let evals: Vec<Numbers> = (0..=moves.len())
+            .map(|_| {
+                (g % 4 != 3 && rng.below(8) != 0).then(|| {
+                    let win = rng.below(10_001) as i32;
+                    (
+                        win,
+                        (rng.below(4) != 0).then(|| rng.below(401) as i32 - 200),
+                    )
+                })
+            })
+            .collect();
+        let comment = |e: Numbers| match e {
+            None => String::new(),
+            Some((w, l)) => format!("C[{w} {}]", l.map_or("-".into(), |l| l.to_string())),
+        };
+        let mut sgf = format!("(;GM[1]SZ[19]PB[B{g}]PW[W{g}]{}", comment(evals[0]));
+        for (k, &(x, y)) in moves.iter().enumerate() {
+            let c = if k % 2 == 0 { 'B' } else { 'W' };
+            let (a, b) = ((b'a' + x) as char, (b'a' + y) as char);
+            sgf.push_str(&format!(";{c}[{a}{b}]{}", comment(evals[k + 1])));
+        }
+        sgf.push_str(")\n");
+        scratch.write(&format!("d/g{g:03}.sgf"), sgf.as_bytes());
+        games.push(Game { moves, evals, sgf });
+    }
+    let dir = |name: &str| scratch.0.join(name);
+    let opts = BuildOptions {
+        evals: Some(read),
+        ..BuildOptions::default()
+    };
+    build(dir("index"), &[dir("d")], &opts, |_| {}).unwrap();
+    let index = Index::open(dir("index")).unwrap();
+    // dd's area: two lines around it.
+    let inside = |&(x, y): &(u8, u8)| (1..=5).contains(&x) && (1..=5).contains(&y);
+    let mut want: BTreeMap<(Color, Point), Expected> = BTreeMap::new();
+    let mut tenuki: BTreeMap<(Color, Point), u32> = BTreeMap::new();
+    for game in &games {
+        let Some(j) = (1..game.moves.len()).find(|&j| inside(&game.moves[j])) else {
+            continue;
+        };
+        let black = j.is_multiple_of(2);
+        let color = if black { Color::Black } else { Color::White };
+        let (x, y) = game.moves[j];
+        let key = (color, Point::new(x, y));
+        *tenuki.entry(key).or_default() += u32::from(j != 1);
+        let row = want.entry(key).or_default();
+        row.count += 1;
+        let (Some(before), Some(after)) = (game.evals[j], game.evals[j + 1]) else {
+            continue;
+        };
+        let sign = if black { 1 } else { -1 };
+        row.analysed += 1;
+        row.win_after += i64::from(after.0);
+        row.win_loss += i64::from(sign * (before.0 - after.0));
+        if let (Some(b), Some(a)) = (before.1, after.1) {
+            row.led += 1;
+            row.lead_after += i64::from(a);
+            row.lead_loss += i64::from(sign * (b - a));
+        }
+    }
+    assert!(
+        tenuki.values().sum::<u32>() > 10,
+        "the test asks too little"
+    );
+    let q = Query::moves("B[dd]", 19).unwrap().symmetry(false);
+    let answer = index.search(&q).unwrap();
+    check(&answer.continuations, &want, "B[dd]");
+    for r in &answer.continuations {
+        assert_eq!(r.tenuki, tenuki[&(r.color, r.point.unwrap())], "{r:?}");
+    }
+}
