@@ -362,6 +362,11 @@ fn the_profile_filters_sorts_and_richer_rows_are_the_librarys() {
         "opponent_ranked",
         "first_year",
         "example",
+        "analysed",
+        "black_win_after",
+        "black_lead_after",
+        "win_loss",
+        "points_loss",
     ] {
         assert!(row.get(field).is_some(), "{field}: {row}");
     }
