@@ -4,8 +4,12 @@
 use serde_json::json;
 use sgf::{ids, value, Color, GameInfo, GameTree, Point};
 
-/// The properties this crate writes; older ones of these names on the main line are replaced.
-pub const WRITTEN: [&[u8]; 4] = [b"SBKV", b"SBKS", b"LZ", b"LZOP"];
+/// The properties this crate writes, then the evaluation properties of other programs
+/// (KaTrain's, lizzieyzy's second engine's) that a reader could take in place of the new
+/// analysis: all of these names on the main line are replaced or removed.
+pub const WRITTEN: [&[u8]; 8] = [
+    b"SBKV", b"SBKS", b"LZ", b"LZOP", b"KT", b"KTV", b"LZ2", b"LZOP2",
+];
 
 /// A game ready to be sent: the query without its id, and the plan of its record.
 #[derive(Debug)]
@@ -83,6 +87,8 @@ pub enum Unaskable {
     LateSetup(usize),
     #[error("a {0}×{1} board: KataGo's coordinates name at most 25 columns")]
     TooWide(u8, u8),
+    #[error("a node of two moves after move {0}: asked one move a node, as the index replays it")]
+    TwoMoves(usize),
 }
 
 /// KataGo's name of a point (`Q16`, columns without `I`, rows from the bottom).
@@ -151,6 +157,11 @@ pub fn build(tree: &GameTree<'_>, text: &[u8], visits: u32) -> Result<GameQuery,
                 ids::W => Color::White,
                 _ => continue,
             };
+            // The index plays a node of two moves Black first, whatever their order: such a
+            // node is not asked, rather than asked in an order the index does not replay.
+            if moved {
+                return Err(Unaskable::TwoMoves(moves.len()));
+            }
             let m = Point::parse_move(p.raw(), w, h)
                 .map_err(|_| Unaskable::BadMove(moves.len() + 1))?;
             let named = match m {
@@ -233,4 +244,33 @@ pub fn build(tree: &GameTree<'_>, text: &[u8], visits: u32) -> Result<GameQuery,
 /// The query text with `id` as its first field.
 pub fn with_id(query: &str, id: &str) -> String {
     format!("{{\"id\":{},{}", serde_json::Value::from(id), &query[1..])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asked(text: &[u8]) -> Result<GameQuery, Unaskable> {
+        let records = sgf::Records::read(text);
+        let tree = records.game(0).unwrap();
+        build(&tree, text, 4)
+    }
+
+    #[test]
+    fn a_node_of_two_moves_is_not_asked() {
+        // Either order: the index replays Black's first, the record may say White's first.
+        for text in [
+            &b"(;GM[1]SZ[9];B[ee];W[aa]B[bb];B[cc])"[..],
+            b"(;GM[1]SZ[9];B[ee];B[aa]W[bb])",
+            b"(;GM[1]SZ[9];B[aa]B[bb])",
+        ] {
+            assert!(
+                matches!(asked(text), Err(Unaskable::TwoMoves(_))),
+                "{}",
+                String::from_utf8_lossy(text)
+            );
+        }
+        let one = asked(b"(;GM[1]SZ[9];B[ee];W[aa];B[bb])").unwrap();
+        assert_eq!(one.turns, 4);
+    }
 }

@@ -126,18 +126,45 @@ pub fn read_checked(tree: &GameTree<'_>) -> (Option<Evals>, Vec<Diagnostic>) {
     }
     // `max_by_key` keeps the last of equals: walk the candidates in reverse preference order.
     let best = candidates
-        .into_iter()
+        .iter()
+        .enumerate()
         .rev()
-        .filter(|e| e.count() > 0)
-        .max_by_key(|e| {
+        .filter(|(_, e)| e.count() > 0)
+        .max_by_key(|(_, e)| {
             let with = |f: fn(&Eval) -> bool| e.positions.iter().flatten().filter(|x| f(x)).count();
             (
                 e.count(),
                 with(|x| x.lead.is_some()),
                 with(|x| x.visits.is_some()),
             )
-        });
-    (best, problems.items)
+        })
+        .map(|(i, _)| i);
+    let Some(best) = best else {
+        return (None, problems.items);
+    };
+    let mut best = candidates.swap_remove(best);
+    finer_from_sabaki(&mut best, &candidates);
+    (Some(best), problems.items)
+}
+
+/// Where an `LZ` and Sabaki's `SBKV`/`SBKS` evaluate the same position (as `qipu analyse`
+/// writes them, and as a record Lizzie and Sabaki both analysed may hold), the win rate and
+/// lead are Sabaki's, written to a hundredth where `LZ` has a tenth; the visits stay `LZ`'s.
+fn finer_from_sabaki(best: &mut Evals, others: &[Evals]) {
+    if !matches!(best.program, "Lizzie" | "lizzieyzy") {
+        return;
+    }
+    let Some(sabaki) = others.iter().find(|e| e.program == "Sabaki") else {
+        return;
+    };
+    for (mine, theirs) in best.positions.iter_mut().zip(&sabaki.positions) {
+        if let (Some(mine), Some(theirs)) = (mine.as_mut(), theirs) {
+            mine.win = theirs.win;
+            if theirs.lead.is_some() {
+                mine.lead = theirs.lead;
+            }
+        }
+    }
 }
 
 const SBKV: PropId = PropId::new("SBKV");
@@ -266,11 +293,22 @@ impl<'t, 'a> Line<'t, 'a> {
             [b'W' | b'w', ..] => Some(Color::White),
             _ => None,
         });
+        // The first move played, then `PL`, then White after Black's setup stones alone (a
+        // handicap): the rule `qipu analyse` asks KataGo by, so that a root's `LZOP` is read
+        // from the side it was written for even where a stale `PL` disagrees with the moves.
+        let handicap = || {
+            let setup = |id| {
+                tree.main_line()
+                    .take_while(|n| n.get(ids::B).is_none() && n.get(ids::W).is_none())
+                    .any(|n| n.get(id).is_some())
+            };
+            (setup(ids::AB) && !setup(ids::AW)).then_some(Color::White)
+        };
         Line {
             tree,
             nodes,
             moves,
-            first_to_move: pl.or(first_color).unwrap_or(Color::Black),
+            first_to_move: first_color.or(pl).or_else(handicap).unwrap_or(Color::Black),
         }
     }
 

@@ -201,7 +201,8 @@ LZOP[KataGo 53.9 500 -0.5 10.0\nmove Q16 visits 500 winrate 4612 scoreMean -0.53
 
 #[test]
 fn a_record_with_several_gives_the_richest_and_each_reads_back_alone() {
-    // lizzieyzy's has visits as well: it is chosen, and says the same as Sabaki's.
+    // lizzieyzy's has visits as well: it is chosen, with Sabaki's win rate and lead where both
+    // evaluate a position (to a hundredth, where LZ has a tenth).
     let e = evals_of(BOTH).unwrap();
     assert_eq!(
         (e.program, e.engine.as_deref()),
@@ -210,8 +211,8 @@ fn a_record_with_several_gives_the_richest_and_each_reads_back_alone() {
     check(
         &e,
         &[
-            (0, Some((0.461, Some(-0.5), Some(500)))),
-            (1, Some((0.235, Some(-6.3), Some(1200)))),
+            (0, Some((0.4612, Some(-0.53), Some(500)))),
+            (1, Some((0.235, Some(-6.25), Some(1200)))),
         ],
         2,
     );
@@ -239,7 +240,37 @@ fn a_record_with_several_gives_the_richest_and_each_reads_back_alone() {
         2,
     );
     let lz = evals_of(strip_all(&strip("SBKV"), "SBKS").as_bytes()).unwrap();
-    assert_eq!(lz, e);
+    assert_eq!(lz.program, "lizzieyzy");
+    check(
+        &lz,
+        &[
+            (0, Some((0.461, Some(-0.5), Some(500)))),
+            (1, Some((0.235, Some(-6.3), Some(1200)))),
+        ],
+        2,
+    );
+}
+
+/// A stale `PL` (Black to move in a handicap game whose first move is White's): the root's
+/// `LZOP` is read from the side of the player not to move by the moves, as `qipu analyse`
+/// asked KataGo, not by `PL`.
+#[test]
+fn the_first_move_played_says_who_is_to_move_at_the_root() {
+    let stale = b"(;GM[1]FF[4]SZ[19]HA[2]AB[dp][pd]PL[B]\
+LZOP[KataGo 10.0 500 5.0 10.0\nmove Q3 visits 500 winrate 1000 scoreMean -5.0 pv Q3]\
+;W[qp]LZ[KataGo 12.0 600 4.0 10.0\nmove C3 visits 600 winrate 8800 scoreMean 4.0 pv C3])";
+    let e = evals_of(stale).unwrap();
+    // At the root White is to move: LZOP's 10% is Black's (the player not to move), so Black
+    // stands at 10%, not 90%, and its lead of 5 is White's; after White's move, LZ's 12% is
+    // White's (who just moved) and its lead Black's (to move).
+    check(
+        &e,
+        &[
+            (0, Some((0.10, Some(-5.0), Some(500)))),
+            (1, Some((0.88, Some(4.0), Some(600)))),
+        ],
+        2,
+    );
 }
 
 fn strip_all(text: &str, id: &str) -> String {

@@ -1150,7 +1150,10 @@ impl Writer<'_> {
         let facts = crate::encode::facts::of(&a.info);
         // Who played each move, from the program before a copy drops it.
         let evals = a.evals.as_ref().map(|e| {
-            crate::evals::GameEvals::new(e, crate::encode::ops::moves(&a.ops.decode()).map(|(c, _)| c))
+            crate::evals::GameEvals::new(
+                e,
+                crate::encode::ops::moves(&a.ops.decode()).map(|(c, _)| c),
+            )
         });
         let (ops, positions, corners) = match copy_of {
             Some(original) => {
