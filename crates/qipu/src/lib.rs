@@ -229,6 +229,7 @@ mod build;
 mod error;
 mod explore;
 pub mod lines;
+mod loss;
 mod mistakes;
 mod player;
 mod query;
@@ -249,7 +250,8 @@ pub use build::{build, AliasUpdate, BuildOptions, BuildSummary, Progress, Totals
 pub use error::{Error, ErrorKind, QueryError, QueryPart};
 pub use explore::{Handicap, Month, Period, Profile};
 pub use goban::{Color, Point, Position, Symmetry};
-pub use mistakes::{Evaluation, Loss, Mistake, Mistakes, MistakesAnswer};
+pub use loss::{LossThreshold, Mistakes};
+pub use mistakes::{Evaluation, Loss, Mistake, MistakesAnswer};
 pub use player::{PlayerOptions, PlayerStats, PlayerYear, DEFAULT_PLAYER_MISTAKE};
 pub use query::{check_board_size, Query, QueryOptions, Sort, MAX_BOARD};
 /// The thread pools [`Index::search_in`] takes, at the version this crate uses.
@@ -259,7 +261,7 @@ pub use shards::Shards;
 pub use stop::Stop;
 pub use table::{GameFacts, TableEntry, TABLE_MOVES, TABLE_STONES};
 pub use word_kind::{WordKind, COLOR_WORDS, HANDICAP_WORDS, LOSS_WORDS, SORT_WORDS};
-pub use words::{color_word, parse_color, parse_point, KomiRange, LossThreshold};
+pub use words::{color_word, parse_color, parse_point, KomiRange};
 
 /// The files of live memory maps (index files, large record files) that another program cut
 /// short while this process read them. Anything read from them since was zeros: an answer

@@ -21,66 +21,10 @@ use serde::Serialize;
 
 use crate::answer::{GameId, GameInfo};
 use crate::error::{Error, QueryError, QueryPart};
+use crate::loss::Mistakes;
 use crate::query::{Query, Sort};
 use crate::reader::Index;
 use crate::shards::Shards;
-use crate::words::LossThreshold;
-
-/// What a search for mistakes asks beside what narrows it: how much a move lost, and whose.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Mistakes {
-    loss: LossThreshold,
-    player: Option<String>,
-}
-
-// A threshold is checked finite when made (`LossThreshold::new` and its words), so equality is
-// an equivalence.
-impl Eq for Mistakes {}
-
-impl Mistakes {
-    /// The moves that lost at least `loss`.
-    pub fn new(loss: LossThreshold) -> Result<Mistakes, Error> {
-        let loss = LossThreshold::new(loss.win, loss.points)?;
-        Ok(Mistakes { loss, player: None })
-    }
-
-    /// Only `player`'s moves (his name as a metadata query reads it: `black:"NAME"`, with his
-    /// aliases), in the games where he played.
-    pub fn by(mut self, player: impl Into<String>) -> Mistakes {
-        self.player = Some(player.into());
-        self
-    }
-
-    /// How much a move must have lost.
-    pub fn loss(&self) -> LossThreshold {
-        self.loss
-    }
-
-    /// The player whose moves count, if one is named.
-    pub fn player(&self) -> Option<&str> {
-        self.player.as_deref()
-    }
-
-    /// The threshold in the index's units, and the loss the hits are sorted by.
-    pub(crate) fn in_units(&self) -> index::MistakeQuery {
-        let win = self
-            .loss
-            .win
-            .map(|w| (w * f64::from(index::evals::WIN_UNITS)).round() as i32);
-        let lead = self
-            .loss
-            .points
-            .map(|p| (p * f64::from(index::evals::LEAD_UNITS)).round() as i32);
-        index::MistakeQuery {
-            win,
-            lead,
-            order: match win {
-                Some(_) => index::LossOrder::Win,
-                None => index::LossOrder::Lead,
-            },
-        }
-    }
-}
 
 /// The answer to a search for mistakes.
 #[derive(Clone, Debug, PartialEq, Serialize)]

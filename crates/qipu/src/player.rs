@@ -18,9 +18,9 @@
 use serde::Serialize;
 
 use crate::error::Error;
+use crate::loss::LossThreshold;
 use crate::reader::Index;
 use crate::shards::Shards;
-use crate::words::LossThreshold;
 use crate::Mistakes;
 
 /// The threshold a player's mistakes are counted at when none is asked: ten points of win
