@@ -342,6 +342,9 @@ pub struct Mistakes {
     pub count: u64,
 }
 
+/// The bytes of evaluations after which a segment is closed ([`Writer::is_full`]).
+const FULL_AT: u64 = u32::MAX as u64 - (16 << 20);
+
 /// A segment's evaluations and mistakes lists, while it is written.
 #[derive(Default)]
 pub(crate) struct Writer {
@@ -370,6 +373,12 @@ impl Writer {
 
     pub(crate) fn is_empty(&self) -> bool {
         self.table.is_empty()
+    }
+
+    /// Whether the segment must close before its next game: `evals.bin`'s offsets are 32-bit,
+    /// and one more game (at most 65,536 positions of a few bytes each) must still fit.
+    pub(crate) fn is_full(&self) -> bool {
+        self.data.len() as u64 >= FULL_AT
     }
 
     /// `evals.bin` and `mistakes.bin`'s bytes.

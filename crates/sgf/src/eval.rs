@@ -18,9 +18,12 @@
 //! - [`katago`]: KataGo's self-play and rating games, whose move comments carry White's
 //!   win/loss/no-result and score for the position *before* the move.
 //!
-//! A record carrying several (Sabaki's beside Lizzie's, say) gives the richest alone, not a
-//! mixture: the one with the most positions evaluated, then the most with a lead, then the most
-//! with visits; on a tie, KaTrain, lizzieyzy, Lizzie, analyze-sgf, Sabaki, KataGo in that order.
+//! A record carrying several (Sabaki's beside Lizzie's, say) gives the richest: the one with
+//! the most positions evaluated, then the most with a lead, then the most with visits; on a tie,
+//! KaTrain, lizzieyzy, Lizzie, analyze-sgf, Sabaki, KataGo in that order. One mixture: where an
+//! `LZ` is chosen and Sabaki's `SBKV`/`SBKS` evaluate the same position (as `qipu analyse`
+//! writes them), the win rate and lead are Sabaki's, written to a hundredth where `LZ` has a
+//! tenth, and the visits `LZ`'s.
 //!
 //! Reading is cheap when there is nothing to read (the index asks it of every game): every id
 //! looked for has more than one letter and the parser notes where the last such property is,
@@ -230,8 +233,8 @@ pub(crate) struct Line<'t, 'a> {
     pub(crate) nodes: Vec<LineNode<'t, 'a>>,
     /// Moves in the main line.
     pub(crate) moves: usize,
-    /// The player to move at the start: the root's `PL`, else the first move's colour, else
-    /// Black.
+    /// The player to move at the start: the first move's colour, else the root's `PL`, else
+    /// White after Black's setup stones alone, else Black.
     pub(crate) first_to_move: Color,
 }
 

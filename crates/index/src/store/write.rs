@@ -309,6 +309,12 @@ impl SegmentWriter {
         })
     }
 
+    /// Whether its evaluations fill what one segment's `evals.bin` can address: the segment
+    /// must close before its next game, whatever its number of games.
+    pub fn evals_full(&self) -> bool {
+        self.evals.is_full()
+    }
+
     /// Games written so far.
     pub fn len(&self) -> u32 {
         self.count

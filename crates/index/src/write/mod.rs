@@ -1113,11 +1113,9 @@ impl Writer<'_> {
                         info.games_in_record = (first + count) as u64;
                     }
                 }
-                if self
-                    .segment
-                    .as_ref()
-                    .is_some_and(|s| s.1.len() >= self.opts.segment_games.min(MAX_SEGMENT_GAMES))
-                {
+                if self.segment.as_ref().is_some_and(|s| {
+                    s.1.len() >= self.opts.segment_games.min(MAX_SEGMENT_GAMES) || s.1.evals_full()
+                }) {
                     self.commit()?;
                 }
                 Ok(None)
