@@ -256,7 +256,7 @@ fn without_variations_answers_are_as_before_to_the_byte() {
         printed,
         [
             r#"{"type":"hit","file":"v.sgf","game":0,"moves":[2],"black":"Black","white":"White","date":"2020-01-01","result":"B+R","event":null,"copy":false}"#,
-            r#"{"type":"continuation","color":"B","point":"pp","count":1,"tenuki":0,"black_wins":1,"white_wins":0,"other":0,"mover_rank":null,"mover_ranked":0,"opponent_rank":null,"opponent_ranked":0,"first_year":2020,"last_year":2020,"example":"v.sgf#0"}"#,
+            r#"{"type":"continuation","color":"B","point":"pp","count":1,"tenuki":0,"black_wins":1,"white_wins":0,"other":0,"mover_rank":null,"mover_ranked":0,"opponent_rank":null,"opponent_ranked":0,"first_year":2020,"last_year":2020,"example":"v.sgf#0","analysed":0,"black_win_after":null,"black_lead_after":null,"win_loss":null,"points_loss":null}"#,
             r#"{"type":"profile","years":[{"year":2020,"games":1,"black_wins":1,"white_wins":0}],"undated":0}"#,
         ]
     );
