@@ -240,7 +240,8 @@ class Index:
 
         ``mistakes="10%"`` (or ``"3pt"``, ``"10%,3pt"``: the words of ``qipu search
         --mistakes``) asks instead the moves of analysed games that lost at least that, from
-        every analysed game or from a position's next moves, narrowed by the same filters and
+        every analysed game or among the moves a position's, pattern's or sequence's continuation
+        rows count, narrowed by the same filters and
         ``query``; ``player`` counts only his own moves; ``sort`` by loss (``indexed``, the
         default) or date (``oldest``, ``newest``). It answers a ``MistakesAnswer``."""
         if mistakes is not None:

@@ -804,8 +804,9 @@ impl Index {
     }
 
     /// The search behind `qipu.Index.search(mistakes=…)`: the moves that lost at least
-    /// `mistakes` (the library's words), of every analysed game or of a position's next moves,
-    /// narrowed as any search; the library's answer as a dict.
+    /// `mistakes` (the library's words), of every analysed game or among the moves a position's,
+    /// pattern's or sequence's rows count, narrowed as any search; the library's answer as a
+    /// dict.
     #[pyo3(signature = (
         mistakes, *, player=None, position=None, at=None, black=None, white=None, size=19,
         pattern=None, place=None, anywhere=false, moves=None, any_order=false, any_gap=false,
@@ -886,8 +887,8 @@ impl Index {
         let index = Arc::clone(&self.inner);
         let names = &self.names;
         let answer = py.detach(|| -> PyResult<qipu::MistakesAnswer> {
-            // A position's next moves, or every analysed game; a pattern or moves go to the
-            // library, which says what it does not search.
+            // The moves a position's, pattern's or sequence's rows count, or every analysed
+            // game's.
             let mut q = if on_the_board {
                 build_query(&ask)?.and_mistakes(asked)
             } else {

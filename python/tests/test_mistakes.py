@@ -28,14 +28,15 @@ def samples_index(tmp_path_factory) -> Path:
 def test_a_search_for_mistakes_answers_the_librarys_shape(samples_index):
     ix = qipu.Index(samples_index)
     for ask in ({}, {"query": 'player:"Lee Sedol"'}, {"black": ["pd"], "white": []},
-                {"player": "Lee Sedol", "since": "2016", "sort": "newest"}):
+                {"player": "Lee Sedol", "since": "2016", "sort": "newest"},
+                {"pattern": "X.\n.."}, {"moves": "B[pd] W[qc]", "any_gap": True}):
         a = ix.search(mistakes="10%,3pt", **ask)
         assert isinstance(a, qipu.MistakesAnswer), ask
         assert (a.hits, a.total, a.analysed_games) == ([], 0, 0), ask
         assert a.elapsed_ms >= 0
-    # A pattern is the library's to refuse, with its message.
+    # A bad pattern is the library's to refuse, with its message.
     with pytest.raises(qipu.QueryError, match="pattern"):
-        ix.search(mistakes="10%", pattern="X.\n..")
+        ix.search(mistakes="10%", pattern="X.\nZ.")
 
 
 def test_a_bad_word_is_the_librarys_refusal(samples_index, qipu_bin):

@@ -555,22 +555,24 @@ impl Stored {
         self.mistakes.get(at..at + ENTRY).map(entry)
     }
 
-    /// The segment's moves that `q` asks for and `keep` keeps (game id, Black moved): how many,
-    /// and the first `first` of them in `q`'s order. `first_game` is the segment's first id.
+    /// The segment's moves that `want.q` asks for and `keep` keeps (game id, Black moved): how
+    /// many, and the first ones `want` keeps. `first_game` is the segment's first id.
     pub(crate) fn find(
         &self,
-        q: &MistakeQuery,
+        want: &Wanted<'_>,
         first_game: u32,
         keep: &(dyn Fn(u32, bool) -> bool + Sync),
-        first: usize,
     ) -> Mistakes {
+        let q = want.q;
         let win_list = q.win.filter(|&w| w >= FLOOR_WIN);
         let lead_list = q.lead.filter(|&l| l >= FLOOR_LEAD);
         // The list sorted as the answer is, when its floor is low enough; else the other list;
         // else every evaluation.
         let list = match (q.order, win_list, lead_list) {
-            (LossOrder::Win, Some(w), _) => Some((0, self.by_win, w, true, true)),
-            (LossOrder::Lead, _, Some(l)) => Some((self.by_win, self.by_lead, l, false, true)),
+            (LossOrder::Win, Some(w), _) => Some((0, self.by_win, w, true, want.by_loss())),
+            (LossOrder::Lead, _, Some(l)) => {
+                Some((self.by_win, self.by_lead, l, false, want.by_loss()))
+            }
             (_, Some(w), _) => Some((0, self.by_win, w, true, false)),
             (_, _, Some(l)) => Some((self.by_win, self.by_lead, l, false, false)),
             _ => None,
@@ -579,8 +581,11 @@ impl Stored {
         let take = |h: MistakeHit, in_order: bool, out: &mut Mistakes| {
             if q.takes(&h.lost) && keep(h.game, h.lost.black) {
                 out.count += 1;
-                if !in_order || out.hits.len() < first {
-                    out.hits.push(h);
+                match in_order {
+                    // The list's order is the answer's: its first hits are the first.
+                    true if out.hits.len() < want.first => out.hits.push(h),
+                    true => {}
+                    false => want.push(&mut out.hits, h),
                 }
             }
         };
@@ -602,16 +607,24 @@ impl Stored {
                 }
                 let at = 8 + from * ENTRY;
                 if let Some(bytes) = self.mistakes.get(at..at + lo * ENTRY) {
-                    for e in bytes.chunks_exact(ENTRY) {
-                        take(entry(e), in_order, &mut out);
+                    for run in bytes.chunks(ENTRY * STOP_EVERY) {
+                        if want.stopped() {
+                            break;
+                        }
+                        for e in run.chunks_exact(ENTRY) {
+                            take(entry(e), in_order, &mut out);
+                        }
                     }
                 }
                 if !in_order {
-                    sort_first(&mut out.hits, q, first);
+                    want.finish(&mut out.hits);
                 }
             }
             None => {
                 for (g, evals) in self.each() {
+                    if want.stopped() {
+                        break;
+                    }
                     for lost in evals.losses() {
                         let hit = MistakeHit {
                             game: first_game + g,
@@ -620,33 +633,83 @@ impl Stored {
                         take(hit, false, &mut out);
                     }
                 }
-                sort_first(&mut out.hits, q, first);
+                want.finish(&mut out.hits);
             }
         }
         out
     }
 }
 
-/// Asked as the number of hits wanted ([`crate::Index::mistakes`]'s `first`): every hit, in
-/// no particular order, for a caller that orders them another way (by date) and would only
-/// pay for a sort by loss of millions of hits.
-pub const ALL_UNSORTED: usize = usize::MAX;
+/// An order of hits other than by loss (a sort by date, then loss), given by the caller: no
+/// list is sorted in it, so every hit is weighed.
+pub type HitOrder<'a> = &'a (dyn Fn(&MistakeHit, &MistakeHit) -> std::cmp::Ordering + Sync);
 
-/// Keeps the first `first` of `hits` in `q`'s order, sorted; all of them as they are for
-/// [`ALL_UNSORTED`].
-pub fn sort_first(hits: &mut Vec<MistakeHit>, q: &MistakeQuery, first: usize) {
-    if first == ALL_UNSORTED {
-        return;
+/// Which of a search's hits it keeps: the first `first` in the loss order `q` asks
+/// ([`MistakeQuery::cmp`]), or in the caller's order `by`. Hits gathered one by one go through
+/// [`Wanted::push`], which drops those that can no longer be among the first whenever it holds
+/// twice as many: a search's memory is bounded by the page it answers, not by how many moves
+/// hit (tens of millions under a low threshold).
+///
+/// `stopped` is asked every [`STOP_EVERY`] entries or game read: once it says so, the search
+/// reads no more and its answer is incomplete (the caller, who asked, knows).
+#[derive(Clone, Copy)]
+pub struct Wanted<'a> {
+    pub q: &'a MistakeQuery,
+    pub first: usize,
+    pub by: Option<HitOrder<'a>>,
+    pub stopped: Option<&'a (dyn Fn() -> bool + Sync)>,
+}
+
+/// How many list entries a search reads between two questions to [`Wanted::stopped`] (a few
+/// microseconds' reading); an evaluated game read costs as much as many entries, and each asks.
+pub const STOP_EVERY: usize = 1 << 12;
+
+/// The fewest hits [`Wanted::push`] holds before it drops any: a small page is not worth
+/// selecting among a few dozen.
+const HELD_AT_LEAST: usize = 4096;
+
+impl Wanted<'_> {
+    fn stopped(&self) -> bool {
+        self.stopped.is_some_and(|s| s())
     }
-    if hits.len() > first {
-        if first == 0 {
-            hits.clear();
-            return;
+
+    /// Whether the order kept is the query's loss order, the one its lists are sorted in.
+    fn by_loss(&self) -> bool {
+        self.by.is_none()
+    }
+
+    fn cmp(&self, a: &MistakeHit, b: &MistakeHit) -> std::cmp::Ordering {
+        match self.by {
+            Some(by) => by(a, b),
+            None => self.q.cmp(a, b),
         }
-        hits.select_nth_unstable_by(first - 1, |a, b| q.cmp(a, b));
-        hits.truncate(first);
     }
-    hits.sort_unstable_by(|a, b| q.cmp(a, b));
+
+    /// Adds `hit` to `hits`, keeping them bounded (see [`Wanted`]).
+    pub fn push(&self, hits: &mut Vec<MistakeHit>, hit: MistakeHit) {
+        hits.push(hit);
+        if hits.len() >= self.first.saturating_mul(2).max(HELD_AT_LEAST) {
+            self.select(hits);
+        }
+    }
+
+    /// Keeps the first `first` of `hits`, in no order.
+    fn select(&self, hits: &mut Vec<MistakeHit>) {
+        if hits.len() > self.first {
+            if self.first == 0 {
+                hits.clear();
+                return;
+            }
+            hits.select_nth_unstable_by(self.first - 1, |a, b| self.cmp(a, b));
+            hits.truncate(self.first);
+        }
+    }
+
+    /// Keeps the first `first` of `hits`, sorted.
+    pub fn finish(&self, hits: &mut Vec<MistakeHit>) {
+        self.select(hits);
+        hits.sort_unstable_by(|a, b| self.cmp(a, b));
+    }
 }
 
 impl crate::Index {
@@ -689,10 +752,9 @@ impl crate::Index {
     /// of the lists, which holds every game's moves.
     pub fn mistakes_of(
         &self,
-        q: &MistakeQuery,
+        want: Wanted<'_>,
         games: &[u32],
         keep: &(dyn Fn(u32, bool) -> bool + Sync),
-        first: usize,
     ) -> Mistakes {
         use rayon::prelude::*;
         let parts: Vec<Mistakes> = games
@@ -700,55 +762,54 @@ impl crate::Index {
             .map(|chunk| {
                 let mut out = Mistakes::default();
                 for &g in chunk {
-                    if self.is_removed(g) {
+                    if self.is_removed(g) || want.stopped() {
                         continue;
                     }
                     let Some(evals) = self.evals(g) else { continue };
                     for lost in evals.losses() {
-                        if q.takes(&lost) && keep(g, lost.black) {
+                        if want.q.takes(&lost) && keep(g, lost.black) {
                             out.count += 1;
-                            out.hits.push(MistakeHit { game: g, lost });
+                            want.push(&mut out.hits, MistakeHit { game: g, lost });
                         }
                     }
                 }
-                sort_first(&mut out.hits, q, first);
+                want.select(&mut out.hits);
                 out
             })
             .collect();
-        let mut out = Mistakes::default();
-        for p in parts {
-            out.count += p.count;
-            out.hits.extend(p.hits);
-        }
-        sort_first(&mut out.hits, q, first);
-        out
+        merged(parts, &want)
     }
 
-    /// The moves that lost what `q` asks, among those `keep` keeps (game id, whether Black
-    /// moved): how many, and the first `first` in `q`'s order (every one unsorted for
-    /// [`ALL_UNSORTED`]). Hidden games are left out. Call
-    /// [`crate::Index::check_intact`] before answering from it.
+    /// The moves that lost what `want.q` asks, among those `keep` keeps (game id, whether Black
+    /// moved): how many, and the first ones `want` keeps, sorted. Hidden games are left out.
+    /// Call [`crate::Index::check_intact`] before answering from it.
     pub fn mistakes(
         &self,
-        q: &MistakeQuery,
+        want: Wanted<'_>,
         keep: &(dyn Fn(u32, bool) -> bool + Sync),
-        first: usize,
     ) -> Mistakes {
         use rayon::prelude::*;
         let keep = |g: u32, black: bool| !self.is_removed(g) && keep(g, black);
         let parts: Vec<Mistakes> = self
             .segments
             .par_iter()
-            .filter_map(|s| Some(s.evals()?.find(q, s.first_game, &keep, first)))
+            .filter_map(|s| Some(s.evals()?.find(&want, s.first_game, &keep)))
             .collect();
-        let mut out = Mistakes::default();
-        for p in parts {
-            out.count += p.count;
-            out.hits.extend(p.hits);
-        }
-        sort_first(&mut out.hits, q, first);
-        out
+        merged(parts, &want)
     }
+}
+
+/// Parts' answers as one: their counts summed, the first hits among theirs kept, sorted.
+fn merged(parts: Vec<Mistakes>, want: &Wanted<'_>) -> Mistakes {
+    let mut out = Mistakes::default();
+    for p in parts {
+        out.count += p.count;
+        for h in p.hits {
+            want.push(&mut out.hits, h);
+        }
+    }
+    want.finish(&mut out.hits);
+    out
 }
 
 #[cfg(test)]
@@ -757,6 +818,57 @@ mod tests {
 
     fn eval(win: f32, lead: Option<f32>, visits: Option<u32>) -> Option<Eval> {
         Some(Eval { win, lead, visits })
+    }
+
+    #[test]
+    fn hits_held_stay_bounded_and_the_first_are_kept() {
+        // Many more hits than a search holds, with ties of loss (the game and move decide).
+        let mut state = 12345u64;
+        let mut next = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as u32
+        };
+        let all: Vec<MistakeHit> = (0..30_000)
+            .map(|i| MistakeHit {
+                game: next() % 5000,
+                lost: Lost {
+                    k: i,
+                    black: i % 2 == 0,
+                    win: (next() % 200) as i32,
+                    lead: (i % 3 != 0).then(|| (next() % 50) as i32),
+                },
+            })
+            .collect();
+        let by_game = |a: &MistakeHit, b: &MistakeHit| (b.game, a.lost.k).cmp(&(a.game, b.lost.k));
+        for order in [LossOrder::Win, LossOrder::Lead] {
+            let q = MistakeQuery {
+                win: None,
+                lead: None,
+                order,
+            };
+            for by in [None, Some(&by_game as HitOrder)] {
+                for first in [0, 1, 10, 3000, 40_000, usize::MAX] {
+                    let want = Wanted {
+                        q: &q,
+                        first,
+                        by,
+                        stopped: None,
+                    };
+                    let mut held = Vec::new();
+                    for &h in &all {
+                        want.push(&mut held, h);
+                        assert!(held.len() <= first.saturating_mul(2).max(HELD_AT_LEAST));
+                    }
+                    want.finish(&mut held);
+                    let mut sorted = all.clone();
+                    sorted.sort_by(|a, b| want.cmp(a, b));
+                    sorted.truncate(first);
+                    assert_eq!(held, sorted, "{order:?} first {first}");
+                }
+            }
+        }
     }
 
     #[test]

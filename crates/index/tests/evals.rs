@@ -4,7 +4,8 @@
 //! damaged evaluations file refused, naming it. The moves of some games only, read game by
 //! game, are those games' moves of the brute force.
 
-use index::{BuildOptions, Index, LossOrder, MistakeQuery};
+use index::evals::{HitOrder, Wanted};
+use index::{BuildOptions, Index, LossOrder, MistakeHit, MistakeQuery};
 use sgf::{Color, Eval, Evals, GameTree};
 use testdata::{Rng, Scratch};
 
@@ -231,42 +232,77 @@ fn mistakes_are_the_moves_a_brute_force_finds() {
                     LossOrder::Lead => m.4,
                 };
                 want.sort_by(|a, b| key(b).cmp(&key(a)).then((a.0, a.1).cmp(&(b.0, b.1))));
-                for first in [0, 1, 10, index::evals::ALL_UNSORTED] {
-                    let mut found = idx.mistakes(&q, keep, first);
-                    idx.check_intact().unwrap();
-                    assert_eq!(found.count as usize, want.len(), "keep {t} {q:?}");
-                    // Every hit unsorted: the same hits once sorted.
-                    if first == index::evals::ALL_UNSORTED {
-                        found.hits.sort_by(|a, b| q.cmp(a, b));
+                // A caller's own order (as a sort by date is): the last games first.
+                let by_game =
+                    |a: &MistakeHit, b: &MistakeHit| (b.game, a.lost.k).cmp(&(a.game, b.lost.k));
+                let mut want_by_game = want.clone();
+                want_by_game.sort_by(|a, b| (b.0, a.1).cmp(&(a.0, b.1)));
+                for (by, want) in [(None, &want), (Some(&by_game as HitOrder), &want_by_game)] {
+                    for first in [0, 1, 10, 500, usize::MAX] {
+                        let wanted = Wanted {
+                            q: &q,
+                            first,
+                            by,
+                            stopped: None,
+                        };
+                        let found = idx.mistakes(wanted, keep);
+                        idx.check_intact().unwrap();
+                        assert_eq!(found.count as usize, want.len(), "keep {t} {q:?}");
+                        let got: Vec<_> = found
+                            .hits
+                            .iter()
+                            .map(|h| (h.game, h.lost.k, h.lost.black, h.lost.win, h.lost.lead))
+                            .collect();
+                        let n = first.min(want.len());
+                        assert_eq!(got, want[..n], "keep {t} {q:?} first {first}");
+                        some += usize::from(n > 0);
+                        // Read game by game, among some games only: the same moves of those games.
+                        let odd: Vec<u32> = (0..idx.len()).filter(|g| g % 2 == 1).collect();
+                        let found = idx.mistakes_of(wanted, &odd, keep);
+                        idx.check_intact().unwrap();
+                        let want_odd: Vec<_> =
+                            want.iter().filter(|m| m.0 % 2 == 1).copied().collect();
+                        assert_eq!(found.count as usize, want_odd.len(), "odd {t} {q:?}");
+                        let got: Vec<_> = found
+                            .hits
+                            .iter()
+                            .map(|h| (h.game, h.lost.k, h.lost.black, h.lost.win, h.lost.lead))
+                            .collect();
+                        assert_eq!(got, want_odd[..first.min(want_odd.len())], "odd {t} {q:?}");
                     }
-                    let got: Vec<_> = found
-                        .hits
-                        .iter()
-                        .map(|h| (h.game, h.lost.k, h.lost.black, h.lost.win, h.lost.lead))
-                        .collect();
-                    let n = first.min(want.len());
-                    assert_eq!(got, want[..n], "keep {t} {q:?} first {first}");
-                    some += usize::from(n > 0);
-                    // Read game by game, among some games only: the same moves of those games.
-                    let odd: Vec<u32> = (0..idx.len()).filter(|g| g % 2 == 1).collect();
-                    let mut found = idx.mistakes_of(&q, &odd, keep, first);
-                    idx.check_intact().unwrap();
-                    if first == index::evals::ALL_UNSORTED {
-                        found.hits.sort_by(|a, b| q.cmp(a, b));
-                    }
-                    let want_odd: Vec<_> = want.iter().filter(|m| m.0 % 2 == 1).copied().collect();
-                    assert_eq!(found.count as usize, want_odd.len(), "odd {t} {q:?}");
-                    let got: Vec<_> = found
-                        .hits
-                        .iter()
-                        .map(|h| (h.game, h.lost.k, h.lost.black, h.lost.win, h.lost.lead))
-                        .collect();
-                    assert_eq!(got, want_odd[..first.min(want_odd.len())], "odd {t} {q:?}");
                 }
             }
         }
     }
     assert!(some > 50, "{some}");
+}
+
+#[test]
+fn a_stopped_search_for_mistakes_reads_no_more() {
+    let (_scratch, dir, _) = build("evals-stopped");
+    let idx = Index::open(&dir).unwrap();
+    let games: Vec<u32> = (0..idx.len()).collect();
+    // Over the floor (the lists' front) and under it (every evaluation), and game by game.
+    for win in [300, -10_000] {
+        let q = MistakeQuery {
+            win: Some(win),
+            lead: None,
+            order: LossOrder::Win,
+        };
+        for stop in [false, true] {
+            let stopped = move || stop;
+            let want = Wanted {
+                q: &q,
+                first: 10,
+                by: None,
+                stopped: Some(&stopped),
+            };
+            let listed = idx.mistakes(want, &|_, _| true).count;
+            let by_game = idx.mistakes_of(want, &games, &|_, _| true).count;
+            assert_eq!(listed, by_game, "{win}");
+            assert_eq!(listed == 0, stop, "{win}: {listed}");
+        }
+    }
 }
 
 #[test]
@@ -287,7 +323,15 @@ fn a_damaged_evaluations_file_is_refused_naming_it() {
             lead: None,
             order: LossOrder::Win,
         };
-        let found = idx.mistakes(&q, &|_, _| true, 10);
+        let found = idx.mistakes(
+            Wanted {
+                q: &q,
+                first: 10,
+                by: None,
+                stopped: None,
+            },
+            &|_, _| true,
+        );
         assert!(found.count > 0);
         let err = idx.check_intact().unwrap_err().to_string();
         assert!(err.contains(name), "{err}");

@@ -8,8 +8,12 @@
 //! - with a player named ([`Mistakes::by`]), only that player's moves count: Black's moves in
 //!   the games where he is Black, White's where he is White;
 //! - everything that narrows a search narrows this one (a metadata query, dates, ranks,
-//!   handicap, komi, a list of games); with a position, the hit is the move played from each
-//!   position where it was reached. Patterns and sequences are refused for now;
+//!   handicap, komi, a list of games);
+//! - with a position, a pattern or a move sequence, the moves weighed are those its
+//!   continuation rows count: of a position, the move played from each place it was reached;
+//!   of a pattern or sequence, the first move played later inside its region, after tenuki
+//!   too (`docs/queries.md`), each move once however many regions it continued. So a row's
+//!   mean loss and the mistakes found from the same query speak of the same moves;
 //! - hits are sorted by the loss asked (win probability when both are; ties by game, then
 //!   move), or by date ([`Sort::Oldest`], [`Sort::Newest`]: year and month, then the loss);
 //!   offset and limit page them as any answer.
@@ -22,7 +26,7 @@ use serde::Serialize;
 use crate::answer::{GameId, GameInfo};
 use crate::error::{Error, QueryError, QueryPart};
 use crate::loss::Mistakes;
-use crate::query::{Query, Sort};
+use crate::query::{Plan, Query, Sort};
 use crate::reader::Index;
 use crate::shards::Shards;
 
@@ -137,13 +141,22 @@ impl Order {
     }
 
     fn cmp(&self, a: &Found, b: &Found) -> std::cmp::Ordering {
-        let dated = |f: &Found| f.month != 0;
+        self.cmp_dated((a.month, &a.hit), (b.month, &b.hit))
+    }
+
+    /// Hits with their games' months (0: undated) in this order.
+    fn cmp_dated(
+        &self,
+        (a_month, a): (u32, &index::MistakeHit),
+        (b_month, b): (u32, &index::MistakeHit),
+    ) -> std::cmp::Ordering {
+        let (a_dated, b_dated) = (a_month != 0, b_month != 0);
         let date = match self.sort {
-            Sort::Oldest => dated(b).cmp(&dated(a)).then(a.month.cmp(&b.month)),
-            Sort::Newest => dated(b).cmp(&dated(a)).then(b.month.cmp(&a.month)),
+            Sort::Oldest => b_dated.cmp(&a_dated).then(a_month.cmp(&b_month)),
+            Sort::Newest => b_dated.cmp(&a_dated).then(b_month.cmp(&a_month)),
             _ => std::cmp::Ordering::Equal,
         };
-        date.then_with(|| self.q.cmp(&a.hit, &b.hit))
+        date.then_with(|| self.q.cmp(a, b))
     }
 
     /// Keeps the first `first` of `hits` in this order, sorted.
@@ -175,7 +188,8 @@ fn first_wanted(query: &Query) -> usize {
 impl Index {
     /// The moves that lost what `query`'s mistakes part asks ([`Query::mistakes`],
     /// [`Query::and_mistakes`]), narrowed as the query says; see the module's rules. A query
-    /// without a mistakes part, or of a pattern or sequence, is refused.
+    /// without a mistakes part is refused; a stopped one ([`Query::stop_when`]) answers
+    /// [`crate::ErrorKind::Stopped`].
     pub fn mistakes(&self, query: &Query) -> Result<MistakesAnswer, Error> {
         answer(&[self], query)
     }
@@ -210,38 +224,69 @@ impl Index {
             }
         };
         let q = &order.q;
-        // A sort by date reads every hit's date (unsorted by loss: they are sorted by date
-        // below); a sort by loss only the first ones.
-        let wanted = if order.by_date() {
-            index::evals::ALL_UNSORTED
-        } else {
-            first
+        // A sort by loss reads the front of lists sorted so; a sort by date weighs every hit
+        // by its game's month (read as hits are compared: only those still among the first).
+        let by_date = |a: &index::MistakeHit, b: &index::MistakeHit| {
+            order.cmp_dated((month(a.game), a), (month(b.game), b))
         };
-        let (mut hits, total) = if query.is_position() {
-            let mut positions = query.clone();
-            positions.mistakes = None;
-            positions.limit = None;
-            positions.offset = 0;
-            positions.sort = Sort::Indexed;
-            let plan = positions.plan()?;
-            let found = self.find(&positions, &plan, within, None)?;
+        let stop = query.stop.as_ref();
+        let stopped = || stop.is_some_and(crate::Stop::is_stopped);
+        let want = index::evals::Wanted {
+            q,
+            first,
+            by: order
+                .by_date()
+                .then_some(&by_date as index::evals::HitOrder),
+            stopped: Some(&stopped),
+        };
+        let (mut hits, total) = if !query.metadata_only() {
+            let mut searched = query.clone();
+            searched.mistakes = None;
+            searched.limit = None;
+            searched.offset = 0;
+            searched.sort = Sort::Indexed;
+            let mut plan = searched.plan()?;
+            // A pattern's or a sequence's rows count the first move played later in its
+            // region: the search names those moves.
+            match &mut plan {
+                Plan::Pattern(p) => p.continued = true,
+                Plan::Sequence(s) => s.continued = true,
+                Plan::Position(_) | Plan::Metadata { .. } => {}
+            }
+            let found = self.find(&searched, &plan, within, None)?;
+            // (game, the position each move weighed was played from): a position's rows
+            // count the move played from each position hit.
+            let played: Vec<(u32, u32)> = match plan {
+                Plan::Position(_) => found
+                    .hits
+                    .iter()
+                    .flat_map(|h| h.moves.iter().map(move |&k| (h.game, k)))
+                    .collect(),
+                _ => found.continued,
+            };
             let mut hits = Vec::new();
-            for h in found.hits {
-                let Some(evals) = inner.evals(h.game) else {
+            let mut total = 0u64;
+            for run in played.chunk_by(|a, b| a.0 == b.0) {
+                if stopped() {
+                    break;
+                }
+                let g = run[0].0;
+                let Some(evals) = inner.evals(g) else {
                     continue;
                 };
-                for lost in evals.losses() {
-                    // The move from position k is move k + 1.
-                    if h.moves.contains(&(lost.k - 1)) && q.takes(&lost) && his(h.game, lost.black)
-                    {
-                        hits.push(index::MistakeHit { game: h.game, lost });
+                for &(_, k) in run {
+                    let Some((_, lost)) = evals.move_from(k as usize) else {
+                        continue;
+                    };
+                    if q.takes(&lost) && his(g, lost.black) {
+                        total += 1;
+                        want.push(&mut hits, index::MistakeHit { game: g, lost });
                     }
                 }
             }
-            let total = hits.len() as u64;
-            index::evals::sort_first(&mut hits, q, wanted);
+            want.finish(&mut hits);
             (hits, total)
-        } else if query.metadata_only() {
+        } else {
             let mut games = match query.metadata_query() {
                 Some(text) => Some(
                     inner
@@ -304,19 +349,16 @@ impl Index {
                 let mut union: Vec<u32> = black.into_iter().chain(white).flatten().collect();
                 union.sort_unstable();
                 union.dedup();
-                inner.mistakes_of(q, &union, &keep, wanted)
+                inner.mistakes_of(want, &union, &keep)
             } else {
-                inner.mistakes(q, &keep, wanted)
+                inner.mistakes(want, &keep)
             };
             (found.hits, found.count)
-        } else {
-            return Err(QueryError::new(
-                QueryPart::Nothing,
-                "mistakes are found among games (narrowed by their information, dates, ranks) \
-                 or from a position; not yet from a pattern or a move sequence",
-            )
-            .into());
         };
+        // A stopped search read only some of them: what it found is not the answer.
+        if stopped() {
+            return Err(Error::stopped());
+        }
         // The lists, evaluations and facts read: no answer from a damaged block.
         inner.check_intact()?;
         let mut found: Vec<Found> = hits

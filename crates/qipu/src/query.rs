@@ -232,9 +232,9 @@ impl Query {
         }
     }
 
-    /// Asks, of a position or metadata query, the moves that lost what `mistakes` asks: of a
-    /// position, the move played from each position hit ([`crate::Index::mistakes`] answers
-    /// it). Patterns and sequences are refused there.
+    /// Asks, of any query, the moves that lost what `mistakes` asks: of a metadata query, every
+    /// move of its games; of a position, pattern or sequence, the moves its continuation rows
+    /// count ([`crate::Index::mistakes`] answers it).
     pub fn and_mistakes(mut self, mistakes: crate::Mistakes) -> Query {
         self.mistakes = Some(mistakes);
         self
@@ -243,11 +243,6 @@ impl Query {
     /// The mistakes part of the query ([`Query::mistakes`]), if it has one.
     pub fn mistakes_asked(&self) -> Option<&crate::Mistakes> {
         self.mistakes.as_ref()
-    }
-
-    /// Whether the query looks for a position (the others: a pattern, moves, information).
-    pub(crate) fn is_position(&self) -> bool {
-        matches!(self.kind, Kind::Position(_))
     }
 
     /// Only games whose information matches `query` (a metadata query, as for
@@ -630,6 +625,7 @@ impl Query {
                     symmetry: self.symmetry,
                     swap_colors: self.swap_colors,
                     anywhere: self.anywhere,
+                    continued: false,
                 })
             }
             Kind::Sequence { board, moves } => Plan::Sequence(SequenceQuery {
@@ -640,6 +636,7 @@ impl Query {
                 symmetry: self.symmetry,
                 swap_colors: self.swap_colors,
                 anywhere: self.anywhere,
+                continued: false,
             }),
             Kind::Metadata => Plan::Metadata {
                 first_hits: self.first_hits(),

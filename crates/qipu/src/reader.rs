@@ -261,6 +261,7 @@ impl Index {
                 hits,
                 counts,
                 continuations: Vec::new(),
+                continued: Vec::new(),
                 profile,
                 tally_ms,
             });
@@ -307,6 +308,7 @@ impl Index {
             hits,
             counts,
             continuations: found.continuations,
+            continued: found.continued,
             profile,
             tally_ms,
         })
@@ -572,6 +574,9 @@ pub(crate) struct Found {
     pub(crate) tally_ms: f64,
     /// The continuation rows, most frequent first.
     pub(crate) continuations: Vec<search::Continuation>,
+    /// The moves a pattern's or sequence's rows count, when its plan asked
+    /// ([`search::Answer::continued`]).
+    pub(crate) continued: Vec<(u32, u32)>,
     /// The date profile of the hits.
     pub(crate) profile: crate::Profile,
 }

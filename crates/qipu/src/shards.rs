@@ -236,6 +236,7 @@ impl Shards {
             counts,
             tally_ms,
             continuations: search::sorted_rows(rows),
+            continued: Vec::new(),
             profile: profile.unwrap_or_default(),
         };
         let search_ms = started.elapsed().as_secs_f64() * 1e3;

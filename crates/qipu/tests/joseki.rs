@@ -19,6 +19,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use qipu::{build, BuildOptions, Color, Index, Query};
 use sgf::Records;
 
+mod common;
+use common::{made_up_evals, made_up_mistakes};
+
 /// A move on the board: who, and which point (column, row).
 type Move = (Color, (u8, u8));
 
@@ -186,6 +189,8 @@ struct Expected {
     rows: Rows,
     /// Hit positions (per area) after which nothing was played in the area.
     none: usize,
+    /// The moves the rows count: (game, the position each was played from), each once.
+    continued: BTreeSet<((String, u32), u32)>,
 }
 
 impl Expected {
@@ -211,6 +216,48 @@ impl Expected {
             Some(self.none),
             "{what}: hits after which nothing was played there"
         );
+    }
+
+    /// The mistakes from the sequence (`query` with mistakes asked): the rows' moves that lost
+    /// what each threshold asks by the test's made-up engine, largest loss first. Returns how
+    /// many were found.
+    fn check_mistakes(&self, index: &Index, query: &Query, games: &[Game], what: &str) -> usize {
+        let by_name: HashMap<&(String, u32), &Game> = games.iter().map(|g| (&g.name, g)).collect();
+        let mut found = 0;
+        for words in ["40%", "15pt", "20%,5pt"] {
+            let loss: qipu::LossThreshold = words.parse().unwrap();
+            let want = made_up_mistakes(
+                self.continued
+                    .iter()
+                    .map(|(name, j)| (name.clone(), by_name[name].moves.as_slice(), *j)),
+                loss,
+            );
+            let asked = query
+                .clone()
+                .and_mistakes(qipu::Mistakes::new(loss).unwrap());
+            let a = index.mistakes(&asked).unwrap();
+            assert_eq!(a.total as usize, want.len(), "{what} {words}: how many");
+            let got: BTreeSet<((String, u32), u32)> = a
+                .hits
+                .iter()
+                .map(|h| ((h.info.file.clone(), h.info.game_in_file), h.move_number))
+                .collect();
+            let want_set: BTreeSet<((String, u32), u32)> =
+                want.iter().map(|(name, k, _)| (name.clone(), *k)).collect();
+            assert_eq!(got, want_set, "{what} {words}: the moves");
+            // In the order of the loss asked, largest first.
+            let losses: Vec<f64> = a
+                .hits
+                .iter()
+                .map(|h| match loss.win {
+                    Some(_) => h.loss.win,
+                    None => h.loss.points.unwrap(),
+                })
+                .collect();
+            assert!(losses.windows(2).all(|w| w[0] >= w[1]), "{what} {words}");
+            found += want.len();
+        }
+        found
     }
 }
 
@@ -290,6 +337,7 @@ fn expected(games: &[Game], seq: &[Move], reading: Reading) -> Expected {
                 out.none += 1;
                 continue;
             };
+            out.continued.insert((g.name.clone(), j as u32));
             let (c, p) = (g.moves[j].0, g.moves[j].1.unwrap());
             let back = |t: u8| match reading {
                 Reading::Anywhere => {
@@ -330,8 +378,10 @@ fn moves_of(text: &str) -> Vec<Move> {
 fn fox(name: &str) -> Option<(testdata::Scratch, Index, Vec<Game>)> {
     let data = testdata::dataset("fox-pro")?;
     let dir = testdata::Scratch::new(name);
+    // Every game analysed by the test's made-up engine, for the mistakes from a sequence.
     let opts = BuildOptions {
         rebuild: true,
+        evals: Some(made_up_evals),
         ..BuildOptions::default()
     };
     build(&dir.0, std::slice::from_ref(&data), &opts, |_| {}).unwrap();
@@ -437,28 +487,33 @@ fn what_came_next_is_what_was_played_there() {
     ];
     // (direct, after tenuki, none) over them all: the tables hold all three kinds.
     let mut kinds = (0, 0, 0);
+    // Mistakes found among the rows' moves, over every joseki and threshold.
+    let mut mistakes = 0;
     for text in joseki {
         let seq = moves_of(text);
         let query = Query::moves(text, 19).unwrap().with_copies(true);
         let want = expected(&games, &seq, Reading::Joseki);
         assert!(want.hits.len() > 50, "{text}: {} games", want.hits.len());
         want.check(&index.search(&query).unwrap(), text);
+        mistakes += want.check_mistakes(&index, &query, &games, text);
         kinds.0 += want.rows.values().map(|r| r.0 - r.1).sum::<u32>();
         kinds.1 += want.rows.values().map(|r| r.1).sum::<u32>();
         kinds.2 += want.none;
     }
     assert!(kinds.0 > 0 && kinds.1 > 0 && kinds.2 > 0, "{kinds:?}");
+    assert!(mistakes > 100, "{mistakes}");
     let text = joseki[0];
     let seq = moves_of(text);
     let query = Query::moves(text, 19).unwrap().with_copies(true);
     let want = expected(&games, &seq, Reading::AnyGap);
-    want.check(
-        &index.search(&query.clone().any_gap(true)).unwrap(),
-        "any gap",
-    );
+    let any_gap = query.clone().any_gap(true);
+    want.check(&index.search(&any_gap).unwrap(), "any gap");
+    want.check_mistakes(&index, &any_gap, &games, "any gap");
     let want = expected(&games, &seq, Reading::Anywhere);
-    let a = index.search(&query.anywhere(true)).unwrap();
+    let anywhere = query.anywhere(true);
+    let a = index.search(&anywhere).unwrap();
     want.check(&a, "anywhere");
+    want.check_mistakes(&index, &anywhere, &games, "anywhere");
     // Its own frame is its points' rectangle (4×4) with two lines around it: B[pd] W[qf]
     // B[nc] is there B[ed] W[ff] B[cc], and every row lies within its 8×8.
     assert!(

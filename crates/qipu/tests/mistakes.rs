@@ -334,6 +334,27 @@ fn mistakes_are_the_moves_a_brute_force_finds() {
 }
 
 #[test]
+fn a_stopped_search_for_mistakes_answers_stopped() {
+    let c = corpus();
+    let stopped = qipu::Stop::new();
+    stopped.stop();
+    let loss = || Mistakes::new(threshold("1%")).unwrap();
+    let by_player = Mistakes::new(threshold("1%")).unwrap().by(PLAYERS[1]);
+    for q in [
+        // The lists' front, every evaluation under the floor, game by game, a position's hits.
+        Query::mistakes(Mistakes::new(threshold("5%")).unwrap()),
+        Query::mistakes(loss()),
+        Query::mistakes(by_player),
+        Query::points(19, "", "").unwrap().and_mistakes(loss()),
+    ] {
+        // Not stopped, it answers.
+        assert!(c.index.mistakes(&q).unwrap().total > 0);
+        let e = c.index.mistakes(&q.stop_when(stopped.clone())).unwrap_err();
+        assert_eq!(e.kind(), qipu::ErrorKind::Stopped, "{e}");
+    }
+}
+
+#[test]
 fn games_without_evaluations_never_hit_and_other_questions_are_refused() {
     let c = corpus();
     let q = Query::mistakes(Mistakes::new(threshold("0%")).unwrap());
@@ -348,12 +369,7 @@ fn games_without_evaluations_never_hit_and_other_questions_are_refused() {
     for h in &answer.hits {
         assert!(h.game % 5 != 4, "game {} has no evaluations", h.game);
     }
-    // A pattern, a sort by rank, a plain search of a mistakes query: refused, not answered
-    // wrong.
-    let pattern = Query::pattern("X.\n.O")
-        .unwrap()
-        .and_mistakes(Mistakes::new(threshold("5%")).unwrap());
-    assert!(c.index.mistakes(&pattern).unwrap_err().is_user_error());
+    // A sort by rank, a plain search of a mistakes query: refused, not answered wrong.
     assert!(c
         .index
         .mistakes(&q.clone().sort(Sort::Strongest))

@@ -35,6 +35,8 @@ use goban::Board;
 use qipu::rayon::prelude::*;
 use qipu::{build, BuildOptions, Color, Index, Point, Query};
 use sgf::{ids, value, Records};
+mod common;
+use common::{made_up_evals, made_up_mistakes};
 
 /// What a diagram point asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -368,6 +370,62 @@ fn winner(re: &str) -> u8 {
     }
 }
 
+/// Mistakes from the probe's pattern (`Query::and_mistakes`): the moves its rows count (the
+/// brute force's `continued`) whose mover lost at least each threshold by [`made_up`]'s numbers,
+/// every one and in the order of its loss.
+fn compare_mistakes(
+    mistakes: &dyn Fn(&Query) -> qipu::MistakesAnswer,
+    games: &[Game],
+    probe: &Probe,
+    continued: &BTreeSet<(u32, u32)>,
+    failures: &mut Vec<String>,
+) {
+    let by_id: HashMap<u32, &Game> = games.iter().map(|g| (g.id, g)).collect();
+    let name = probe.name;
+    for words in ["40%", "15pt", "20%,5pt"] {
+        let loss: qipu::LossThreshold = words.parse().unwrap();
+        let mut want = made_up_mistakes(
+            continued
+                .iter()
+                .map(|&(id, j)| (id, by_id[&id].moves.as_slice(), j)),
+            loss,
+        );
+        // Largest loss first, then by game and move.
+        want.sort_by_key(|&(id, k, loss)| (-loss, id, k));
+        let query = probe
+            .query
+            .clone()
+            .and_mistakes(qipu::Mistakes::new(loss).unwrap());
+        let answer = mistakes(&query);
+        let got: Vec<(u32, u32)> = answer
+            .hits
+            .iter()
+            .map(|h| (h.game, h.move_number))
+            .collect();
+        let want: Vec<(u32, u32)> = want.iter().map(|&(g, k, _)| (g, k)).collect();
+        if answer.total as usize != want.len() || got != want {
+            let differ: Vec<_> = got
+                .iter()
+                .zip(&want)
+                .filter(|(a, b)| a != b)
+                .take(3)
+                .collect();
+            failures.push(format!(
+                "{name} mistakes {words}: search {} hits, brute force {}; first differences \
+                 (search, brute force) {differ:?}",
+                answer.total,
+                want.len()
+            ));
+        }
+        // Dozens of rows' moves, a quarter of whose losses pass 40%: some must hit.
+        if want.is_empty() && continued.len() >= 40 {
+            failures.push(format!(
+                "{name} mistakes {words}: nothing to find tests nothing"
+            ));
+        }
+    }
+}
+
 /// Replays the main line of game `i` of `bytes`: position k is the board after every node
 /// before the one holding the (k+1)-th move (setup, then the move, in each node).
 /// `path` chooses the line: (node depth, child) where it leaves the first child (the main line
@@ -488,6 +546,9 @@ struct Found {
     rows: Rows,
     none: usize,
     late_setup_hits: usize,
+    /// The moves the rows count, of games (not lines): (game, the position each was played
+    /// from), each once however many regions it continued.
+    continued: BTreeSet<(u32, u32)>,
 }
 
 impl Found {
@@ -501,6 +562,7 @@ impl Found {
         }
         self.none += o.none;
         self.late_setup_hits += o.late_setup_hits;
+        self.continued.extend(o.continued);
         self
     }
 }
@@ -572,6 +634,7 @@ fn brute(probe: &Probe, g: &Game) -> Found {
                 row[4] += 1;
                 continue;
             }
+            found.continued.insert((g.id, j as u32));
             row[0] += 1;
             row[1] += u64::from(j > k);
             row[2] += u64::from(g.winner == 1);
@@ -966,6 +1029,7 @@ fn probes(index_len: u32) -> Vec<Probe> {
 /// `failures`; how many hit games had setup beside their moves.
 fn compare(
     search: impl Fn(&Query) -> qipu::Answer,
+    mistakes: Option<&dyn Fn(&Query) -> qipu::MistakesAnswer>,
     games: &[Game],
     probes: Vec<Probe>,
     failures: &mut Vec<String>,
@@ -1057,6 +1121,9 @@ fn compare(
                 answer.summary.no_continuation, want.none
             ));
         }
+        if let Some(mistakes) = mistakes {
+            compare_mistakes(mistakes, games, &probe, &want.continued, failures);
+        }
     }
     late
 }
@@ -1070,8 +1137,11 @@ fn pattern_answers_equal_a_brute_force_on_every_road() {
     let data = scratch.0.join("data");
     gather(&shared, &data);
     let dir = scratch.0.join("index");
+    // Every game analysed by the test's engine: the mistakes from each pattern are its rows'
+    // moves that lost.
     let opts = BuildOptions {
         rebuild: true,
+        evals: Some(made_up_evals),
         ..BuildOptions::default()
     };
     build(&dir, std::slice::from_ref(&data), &opts, |_| {}).unwrap();
@@ -1082,6 +1152,7 @@ fn pattern_answers_equal_a_brute_force_on_every_road() {
     let mut failures = Vec::new();
     let late = compare(
         |q| index.search(q).unwrap(),
+        Some(&|q| index.mistakes(q).unwrap()),
         &games,
         probes(index.len()),
         &mut failures,
@@ -1139,7 +1210,13 @@ fn variation_lines_answer_from_their_branch_point() {
         .filter(|p| wanted.contains(&p.name))
         .collect();
     let mut failures = Vec::new();
-    compare(|q| index.search(q).unwrap(), &games, probes, &mut failures);
+    compare(
+        |q| index.search(q).unwrap(),
+        None,
+        &games,
+        probes,
+        &mut failures,
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -1166,6 +1243,7 @@ fn shards_answer_as_one_index() {
     ];
     let opts = BuildOptions {
         rebuild: true,
+        evals: Some(made_up_evals),
         ..BuildOptions::default()
     };
     let mut dirs = Vec::new();
@@ -1198,6 +1276,12 @@ fn shards_answer_as_one_index() {
         .filter(|p| wanted.contains(&p.name))
         .collect();
     let mut failures = Vec::new();
-    compare(|q| shards.search(q).unwrap(), &games, probes, &mut failures);
+    compare(
+        |q| shards.search(q).unwrap(),
+        None,
+        &games,
+        probes,
+        &mut failures,
+    );
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

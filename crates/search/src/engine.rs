@@ -740,6 +740,30 @@ pub(crate) fn with_copies<S: Store>(
     merge_by_key(found, copies, |h| h.game)
 }
 
+/// [`crate::Answer::continued`] from the hit games' continuations, each (game, the position
+/// its move was played from): with the games' exact copies, which replay the same moves, and
+/// without the games the answer leaves out, as [`with_copies`] does for hits.
+pub(crate) fn continued_with_copies<S: Store>(
+    index: &S,
+    mut played: Vec<(u32, u32)>,
+    filter: Filter<'_>,
+) -> Vec<(u32, u32)> {
+    if !index.copied().is_empty() {
+        let copies: Vec<(u32, u32)> = played
+            .iter()
+            .flat_map(|&(g, k)| index.copies(g).iter().map(move |&c| (c, k)))
+            .collect();
+        played.extend(copies);
+    }
+    played.retain(|&(g, _)| {
+        !(index.has_removed() && index.is_removed(g))
+            && filter.is_none_or(|f| f.binary_search(&g).is_ok())
+    });
+    played.sort_unstable();
+    played.dedup();
+    played
+}
+
 /// Drops the hits of variation lines before their branch points ([`Store::branch`]), with
 /// what each hit position contributes (`drain` takes a hit's `nexts`, the number of its leading
 /// positions dropped and the first position kept), and the hits left with no position.

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 
 use crate::answer::{ms_since, Answer, Hit, Moves};
 use crate::back::Back;
-use crate::engine::{covering_each, own_positions, owners, with_copies};
+use crate::engine::{continued_with_copies, covering_each, own_positions, owners, with_copies};
 use crate::query::{Cell, Filter, PatternQuery};
 use crate::region::Region;
 use crate::store::{index_point, point_index, Changes, CornerEvent, Store, Walk};
@@ -37,7 +37,7 @@ pub fn find_pattern<S: Store>(index: &S, q: &PatternQuery, filter: Filter<'_>) -
         Some(found) => found,
         None => scan(index, q, filter, &placements),
     };
-    answer(index, found, &placements, filter, q.board)
+    answer(index, found, &placements, filter, q)
 }
 
 /// The placements of a pattern slid `anywhere` (thousands: 2,048 for a 4×4 diagram) scanned
@@ -252,21 +252,33 @@ fn answer<S: Store>(
     mut found: Vec<(Hit, Nexts)>,
     placements: &[Placement],
     filter: Filter<'_>,
-    board: (u8, u8),
+    q: &PatternQuery,
 ) -> Answer {
     own_positions(index, &mut found, |nexts, _, from| {
         nexts.retain(|n| n.k >= from);
     });
     let started = std::time::Instant::now();
-    let followed = followed(index, &found, placements, board);
+    let followed = followed(index, &found, placements, q.board);
     let (continuations, none) = continuations(index, &followed, placements, filter);
     let tally_ms = ms_since(started);
+    let continued = match q.continued {
+        true => continued_with_copies(
+            index,
+            followed
+                .iter()
+                .flat_map(|(g, fs)| fs.iter().filter(|f| f.next.is_some()).map(|f| (*g, f.from)))
+                .collect(),
+            filter,
+        ),
+        false => Vec::new(),
+    };
     Answer {
         hits: with_copies(index, found.into_iter().map(|f| f.0).collect(), filter),
         continuations,
         profile: None,
         counts: None,
         no_continuation: Some(none),
+        continued,
         tally_ms,
     }
 }

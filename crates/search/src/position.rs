@@ -164,6 +164,7 @@ pub fn find_position<S: Store>(index: &S, q: &PositionQuery, filter: Filter<'_>)
         profile,
         counts: None,
         no_continuation: None,
+        continued: Vec::new(),
         tally_ms,
     }
 }

@@ -85,6 +85,9 @@ pub struct PatternQuery {
     pub swap_colors: bool,
     /// The pattern may also be translated anywhere on the board.
     pub anywhere: bool,
+    /// Whether the answer lists the moves its continuation rows count ([`crate::Answer::continued`]):
+    /// a search for the mistakes played from it asks, others need not pay for the list.
+    pub continued: bool,
 }
 
 /// Reads the position after move `at` (default: the last) of the first game in a record file.

@@ -50,7 +50,7 @@ use rayon::prelude::*;
 
 use crate::answer::{ms_since, Answer, Hit};
 use crate::back::Back;
-use crate::engine::{covering_each, own_positions, with_copies};
+use crate::engine::{continued_with_copies, covering_each, own_positions, with_copies};
 use crate::query::Filter;
 use crate::region::{first_inside, Region};
 use crate::store::Store;
@@ -71,6 +71,9 @@ pub struct SequenceQuery {
     pub swap_colors: bool,
     /// The sequence may also be translated anywhere on the board.
     pub anywhere: bool,
+    /// Whether the answer lists the moves its continuation rows count ([`crate::Answer::continued`]):
+    /// a search for the mistakes played from it asks, others need not pay for the list.
+    pub continued: bool,
 }
 
 /// Lines the sequence's area reaches past the rectangle of its points (see the module's
@@ -222,12 +225,31 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
     let started = std::time::Instant::now();
     let (continuations, no_continuation) = continuations(index, &found, &variants, filter, q);
     let tally_ms = ms_since(started);
+    let continued = match q.continued {
+        true => continued_with_copies(
+            index,
+            found
+                .iter()
+                .flat_map(|(hit, nexts)| {
+                    let g = hit.game;
+                    nexts
+                        .follows
+                        .iter()
+                        .filter(|f| f.next.is_some())
+                        .map(move |f| (g, f.from))
+                })
+                .collect(),
+            filter,
+        ),
+        false => Vec::new(),
+    };
     Answer {
         hits: with_copies(index, found.into_iter().map(|f| f.0).collect(), filter),
         continuations,
         profile: None,
         counts: None,
         no_continuation: Some(no_continuation),
+        continued,
         tally_ms,
     }
 }

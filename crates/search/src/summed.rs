@@ -136,6 +136,7 @@ pub(crate) fn find<S: Store>(
         profile: Some(profile),
         counts: Some(counts),
         no_continuation: None,
+        continued: Vec::new(),
         tally_ms,
     }
 }

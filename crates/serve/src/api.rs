@@ -317,7 +317,19 @@ async fn position(state: Shared, headers: HeaderMap, pairs: Pairs) -> Result<Res
 /// `GET /api/pattern?diagram=…`
 async fn pattern(state: Shared, headers: HeaderMap, pairs: Pairs) -> Result<Response, ApiError> {
     let mut p = params(pairs)?;
-    let size = board_size(&mut p)?;
+    let query = pattern_query(&mut p)?;
+    let then = p.text("then").filter(|t| !t.trim().is_empty());
+    let c = Common {
+        then,
+        ..common(&mut p, query, state.config.max_limit)?
+    };
+    p.finish("/api/pattern")?;
+    answer(&state, &headers, c).await
+}
+
+/// A pattern's parameters (`diagram`, `size`, `place`, `anywhere`) as a query.
+fn pattern_query(p: &mut Params) -> Result<Query, ApiError> {
+    let size = board_size(p)?;
     let diagram = p.required("diagram", "rows of X O . ? x o, separated by newlines or /")?;
     // A row separator that fits in a URL: `/` is no diagram character.
     let diagram = diagram.replace('/', "\n");
@@ -330,33 +342,32 @@ async fn pattern(state: Shared, headers: HeaderMap, pairs: Pairs) -> Result<Resp
         ));
     }
     let (column, row) = place.unwrap_or((0, 0));
-    let query = Query::pattern(&diagram)
+    Ok(Query::pattern(&diagram)
         .map_err(|e| ApiError::from(e).in_param("diagram"))?
         .board_size(size)
         .place(column, row)
-        .anywhere(anywhere);
-    let then = p.text("then").filter(|t| !t.trim().is_empty());
-    let c = Common {
-        then,
-        ..common(&mut p, query, state.config.max_limit)?
-    };
-    p.finish("/api/pattern")?;
-    answer(&state, &headers, c).await
+        .anywhere(anywhere))
 }
 
 /// `GET /api/sequence?moves=B[pd] W[dp]…`
 async fn sequence(state: Shared, headers: HeaderMap, pairs: Pairs) -> Result<Response, ApiError> {
     let mut p = params(pairs)?;
-    let size = board_size(&mut p)?;
-    let moves = p.required("moves", "moves as B[pd] W[dp] … or quadrant digits")?;
-    let query = Query::moves(&moves, size)
-        .map_err(|e| ApiError::from(e).in_param("moves"))?
-        .any_order(p.flag("any_order", false)?)
-        .any_gap(p.flag("any_gap", false)?)
-        .anywhere(p.flag("anywhere", false)?);
+    let query = sequence_query(&mut p)?;
     let c = common(&mut p, query, state.config.max_limit)?;
     p.finish("/api/sequence")?;
     answer(&state, &headers, c).await
+}
+
+/// A move sequence's parameters (`moves`, `size`, `any_order`, `any_gap`, `anywhere`) as a
+/// query.
+fn sequence_query(p: &mut Params) -> Result<Query, ApiError> {
+    let size = board_size(p)?;
+    let moves = p.required("moves", "moves as B[pd] W[dp] … or quadrant digits")?;
+    Ok(Query::moves(&moves, size)
+        .map_err(|e| ApiError::from(e).in_param("moves"))?
+        .any_order(p.flag("any_order", false)?)
+        .any_gap(p.flag("any_gap", false)?)
+        .anywhere(p.flag("anywhere", false)?))
 }
 
 /// `GET /api/games?query=…`
@@ -380,11 +391,13 @@ async fn games(state: Shared, headers: HeaderMap, pairs: Pairs) -> Result<Respon
     answer(&state, &headers, c).await
 }
 
-/// `GET /api/mistakes?mistakes=10%[&player=NAME][&black=…&white=…][&query=…]…`: the moves that
-/// lost at least `mistakes` (the library's words), among every analysed game or the next moves
-/// of a position (`black`, `white`, `to_move`, `size`), narrowed by everything that narrows a
-/// search (`query`, `since`, `until`, `min_rank`, `handicap`, `komi`); `player` counts only
-/// that player's own moves; `sort` by loss (default) or date; paged by `offset` and `limit`.
+/// `GET /api/mistakes?mistakes=10%[&player=NAME][&black=…&white=…|&diagram=…|&moves=…][&query=…]…`:
+/// the moves that lost at least `mistakes` (the library's words), among every analysed game or
+/// the moves the continuation rows of a position (`black`, `white`, `to_move`, `size`), a
+/// pattern (`/api/pattern`'s parameters) or a move sequence (`/api/sequence`'s) count,
+/// narrowed by everything that narrows a search (`query`, `since`, `until`, `min_rank`,
+/// `handicap`, `komi`); `player` counts only that player's own moves; `sort` by loss (default)
+/// or date; paged by `offset` and `limit`.
 async fn mistakes(state: Shared, pairs: Pairs) -> Result<Response, ApiError> {
     let mut p = params(pairs)?;
     let loss = p.loss("mistakes")?.ok_or_else(|| {
@@ -408,6 +421,10 @@ async fn mistakes(state: Shared, pairs: Pairs) -> Result<Response, ApiError> {
             .map_err(|e| ApiError::from(e).in_param("black"))?
             .to_move(p.color("to_move")?)
             .and_mistakes(asked)
+    } else if p.has("diagram") {
+        pattern_query(&mut p)?.and_mistakes(asked)
+    } else if p.has("moves") {
+        sequence_query(&mut p)?.and_mistakes(asked)
     } else {
         let mut query = Query::mistakes(asked);
         if p.has("size") {

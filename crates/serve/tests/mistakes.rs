@@ -115,6 +115,13 @@ fn every_request_answers_the_librarys_rows() {
     let a = analysed();
     let point = first_point(&a.games);
     let against = format!("white:\"{}\"", PLAYERS[1]);
+    // A black stone at that point as a pattern, and Black's move there as a sequence: the
+    // moves their rows count.
+    let b = point.as_bytes();
+    let (column, row) = (b[0] - b'a', b[1] - b'a');
+    // The diagram's centre on the point: its region is the 3×3 around it.
+    let place = format!("{},{}", column - 1, row - 1);
+    let sequence = format!("B[{point}]");
     // The request, and the library's question without its page (offset 2 and limit 7 for the
     // request that asks them, else 0 and the server's default of 100).
     type Case<'a> = (Vec<(&'a str, &'a str)>, Query);
@@ -157,6 +164,20 @@ fn every_request_answers_the_librarys_rows() {
                 .to_move(Some(qipu::Color::White))
                 .and_mistakes(mistakes("0%")),
         ),
+        (
+            vec![("mistakes", "0%"), ("diagram", ".../.X./..."), ("place", &place)],
+            Query::pattern("...\n.X.\n...")
+                .unwrap()
+                .place(column - 1, row - 1)
+                .and_mistakes(mistakes("0%")),
+        ),
+        (
+            vec![("mistakes", "0pt"), ("moves", &sequence), ("any_gap", "true")],
+            Query::moves(&sequence, 19)
+                .unwrap()
+                .any_gap(true)
+                .and_mistakes(mistakes("0pt")),
+        ),
     ];
     for (params, query) in cases {
         let got = served(&params);
@@ -190,11 +211,11 @@ fn a_bad_word_is_a_400_naming_its_parameter_with_the_librarys_message() {
     );
     assert_eq!(missing.status, 400, "{}", missing.body);
     assert_eq!(missing.json()["param"], "mistakes");
-    // A pattern is no parameter this endpoint takes.
+    // A bad pattern is refused naming its parameter, as /api/pattern refuses it.
     let pattern = get(
         &a.server.base,
         "/api/mistakes",
-        &[("mistakes", "10%"), ("diagram", "X.")],
+        &[("mistakes", "10%"), ("diagram", "XZ.")],
         JSON,
     );
     assert_eq!(pattern.status, 400);

@@ -145,3 +145,40 @@ pub fn losses(games: &[Game]) -> Vec<Lost> {
     }
     out
 }
+
+/// An engine made up for the tests of patterns and sequences on real records: Black's win (in
+/// 1/10,000) and lead (in tenths) after `k` moves of a main line whose last move was `last`
+/// (Black's?, its point; `None` for a pass), from those alone, so that an index reads them from
+/// the records (a test's evaluation reader calls this for each move) and a test computes them from
+/// the moves it replayed. One position in eleven has none, one in seven no lead; wins jump about,
+/// so that a threshold keeps some of a pattern's moves and not others.
+pub fn made_up(k: usize, last: Option<(bool, Option<(u8, u8)>)>) -> Numbers {
+    let (c, x, y) = match last {
+        None => (0, 0, 0),
+        Some((black, p)) => (
+            1 + u64::from(!black),
+            p.map_or(60, |p| u64::from(p.0)),
+            p.map_or(60, |p| u64::from(p.1)),
+        ),
+    };
+    let h =
+        ((k as u64) * 1_000_003 + c * 7919 + x * 131 + y).wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 20;
+    if h.is_multiple_of(11) {
+        return None;
+    }
+    let win = (h % 10_001) as i32;
+    let lead = (!h.is_multiple_of(7)).then(|| (win - 5000) / 40 + ((h >> 16) % 41) as i32 - 20);
+    Some((win, lead))
+}
+
+/// What move `j + 1` of `moves` (each: Black's?, point) lost its mover by [`made_up`]'s
+/// numbers: win in 1/10,000, points in tenths where both positions have a lead; `None` unless
+/// both positions are evaluated.
+pub fn made_up_loss(moves: &[(bool, Option<(u8, u8)>)], j: usize) -> Option<(i32, Option<i32>)> {
+    let before = made_up(j, j.checked_sub(1).map(|i| moves[i]))?;
+    let after = made_up(j + 1, Some(*moves.get(j)?))?;
+    let sign = if moves[j].0 { 1 } else { -1 };
+    let win = sign * (before.0 - after.0);
+    let lead = before.1.zip(after.1).map(|(b, a)| sign * (b - a));
+    Some((win, lead))
+}
