@@ -1,6 +1,6 @@
 //! Mistakes search over many analysed games: p50 and p95 of `Index::mistakes` (through the
 //! library's face, the 20 hits of a page described) for thresholds over and under the lists'
-//! floors, with a player, dates and a sort by date.
+//! floors, with a player, dates and a sort by date, and from a pattern and a move sequence.
 //!
 //! The evaluations are synthesised at build time by a deterministic generator (this file's
 //! [`synthesised`]), seeded by each game's main line, so that a corpus derived from the shared
@@ -68,6 +68,9 @@ fn synthesised(tree: &sgf::GameTree<'_>) -> Option<sgf::Evals> {
         engine: None,
     })
 }
+
+/// A 4-4 stone approached at the knight's move, its corner empty otherwise.
+const APPROACHED: &str = ".......\n.......\n.......\n...X...\n.......\n..O....\n.......";
 
 fn main() {
     // `cargo bench` passes `--bench`; nothing else is read from the arguments.
@@ -148,6 +151,17 @@ fn main() {
             Query::mistakes(m("10%")).sort(Sort::Newest),
         ),
         ("1% (under the floor)".into(), Query::mistakes(m("1%"))),
+        // The moves the rows of a corner shape and of a joseki count.
+        (
+            "3pt from the 4-4 approached (pattern)".into(),
+            Query::pattern(APPROACHED).unwrap().and_mistakes(m("3pt")),
+        ),
+        (
+            "10% after B[pd] W[qc] (sequence)".into(),
+            Query::moves("B[pd] W[qc]", 19)
+                .unwrap()
+                .and_mistakes(m("10%")),
+        ),
     ];
     println!("| query | hits | p50 ms | p95 ms |");
     println!("|---|---|---|---|");
