@@ -278,10 +278,14 @@ function drawBoard(container, opt) {
     }, g);
     el("text", { x, y, class: "label", fill: c.color === "B" ? "#fff" : "#111" }, g).textContent =
       share >= 9.95 ? share.toFixed(0) : share.toFixed(1);
+    // A move that cost its players much on average (costly): a red dot on the label's shoulder.
+    if (costly(c)) el("circle", { cx: x + 0.34, cy: y - 0.34, r: 0.14, class: "cont-loss", fill: "#cf222e", stroke: "#fff", "stroke-width": 0.04 }, g);
+    const engine = engineWords(c);
     el("title", {}, g).textContent =
       `${c.color === "B" ? "Black" : "White"} ${gtp(p, size)}: ${c.count} (${share.toFixed(1)}%)` +
       (opt.tenuki && c.tenuki !== undefined ? `, ${c.count - c.tenuki} directly, ${c.tenuki} after tenuki` : "") +
       `, Black wins ${pct(c.black_wins, c.count)}, White wins ${pct(c.white_wins, c.count)}` +
+      (engine ? `; engine: ${engine}` : "") + (costly(c) ? " (the red dot: a mean loss of 10% or 3 points or more)" : "") +
       (opt.labelHint ? ` (${opt.labelHint})` : "");
   }
   if (opt.onClick) {
@@ -594,12 +598,59 @@ function contColumns(conts) {
     { head: "share", num: true, cell: (c, total) => pct(c.count, total) },
     { head: "B win", num: true, cell: (c) => pct(c.black_wins, c.count) },
     { head: "W win", num: true, cell: (c) => pct(c.white_wins, c.count) },
+  );
+  // The engine's figures beside the results: both say how the move held up.
+  if (conts.some((c) => c.analysed > 0)) cols.push(...ENGINE_COLUMNS);
+  cols.push(
     { head: "mover", num: true, title: "Mean rank of the player who played it", cell: (c) => rankLabel(c.mover_rank), tip: (c) => c.mover_ranked ? `over ${c.mover_ranked} ranked` : "" },
     { head: "opp.", num: true, title: "Mean rank of that player's opponent", cell: (c) => rankLabel(c.opponent_rank), tip: (c) => c.opponent_ranked ? `over ${c.opponent_ranked} ranked` : "" },
     { head: "years", title: "First and last year it was played", cell: years },
     { head: "example", title: "A game that played it (the strongest, then the newest): click to open it", example: true, cell: (c) => c.example || "" },
   );
   return cols;
+}
+
+// The engine's view of a row, over the analysed games that played it (means after the move,
+// as the API gives them): shown only when some row has one, so that an index without
+// evaluations keeps the table as it was. A row without analysed games shows dashes, not 0:
+// its means are unknown, not nil. Black's side for the win rate and the lead (as the viewer's
+// graph and the mistakes' before → after), the mover's for the loss.
+const ENGINE_COLUMNS = [
+  { head: "analysed", num: true, eng: true, title: "Analysed games that played it (the engine's columns are means over them)", cell: (c) => c.analysed ? c.analysed.toLocaleString() : "–" },
+  { head: "B after", num: true, eng: true, title: "Black's mean win rate after the move, by the engine (Black's side whoever played it)", cell: (c) => evalText(c, c.black_win_after, percent) },
+  { head: "lead", num: true, eng: true, title: "Black's mean score lead after the move: B+ Black ahead, W+ White ahead", cell: (c) => evalText(c, c.black_lead_after, lead) },
+  { head: "loss", num: true, eng: true, title: "The mover's mean loss of win rate by the move (negative: a gain)", cell: (c) => evalText(c, c.win_loss, (w) => tenths(100 * w) + "%") },
+  { head: "pt loss", num: true, eng: true, title: "The mover's mean loss of points by the move (negative: a gain)", cell: (c) => evalText(c, c.points_loss, tenths) },
+];
+
+// A row's engine figure as text: a dash where no analysed game gives it.
+function evalText(c, v, format) {
+  return c.analysed > 0 && v !== null && v !== undefined ? format(v) : "–";
+}
+
+// A number to one decimal, without the "-0.0" of a tiny negative.
+function tenths(v) {
+  const t = v.toFixed(1);
+  return t === "-0.0" ? "0.0" : t;
+}
+
+// A mean loss worth a mark on the board's label (the Mistakes mode's default, 10%, or 3
+// points): what players lost on average when they played it, not one game's blunder.
+function costly(c) {
+  return c.analysed > 0 && ((c.win_loss ?? 0) >= 0.1 || (c.points_loss ?? 0) >= 3);
+}
+
+// The engine's figures of a row in words (its board label's tooltip).
+function engineWords(c) {
+  if (!(c.analysed > 0)) return "";
+  const parts = [`${c.analysed} analysed`];
+  if (c.black_win_after !== null && c.black_win_after !== undefined) {
+    parts.push(`Black ${percent(c.black_win_after)}${c.black_lead_after !== null && c.black_lead_after !== undefined ? " " + lead(c.black_lead_after) : ""} after`);
+  }
+  if (c.win_loss !== null && c.win_loss !== undefined) {
+    parts.push(`the mover lost ${tenths(100 * c.win_loss)}%${c.points_loss !== null && c.points_loss !== undefined ? `, ${tenths(c.points_loss)} pt` : ""}`);
+  }
+  return parts.join(", ");
 }
 
 function renderContinuations() {
@@ -613,6 +664,7 @@ function renderContinuations() {
     const th = document.createElement("th");
     th.textContent = col.head;
     if (col.title) th.title = col.title;
+    if (col.eng) th.className = "eng";
     head.appendChild(th);
   }
   $("#conts thead").replaceChildren(head);
@@ -637,7 +689,7 @@ function renderContinuations() {
         td.title = `${v}: open this game`;
       } else {
         td.textContent = v;
-        if (col.num) td.className = "num";
+        if (col.num) td.className = col.eng ? "num eng" : "num";
         if (col.tip && col.tip(c)) td.title = col.tip(c);
       }
       tr.appendChild(td);
@@ -648,6 +700,9 @@ function renderContinuations() {
     }
     body.appendChild(tr);
   }
+  // The colour and move columns stay in view when a narrow window scrolls the table: the
+  // move's cell sticks beside the colour's, as wide as the font and the rows make that.
+  $("#conts").style.setProperty("--stone-width", head.firstChild.offsetWidth + "px");
 }
 
 // Opens a continuation's example game (`FILE#GAME`) in the viewer, at the position where the
@@ -887,7 +942,12 @@ async function renderViewer() {
 }
 
 function percent(w) { return (100 * w).toFixed(1) + "%"; }
-function lead(l) { return l === null || l === undefined ? "" : (l >= 0 ? "B+" : "W+") + Math.abs(l).toFixed(1); }
+// Black's lead as players write it (B+2.5, W+0.5); even when it shows as 0.0 either way.
+function lead(l) {
+  if (l === null || l === undefined) return "";
+  const t = Math.abs(l).toFixed(1);
+  return t === "0.0" ? t : (l > 0 ? "B+" : "W+") + t;
+}
 
 // The game's evaluation graph (the record's own evaluations, as the API gives them): Black's
 // win rate over the moves (left axis, 50% dashed), Black's score lead when the record has one

@@ -332,6 +332,23 @@ fn the_board_works_in_a_real_browser() {
             !heads.as_array().unwrap().iter().any(|t| t == "tenuki"),
             "{heads}"
         );
+        // The samples carry no evaluations: no engine column, not columns of dashes.
+        assert!(
+            position["continuations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .all(|c| c["analysed"] == 0),
+            "{position}"
+        );
+        assert!(
+            !heads
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|t| ENGINE_HEADS.iter().any(|h| t == h)),
+            "{heads}"
+        );
         // Undated games are counted in words, not drawn on a year.
         let undated = position["profile"]["undated"].as_u64().unwrap();
         let note = s.script("return document.querySelector('#profile-note').textContent");
@@ -1239,4 +1256,337 @@ fn an_analysed_games_evaluations_and_mistakes_are_shown() {
         );
         s.screenshot(&out.join("serve-evals.png"));
     });
+}
+
+/// A 19×19 record of `moves` (SGF points, Black first) by `black` and `white`, with Sabaki's
+/// evaluations when `evals` is not empty: `evals[0]` on the root, `evals[k]` on move k's node,
+/// each Black's win in percent (`SBKV`) and, when given, Black's lead (`SBKS`).
+fn sabaki_record(black: &str, white: &str, moves: &[&str], evals: &[(f64, Option<f64>)]) -> String {
+    let eval = |k: usize| match evals.get(k) {
+        Some((win, Some(lead))) => format!("SBKV[{win:.2}]SBKS[{lead:.2}]"),
+        Some((win, None)) => format!("SBKV[{win:.2}]"),
+        None => String::new(),
+    };
+    let mut sgf = format!(
+        "(;GM[1]FF[4]SZ[19]KM[6.5]PB[{black}]PW[{white}]DT[2022-01-01]RE[B+R]{}",
+        eval(0)
+    );
+    for (k, p) in moves.iter().enumerate() {
+        let colour = if k % 2 == 0 { 'B' } else { 'W' };
+        sgf.push_str(&format!(";{colour}[{p}]{}", eval(k + 1)));
+    }
+    sgf.push(')');
+    sgf
+}
+
+/// A server over games whose first moves differ (points that no symmetry maps onto each
+/// other), so that the empty board's continuation rows are each kind the engine columns
+/// show: B pd played by two analysed games (their means), B qd by one analysed game and one
+/// without evaluations, B jj by an analysed game that lost much (a costly row), B qc by a game
+/// without evaluations alone (dashes), B oc by a game whose evaluations have no lead (win rate
+/// only). After B pd, White's dd gains (a negative loss) and dp loses. Eve plays only the games
+/// without evaluations.
+fn rows_server(tmp: &Path) -> common::Running {
+    let _ = std::fs::remove_dir_all(tmp);
+    let records = tmp.join("records");
+    std::fs::create_dir_all(&records).unwrap();
+    let even = (50.0, Some(0.5));
+    let games = [
+        (
+            "p1.sgf",
+            sabaki_record(
+                "Ann",
+                "Bo",
+                &["pd", "dd", "pq"],
+                &[
+                    even,
+                    (48.37, Some(0.21)),
+                    (45.18, Some(-0.62)),
+                    (47.0, Some(0.1)),
+                ],
+            ),
+        ),
+        (
+            "p2.sgf",
+            sabaki_record(
+                "Cy",
+                "Di",
+                &["pd", "dp", "qq"],
+                &[
+                    even,
+                    (46.02, Some(-0.43)),
+                    (48.91, Some(0.33)),
+                    (47.5, Some(0.2)),
+                ],
+            ),
+        ),
+        (
+            "q1.sgf",
+            sabaki_record(
+                "Ann",
+                "Di",
+                &["qd", "dd"],
+                &[even, (41.23, Some(-1.87)), (44.0, Some(-1.2))],
+            ),
+        ),
+        ("q2.sgf", sabaki_record("Eve", "Bo", &["qd", "dc"], &[])),
+        (
+            "t1.sgf",
+            sabaki_record(
+                "Cy",
+                "Bo",
+                &["jj", "dd"],
+                &[even, (31.04, Some(-4.61)), (33.0, Some(-4.0))],
+            ),
+        ),
+        ("c1.sgf", sabaki_record("Eve", "Di", &["qc", "dd"], &[])),
+        (
+            "o1.sgf",
+            sabaki_record(
+                "Ann",
+                "Cy",
+                &["oc", "dd"],
+                &[(50.0, None), (44.43, None), (45.0, None)],
+            ),
+        ),
+    ];
+    for (name, sgf) in &games {
+        std::fs::write(records.join(name), sgf).unwrap();
+    }
+    let index = tmp.join("index");
+    let opts = qipu::BuildOptions {
+        rebuild: true,
+        evals: Some(sgf::eval::read),
+        ..qipu::BuildOptions::default()
+    };
+    qipu::build(&index, &[records], &opts, |_| {}).expect("an index built");
+    common::start(&index, serve::Config::default())
+}
+
+/// The heads of the continuation table's engine columns.
+const ENGINE_HEADS: [&str; 5] = ["analysed", "B after", "lead", "loss", "pt loss"];
+
+/// A number to one decimal as the board writes it (JavaScript's `toFixed(1)`, "-0.0" as
+/// "0.0"). Rust's and JavaScript's roundings differ only on a value exactly halfway, which
+/// the fixture must not hold.
+fn one_decimal(v: f64) -> String {
+    let tenths = (v.abs() * 10.0).fract();
+    assert!(
+        (tenths - 0.5).abs() > 1e-6,
+        "{v} is halfway between two tenths"
+    );
+    match format!("{v:.1}") {
+        t if t == "-0.0" => "0.0".into(),
+        t => t,
+    }
+}
+
+/// The engine cells the board must show for a continuation row of the API (`ENGINE_HEADS`'
+/// order): dashes where no analysed game gives a figure; Black's win rate and lead after the
+/// move (B+ or W+, "0.0" even), the mover's mean loss in win rate and in points.
+fn engine_cells(c: &Value) -> Vec<String> {
+    let analysed = c["analysed"].as_u64().expect("analysed");
+    let figure = |key: &str, format: &dyn Fn(f64) -> String| match c[key].as_f64() {
+        Some(v) if analysed > 0 => format(v),
+        _ => "–".to_string(),
+    };
+    vec![
+        if analysed == 0 {
+            "–".into()
+        } else {
+            analysed.to_string()
+        },
+        figure("black_win_after", &|w| {
+            format!("{}%", one_decimal(100.0 * w))
+        }),
+        figure("black_lead_after", &|l| match one_decimal(l.abs()) {
+            t if t == "0.0" => t,
+            t => format!("{}{t}", if l > 0.0 { "B+" } else { "W+" }),
+        }),
+        figure("win_loss", &|w| format!("{}%", one_decimal(100.0 * w))),
+        figure("points_loss", &one_decimal),
+    ]
+}
+
+/// Whether the board marks a row's label as costly: a mean loss of 10% or 3 points.
+fn costly(c: &Value) -> bool {
+    c["analysed"].as_u64() > Some(0)
+        && (c["win_loss"].as_f64().unwrap_or(0.0) >= 0.1
+            || c["points_loss"].as_f64().unwrap_or(0.0) >= 3.0)
+}
+
+/// The continuation table as shown: its heads, and per row its point and cells.
+const TABLE: &str = "return [[...document.querySelectorAll('#conts thead th')].map((t) => t.textContent), [...document.querySelectorAll('#conts tbody tr')].map((r) => [r.dataset.color + r.dataset.pt, ...[...r.cells].map((t) => t.textContent)])]";
+
+impl Session {
+    /// Waits until the continuation table holds the rows of `answer` (an API answer, its
+    /// first 40 rows), and checks its engine columns against the answer's figures: present
+    /// exactly when some row has an analysed game, each cell the API's number as the board
+    /// formats it. Returns how many rows had analysed games.
+    fn check_engine_columns(&self, what: &str, answer: &Value) -> usize {
+        self.wait_rows(what, &expected_rows(answer));
+        let table = self.script(TABLE);
+        let heads: Vec<&str> = table[0]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|h| h.as_str().unwrap())
+            .collect();
+        let rows = table[1].as_array().unwrap();
+        let conts: Vec<&Value> = answer["continuations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .take(40)
+            .collect();
+        let analysed = conts
+            .iter()
+            .filter(|c| c["analysed"].as_u64() > Some(0))
+            .count();
+        let columns: Vec<Option<usize>> = ENGINE_HEADS
+            .iter()
+            .map(|h| heads.iter().position(|t| t == h))
+            .collect();
+        if analysed == 0 {
+            assert!(columns.iter().all(Option::is_none), "{what}: {heads:?}");
+            return 0;
+        }
+        let columns: Vec<usize> = columns
+            .into_iter()
+            .map(|i| i.unwrap_or_else(|| panic!("{what}: the engine's columns in {heads:?}")))
+            .collect();
+        for (row, c) in rows.iter().zip(&conts) {
+            // A row's first cell is its key (colour and point); the table's cells follow.
+            let shown: Vec<&str> = columns
+                .iter()
+                .map(|&i| row[i + 1].as_str().unwrap())
+                .collect();
+            assert_eq!(shown, engine_cells(c), "{what}: row {row} for {c}");
+        }
+        analysed
+    }
+}
+
+/// The explorer's rows show the engine's figures: on an index of analysed games, the
+/// continuation table's engine columns are the API's means for the same position (dashes
+/// where a row has no analysed game or no lead), the labels of rows that cost their players
+/// 10% or 3 points on average carry a red dot, and a filter that leaves only games without
+/// evaluations shows no engine column (`target/serve-rows.png`).
+#[test]
+fn the_explorers_rows_show_the_engines_figures() {
+    let Some(browsers) = browsers() else {
+        return;
+    };
+    let tmp =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("serve-rows-{}", std::process::id()));
+    let server = rows_server(&tmp);
+    let position = |black: &str, query: &str| {
+        let mut params: Vec<(String, String)> = vec![
+            ("black".into(), black.into()),
+            ("white".into(), String::new()),
+            ("size".into(), "19".into()),
+            ("limit".into(), "20".into()),
+        ];
+        if !query.is_empty() {
+            params.push(("query".into(), query.into()));
+        }
+        api(&server.base, "/api/position", &params)
+    };
+    let start = position("", "");
+    // The fixture holds each kind of row the columns show. The answer turns the empty board's
+    // moves into one orientation: a row is found by its example game.
+    let row = |answer: &Value, example: &str| -> Value {
+        answer["continuations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["example"] == example)
+            .unwrap_or_else(|| panic!("a row played by {example} in {answer}"))
+            .clone()
+    };
+    let figures = |c: Value| (c["count"].as_u64(), c["analysed"].as_u64());
+    assert_eq!(figures(row(&start, "p1.sgf#0")), (Some(2), Some(2)));
+    assert_eq!(figures(row(&start, "q1.sgf#0")), (Some(2), Some(1)));
+    assert_eq!(figures(row(&start, "c1.sgf#0")), (Some(1), Some(0)));
+    let no_lead = row(&start, "o1.sgf#0");
+    assert!(no_lead["black_lead_after"].is_null() && no_lead["win_loss"].is_number());
+    assert!(costly(&row(&start, "t1.sgf#0")) && !costly(&row(&start, "p1.sgf#0")));
+    let pd = row(&start, "p1.sgf#0")["point"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let jj = row(&start, "t1.sgf#0")["point"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let out = out_dir();
+
+    in_browser(browsers, &tmp, |s| {
+        s.post("/url", json!({"url": format!("{}/", server.base)}));
+        assert_eq!(s.check_engine_columns("the empty board", &start), 4);
+        // The costly rows' labels, and only theirs, carry the dot; every row is labelled.
+        let marked = s.script(
+            "return [...document.querySelectorAll('#board g.cont')].filter((g) => g.querySelector('.cont-loss')).map((g) => g.dataset.pt).sort()",
+        );
+        let mut want: Vec<&str> = start["continuations"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| costly(c))
+            .map(|c| c["point"].as_str().unwrap())
+            .collect();
+        want.sort();
+        assert_eq!(marked, json!(want));
+        assert_eq!(s.count("#board g.cont"), 5);
+        let tip = s.script(&format!(
+            "return document.querySelector('#board g.cont[data-pt={jj}] title').textContent"
+        ));
+        assert!(
+            tip.as_str().unwrap().contains("engine: 1 analysed"),
+            "{tip}"
+        );
+        s.screenshot(&out.join("serve-rows.png"));
+
+        // A narrow window scrolls the table alone, its move column held in view: scrolled to
+        // its end, the last column's cell and the move's both show, side by side.
+        s.post("/window/rect", json!({"width": 560, "height": 900}));
+        s.wait(
+            "the table scrolled to its end",
+            "const box = document.querySelector('#conts').parentElement; box.scrollLeft = box.scrollWidth; \
+             return box.scrollWidth > box.clientWidth && box.scrollLeft > 0",
+        );
+        let seen = s.script(
+            "const box = document.querySelector('#conts').parentElement.getBoundingClientRect(); \
+             const row = document.querySelector('#conts tbody tr'); \
+             const [stone, move, last] = [row.cells[0], row.cells[1], row.cells[row.cells.length - 1]].map((c) => c.getBoundingClientRect()); \
+             return [stone.left >= box.left - 0.5, move.left >= stone.right - 0.5, last.right <= box.right + 0.5, last.left >= move.right - 0.5]",
+        );
+        assert_eq!(seen, json!([true, true, true, true]));
+        s.script("document.querySelector('#conts').scrollIntoView(); return true");
+        s.screenshot(&out.join("serve-rows-narrow.png"));
+        s.post("/window/rect", json!({"width": 1400, "height": 900}));
+
+        // Black's 4-4 played: White's rows, one a gain for White (a negative loss).
+        s.click(&format!("#conts tbody tr.cont-row[data-pt={pd}]"));
+        let after = position(&pd, "");
+        assert!(
+            after["continuations"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|c| c["win_loss"].as_f64() < Some(0.0)),
+            "{after}"
+        );
+        assert_eq!(s.check_engine_columns("after B pd", &after), 2);
+
+        // Eve's games have no evaluations: no engine column, on an index that has some.
+        s.click("#clear");
+        s.wait_rows("the empty board again", &expected_rows(&start));
+        s.script("document.querySelector('#f-player').value = 'Eve'; return true");
+        s.click("#meta button[type=submit]");
+        let eves = position("", "player:\"Eve\"");
+        assert_eq!(eves["continuations"].as_array().unwrap().len(), 2, "{eves}");
+        assert_eq!(s.check_engine_columns("Eve's games", &eves), 0);
+    });
+    let _ = std::fs::remove_dir_all(&tmp);
 }
