@@ -7,7 +7,9 @@
 //! API's answer, and walks a joseki by clicking continuation labels, back and by a reloaded
 //! URL (`target/serve-joseki.png`). On hand-made analysed games (Sabaki's `SBKV`/`SBKS`), the
 //! viewer's evaluation graph and mistakes and the Mistakes mode's table against the API
-//! (`target/serve-evals.png`).
+//! (`target/serve-evals.png`). On hand-made games with and without evaluations, the
+//! continuation table's engine columns and the costly rows' marked labels against the API,
+//! also in a narrow window (`target/serve-rows.png`, `target/serve-rows-narrow.png`).
 //!
 //! Skipped, saying so, when chromium or chromedriver is missing, unless
 //! `QIPU_REQUIRE_BROWSER=1` (as `.ci/run` sets after installing them); the walk also without
@@ -1284,8 +1286,8 @@ fn sabaki_record(black: &str, white: &str, moves: &[&str], evals: &[(f64, Option
 /// show: B pd played by two analysed games (their means), B qd by one analysed game and one
 /// without evaluations, B jj by an analysed game that lost much (a costly row), B qc by a game
 /// without evaluations alone (dashes), B oc by a game whose evaluations have no lead (win rate
-/// only). After B pd, White's dd gains (a negative loss) and dp loses. Eve plays only the games
-/// without evaluations.
+/// only). After B pd, White's dd gains (a negative loss) and dp loses; Black's next moves, near
+/// pd, are B pd's rows as a sequence. Eve plays only the games without evaluations.
 fn rows_server(tmp: &Path) -> common::Running {
     let _ = std::fs::remove_dir_all(tmp);
     let records = tmp.join("records");
@@ -1297,7 +1299,7 @@ fn rows_server(tmp: &Path) -> common::Running {
             sabaki_record(
                 "Ann",
                 "Bo",
-                &["pd", "dd", "pq"],
+                &["pd", "dd", "qf"],
                 &[
                     even,
                     (48.37, Some(0.21)),
@@ -1311,7 +1313,7 @@ fn rows_server(tmp: &Path) -> common::Running {
             sabaki_record(
                 "Cy",
                 "Di",
-                &["pd", "dp", "qq"],
+                &["pd", "dp", "nd"],
                 &[
                     even,
                     (46.02, Some(-0.43)),
@@ -1578,6 +1580,20 @@ fn the_explorers_rows_show_the_engines_figures() {
             "{after}"
         );
         assert_eq!(s.check_engine_columns("after B pd", &after), 2);
+        // The same move searched as a sequence: its rows are the first later move in its
+        // area, with their own engine figures.
+        s.click("#sequence");
+        let sequence = api(
+            &server.base,
+            "/api/sequence",
+            &[
+                ("moves".into(), format!("B[{pd}]")),
+                ("size".into(), "19".into()),
+                ("limit".into(), "20".into()),
+            ],
+        );
+        assert!(s.check_engine_columns("the sequence", &sequence) > 0);
+        s.click("#sequence");
 
         // Eve's games have no evaluations: no engine column, on an index that has some.
         s.click("#clear");
