@@ -77,8 +77,16 @@ fn human(index: &Shards, query: &Query, answer: &MistakesAnswer, offset: usize) 
         color::paint(
             color::HEADER,
             &format!(
-                "{} moves{asked} (in {} analysed games) in {:.1} ms",
-                answer.total, answer.analysed_games, answer.search_ms
+                "{} {}{asked} (in {} analysed {}) in {:.1} ms",
+                answer.total,
+                if answer.total == 1 { "move" } else { "moves" },
+                answer.analysed_games,
+                if answer.analysed_games == 1 {
+                    "game"
+                } else {
+                    "games"
+                },
+                answer.search_ms
             )
         )
     );

@@ -116,10 +116,12 @@ pub struct SearchArgs {
     by_month: bool,
     /// Moves of analysed games (records with an engine's evaluations) whose player lost at
     /// least this much by the engine: 10% (win probability), 3pt (points) or both (10%,3pt).
-    /// Alone, or narrowed by --query, dates, ranks, or a position (the move played from it).
-    /// Sorted by the loss, or by date with the sort words newest and oldest.
+    /// Alone, or narrowed by --query, dates, ranks, or among the moves the continuation rows of
+    /// a position, a pattern or a move sequence count (the move played from the position; the
+    /// first move played later inside the pattern's or sequence's region). Sorted by the loss,
+    /// or by date with the sort words newest and oldest.
     #[arg(long, value_name = "LOSS", value_parser = word(str::parse::<LossThreshold>),
-          conflicts_with_all = ["pattern", "moves", "then", "export", "sql"])]
+          conflicts_with_all = ["then", "export", "sql"])]
     mistakes: Option<LossThreshold>,
     /// With --mistakes: only this player's moves (his name as `black:"NAME"` finds it).
     #[arg(long, value_name = "NAME", requires = "mistakes")]

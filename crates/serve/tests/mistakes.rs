@@ -165,14 +165,22 @@ fn every_request_answers_the_librarys_rows() {
                 .and_mistakes(mistakes("0%")),
         ),
         (
-            vec![("mistakes", "0%"), ("diagram", ".../.X./..."), ("place", &place)],
+            vec![
+                ("mistakes", "0%"),
+                ("diagram", ".../.X./..."),
+                ("place", &place),
+            ],
             Query::pattern("...\n.X.\n...")
                 .unwrap()
                 .place(column - 1, row - 1)
                 .and_mistakes(mistakes("0%")),
         ),
         (
-            vec![("mistakes", "0pt"), ("moves", &sequence), ("any_gap", "true")],
+            vec![
+                ("mistakes", "0pt"),
+                ("moves", &sequence),
+                ("any_gap", "true"),
+            ],
             Query::moves(&sequence, 19)
                 .unwrap()
                 .any_gap(true)
