@@ -203,7 +203,7 @@ impl Parser<'_> {
     fn peek_name(&self) -> String {
         let end = self.src[self.pos..]
             .iter()
-            .position(|c| !c.is_ascii_alphabetic())
+            .position(|c| !c.is_ascii_alphanumeric())
             .map_or(self.src.len(), |i| self.pos + i);
         String::from_utf8_lossy(&self.src[self.pos..end]).into_owned()
     }
@@ -240,7 +240,8 @@ impl Parser<'_> {
     fn property(&mut self, node: u32) -> bool {
         let src = self.src;
         let start = self.pos;
-        while self.pos < src.len() && src[self.pos].is_ascii_alphabetic() {
+        // A letter (the caller saw one), then letters and digits: lizzieyzy's `LZ2` is one id.
+        while self.pos < src.len() && src[self.pos].is_ascii_alphanumeric() {
             self.pos += 1;
         }
         let name_end = self.pos;
@@ -344,6 +345,27 @@ mod tests {
             root.first_child().unwrap().get(ids::B).unwrap().raw(),
             b"cc"
         );
+    }
+
+    /// lizzieyzy writes a second engine's analysis as `LZ2`/`LZOP2`: ids with a digit, which FF[4]
+    /// does not allow but a reader must keep, not split into `LZ`, junk and a lost value.
+    #[test]
+    fn ids_with_digits_are_their_own_properties() {
+        let t = parse("(;GM[1]LZOP2[a b];B[pd]LZ[x]LZ2[y 2];W[dd]LZ2[z])");
+        assert!(t.diagnostics().is_empty(), "{:?}", t.diagnostics());
+        let (lz, lz2, lzop2) = (PropId::new("LZ"), PropId::new("LZ2"), PropId::new("LZOP2"));
+        assert_ne!(lz, lz2);
+        assert_ne!(lz2, PropId::new("LZ3"));
+        assert_eq!(PropId::from_name(b"LZ2"), lz2);
+        assert_eq!(t.root().get(lzop2).unwrap().text(), "a b");
+        let b = t.root().first_child().unwrap();
+        assert_eq!(b.get(lz).unwrap().text(), "x");
+        assert_eq!(b.get(lz2).unwrap().text(), "y 2");
+        assert_eq!(b.get(lz2).unwrap().name(), "LZ2");
+        assert_eq!(b.get(lz2).unwrap().raw_name(), b"LZ2");
+        let w = b.first_child().unwrap();
+        assert!(w.get(lz).is_none());
+        assert_eq!(w.get(lz2).unwrap().text(), "z");
     }
 
     #[test]

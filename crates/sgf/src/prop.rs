@@ -4,7 +4,9 @@
 //! property up is an integer comparison, not a string one. FF[1]–FF[3] files write ids with
 //! lower-case letters inside (`AddBlack`); only the upper-case letters count (`AB`), as the
 //! standard says. Ids longer than 12 letters are rare custom ones; they get a hashed id with the
-//! top bit set and keep their full name in the source bytes.
+//! top bit set and keep their full name in the source bytes. So do ids with a digit after their
+//! first letter, which FF[4] does not allow but lizzieyzy writes (`LZ2`, `LZOP2`, a second
+//! engine's analysis): the digits count, so that `LZ2` is not `LZ`.
 
 use std::fmt;
 
@@ -20,28 +22,47 @@ impl PropId {
     pub fn from_name(name: &[u8]) -> PropId {
         let mut v = 0u64;
         let mut n = 0;
+        let mut digit = false;
         for &c in name {
             if c.is_ascii_uppercase() {
                 v = v.wrapping_mul(27).wrapping_add((c - b'A' + 1) as u64);
                 n += 1;
+            } else {
+                digit |= c.is_ascii_digit();
             }
         }
-        if n <= 12 {
+        if n == 0 || (n <= 12 && !digit) {
             return PropId(v);
         }
+        PropId::hashed(name)
+    }
+
+    /// The id of a name base 27 cannot hold (over 12 letters, or a digit): a hash of its
+    /// upper-case letters and digits, with the top bit set. A `const fn`, so that
+    /// [`PropId::new`] gives the same id at compile time.
+    const fn hashed(name: &[u8]) -> PropId {
         let mut hash = 0xcbf2_9ce4_8422_2325u64;
-        for &c in name.iter().filter(|c| c.is_ascii_uppercase()) {
-            hash = (hash ^ c as u64).wrapping_mul(0x100_0000_01b3);
+        let mut i = 0;
+        while i < name.len() {
+            let c = name[i];
+            if c.is_ascii_uppercase() || c.is_ascii_digit() {
+                hash = (hash ^ c as u64).wrapping_mul(0x100_0000_01b3);
+            }
+            i += 1;
         }
         PropId(hash | LONG)
     }
 
-    /// Builds an id from a short literal at compile time.
+    /// Builds an id from a literal of upper-case letters (and digits after the first) at
+    /// compile time, the same id [`PropId::from_name`] gives.
     pub const fn new(name: &str) -> PropId {
         let b = name.as_bytes();
         let mut v = 0u64;
         let mut i = 0;
         while i < b.len() {
+            if b[i].is_ascii_digit() || b.len() > 12 {
+                return PropId::hashed(b);
+            }
             v = v * 27 + (b[i] - b'A' + 1) as u64;
             i += 1;
         }
@@ -59,7 +80,8 @@ impl PropId {
         self.0 == 0
     }
 
-    /// The letters, for ids of up to 12 letters; `None` for the long, hashed ones.
+    /// The letters, for ids of up to 12 letters; `None` for the long, hashed ones (and those
+    /// with a digit).
     pub fn letters(self) -> Option<String> {
         if self.0 & LONG != 0 {
             return None;

@@ -428,11 +428,15 @@ impl<'t, 'a> Prop<'t, 'a> {
         self.data().id
     }
 
-    /// The identifier as written, reduced to its upper-case letters (`AddBlack` → `AB`).
+    /// The identifier as written, reduced to its upper-case letters and digits (`AddBlack` →
+    /// `AB`, lizzieyzy's `LZ2` kept); empty when it has no upper-case letter.
     pub fn name(&self) -> String {
-        self.raw_name()
-            .iter()
-            .filter(|c| c.is_ascii_uppercase())
+        let raw = self.raw_name();
+        if !raw.iter().any(u8::is_ascii_uppercase) {
+            return String::new();
+        }
+        raw.iter()
+            .filter(|c| c.is_ascii_uppercase() || c.is_ascii_digit())
             .map(|&c| c as char)
             .collect()
     }
@@ -443,7 +447,7 @@ impl<'t, 'a> Prop<'t, 'a> {
         let start = self.offset();
         let len = src[start..]
             .iter()
-            .take_while(|c| c.is_ascii_alphabetic())
+            .take_while(|c| c.is_ascii_alphanumeric())
             .count();
         &src[start..start + len]
     }

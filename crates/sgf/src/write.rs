@@ -257,7 +257,7 @@ mod tests {
     #[test]
     fn sgf_round_trip_keeps_the_tree() {
         let src = "(;GM[1]FF[3]CA[ISO-8859-1]AddBlack[aa:bb]PB[Jos\u{e9}]C[a \\] b\\\nc]XX[custom]\
-                   ;B[cc](;W[dd];B[ee])(;W[ff]LB[dd:A\\:b]))";
+                   ;B[cc]LZ2[x 1](;W[dd];B[ee])(;W[ff]LB[dd:A\\:b]))";
         let (latin1, _, _) = encoding_rs::WINDOWS_1252.encode(src);
         let (r,) = first(&latin1);
         let t = r.game(0).unwrap();
@@ -282,6 +282,8 @@ mod tests {
                 .collect();
             assert_eq!(pa, pb);
         }
+        // lizzieyzy's second engine keeps its digit.
+        assert!(out.contains(";B[cc]LZ2[x 1]"), "{out}");
         // Writing again gives the same bytes.
         assert_eq!(to_sgf(&t2), out);
     }
