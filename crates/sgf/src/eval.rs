@@ -12,6 +12,7 @@
 //!   whose position was analysed;
 //! - [`lizzie`]: Lizzie's and lizzieyzy's `LZ` (and lizzieyzy's root `LZOP`): the win rate of
 //!   the player who made the node's move, playouts, lizzieyzy's lead of the player to move;
+//!   lizzieyzy's second engine's `LZ2`/`LZOP2`, the same fields, another candidate;
 //! - [`katrain`]: KaTrain's `KT` (base64 of gzip of JSON: KataGo's `rootInfo`, Black's side);
 //! - [`analyze_sgf`]: analyze-sgf's reviews, `SBKV` with the lead and visits in each move's
 //!   comment;
@@ -20,7 +21,9 @@
 //!
 //! A record carrying several (Sabaki's beside Lizzie's, say) gives the richest: the one with
 //! the most positions evaluated, then the most with a lead, then the most with visits; on a tie,
-//! KaTrain, lizzieyzy, Lizzie, analyze-sgf, Sabaki, KataGo in that order. One mixture: where an
+//! KaTrain, lizzieyzy's (or Lizzie's) `LZ`, lizzieyzy's `LZ2`, analyze-sgf, Sabaki, KataGo in that
+//! order. A record's `LZ` and `LZ2` are two engines: it gives all its positions from one of them,
+//! chosen by that rule, never some of each. One mixture: where an
 //! `LZ` is chosen and Sabaki's `SBKV`/`SBKS` evaluate the same position (as `qipu analyse`
 //! writes them), the win rate and lead are Sabaki's, written to a hundredth where `LZ` has a
 //! tenth, and the visits `LZ`'s.
@@ -84,7 +87,8 @@ pub struct Evals {
     /// moves; `positions[0]` is the starting position, setup stones included); `None` where the
     /// record says nothing of that position. Never longer than the main line's moves plus one.
     pub positions: Vec<Option<Eval>>,
-    /// The program whose property the evaluations were read from (`"Sabaki"`, `"Lizzie"`, …).
+    /// The program whose property the evaluations were read from (`"Sabaki"`, `"Lizzie"`, …;
+    /// `"lizzieyzy LZ2"` for lizzieyzy's second engine).
     pub program: &'static str,
     /// The engine or network the record names, where it names one.
     pub engine: Option<String>,
@@ -117,7 +121,10 @@ pub fn read_checked(tree: &GameTree<'_>) -> (Option<Evals>, Vec<Diagnostic>) {
         candidates.extend(katrain::read(&line, &mut problems));
     }
     if present.lz {
-        candidates.extend(lizzie::read(&line, &mut problems));
+        candidates.extend(lizzie::read(&line, &mut problems, lizzie::Engine::First));
+    }
+    if present.lz2 {
+        candidates.extend(lizzie::read(&line, &mut problems, lizzie::Engine::Second));
     }
     if present.sbkv && present.analyze_sgf {
         candidates.extend(analyze_sgf::read(&line, &mut problems));
@@ -174,6 +181,8 @@ const SBKV: PropId = PropId::new("SBKV");
 const SBKS: PropId = PropId::new("SBKS");
 const LZ: PropId = PropId::new("LZ");
 const LZOP: PropId = PropId::new("LZOP");
+const LZ2: PropId = PropId::new("LZ2");
+const LZOP2: PropId = PropId::new("LZOP2");
 const KT: PropId = PropId::new("KT");
 
 /// Which programs' properties a game holds, from its flat property list.
@@ -181,6 +190,7 @@ const KT: PropId = PropId::new("KT");
 struct Present {
     sbkv: bool,
     lz: bool,
+    lz2: bool,
     kt: bool,
     katago: bool,
     analyze_sgf: bool,
@@ -192,6 +202,7 @@ impl Present {
         let mut note = |id: PropId| match id {
             SBKV => p.sbkv = true,
             LZ | LZOP => p.lz = true,
+            LZ2 | LZOP2 => p.lz2 = true,
             KT => p.kt = true,
             _ => {}
         };
@@ -216,7 +227,7 @@ impl Present {
     }
 
     fn any(&self) -> bool {
-        self.sbkv || self.lz || self.kt || self.katago
+        self.sbkv || self.lz || self.lz2 || self.kt || self.katago
     }
 }
 

@@ -118,6 +118,97 @@ fn lizzieyzy_lz_and_root_lzop_name_the_engine_and_the_lead_of_the_player_to_move
     );
 }
 
+/// lizzieyzy's double-engine mode: the second engine's `LZ2` (and root `LZOP2`) beside the
+/// first's `LZ`. The second evaluated more positions here, so the record gives the second's,
+/// and only the second's: the position only the first evaluated stays empty.
+#[test]
+fn lizzieyzy_lz2_is_the_second_engine_read_whole_where_it_is_the_richer() {
+    let e = fixture("lizzieyzy-double.sgf");
+    assert_eq!(
+        (e.program, e.engine.as_deref()),
+        ("lizzieyzy LZ2", Some("KataGo-b40"))
+    );
+    check(
+        &e,
+        &[
+            // The root, Black to move: LZOP2's 45.8 is White's, its 0.8 Black's.
+            (0, Some((0.542, Some(0.8), Some(3100)))),
+            // After Black's move: 47.9 is Black's; 0.4 is White's (to move).
+            (1, Some((0.479, Some(-0.4), Some(2600)))),
+            // After White's: 77.2 is White's; -6.5 is Black's (to move): White leads.
+            (2, Some((0.228, Some(-6.5), Some(12_000)))),
+            // The first engine's LZ alone: not mixed in.
+            (3, None),
+            // `1200k`, as lizzieyzy shortens 1 200 000 playouts.
+            (4, Some((0.305, Some(-3.2), Some(1_200_000)))),
+            (5, Some((0.39, Some(-1.9), Some(850)))),
+        ],
+        6,
+    );
+}
+
+/// Where both engines evaluated the same positions the rule for several programs decides: the
+/// one with leads, else the first engine's `LZ`.
+#[test]
+fn lizzieyzy_lz_and_lz2_alike_give_the_first_engine_unless_only_the_second_has_leads() {
+    let kata = |name: &str, prop: &str, win: &str, lead: &str| {
+        format!("{prop}[{name} {win} 1.5k {lead} 12.0\nmove Q16 visits 1500 winrate 5000 prior 1000 scoreMean {lead} pv Q16 info ]")
+    };
+    let lz = |prop: &str, win: &str| {
+        format!("{prop}[LeelaZero-40b {win} 1.5k\nmove Q16 visits 1500 winrate 5000 prior 1000 pv Q16 info ]")
+    };
+    let both = format!(
+        "(;GM[1]SZ[19]DZ[G];B[pd]{}{};W[dd]{}{})",
+        kata("KataGo-b18", "LZ", "40.0", "2.0"),
+        kata("KataGo-b40", "LZ2", "45.0", "1.0"),
+        kata("KataGo-b18", "LZ", "70.0", "-3.0"),
+        kata("KataGo-b40", "LZ2", "75.0", "-4.0"),
+    );
+    let e = evals_of(both.as_bytes()).unwrap();
+    assert_eq!(
+        (e.program, e.engine.as_deref()),
+        ("lizzieyzy", Some("KataGo-b18"))
+    );
+    check(
+        &e,
+        &[
+            (1, Some((0.40, Some(-2.0), Some(1500)))),
+            (2, Some((0.30, Some(-3.0), Some(1500)))),
+        ],
+        3,
+    );
+    // Leela Zero first, KataGo second: only the second has leads.
+    let leela_first = format!(
+        "(;GM[1]SZ[19];B[pd]{}{};W[dd]{}{})",
+        lz("LZ", "40.0"),
+        kata("KataGo-b40", "LZ2", "45.0", "1.0"),
+        lz("LZ", "70.0"),
+        kata("KataGo-b40", "LZ2", "75.0", "-4.0"),
+    );
+    let e = evals_of(leela_first.as_bytes()).unwrap();
+    assert_eq!(
+        (e.program, e.engine.as_deref()),
+        ("lizzieyzy LZ2", Some("KataGo-b40"))
+    );
+    check(
+        &e,
+        &[
+            (1, Some((0.45, Some(-1.0), Some(1500)))),
+            (2, Some((0.25, Some(-4.0), Some(1500)))),
+        ],
+        3,
+    );
+    // An LZ2 beside Sabaki's properties keeps its own numbers: Sabaki's are not the second
+    // engine's.
+    let with_sabaki = format!(
+        "(;GM[1]SZ[19];B[pd]SBKV[61.25]SBKS[3.5]{})",
+        kata("KataGo-b40", "LZ2", "45.0", "1.0")
+    );
+    let e = evals_of(with_sabaki.as_bytes()).unwrap();
+    assert_eq!(e.program, "lizzieyzy LZ2");
+    check(&e, &[(1, Some((0.45, Some(-1.0), Some(1500))))], 2);
+}
+
 #[test]
 fn katrain_kt_is_katagos_root_info_from_blacks_side() {
     let e = fixture("katrain.sgf");
@@ -384,6 +475,19 @@ fn bad_values_are_skipped_and_said_where() {
     let (e, problems) = read_checked(&tree);
     assert_eq!(e, None);
     assert_eq!(problems.len(), 6, "{problems:#?}");
+
+    // The second engine's, said as its own property.
+    let record = "(;GM[1]SZ[19]LZOP2[KataGo 40];B[aa]LZ2[KataGo x 100])";
+    let records = Records::read(record.as_bytes());
+    let (e, problems) = read_checked(&records.game(0).unwrap());
+    assert_eq!(e, None);
+    let said: Vec<String> = problems.iter().map(|d| d.problem.to_string()).collect();
+    assert_eq!(problems.len(), 2, "{said:#?}");
+    assert!(
+        said[0].starts_with("LZOP2: ") && said[1].starts_with("LZ2: "),
+        "{said:#?}"
+    );
+    assert_eq!(problems[1].offset, record.find("KataGo x").unwrap());
 
     // KaTrain's later formats are not guessed at.
     let record = format!("(;GM[1]SZ[19]KTV[2.0];B[aa]KT[][][{good}])");

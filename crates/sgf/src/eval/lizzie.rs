@@ -9,9 +9,25 @@
 //!
 //! lizzieyzy (github.com/yzyray/lizzieyzy, commit 741c301495947608b0cebc36e9c123caf0c90901,
 //! same file, `formatNodeData`; root: `LZOP` in `saveToStream`, move nodes: `LZ` in
-//! `generateNode`, a second engine's `LZ2`/`LZOP2` beside, not read here) writes
-//! `LZ[ENGINE WINRATE PLAYOUTS [SCOREMEAN STDEV [PDA]]\nBEST MOVES [ownership …]]`, the
-//! engine's name first, and only for nodes with playouts.
+//! `generateNode`) writes `LZ[ENGINE WINRATE PLAYOUTS [SCOREMEAN STDEV [PDA]]\nBEST MOVES
+//! [ownership …]]`, the engine's name first, and only for nodes with playouts.
+//!
+//! `LZ2` and root `LZOP2` are lizzieyzy's double-engine mode (`Config.isDoubleEngineMode`): a
+//! second engine (`Lizzie.leelaz2`) analyses each position beside the first, its results kept
+//! apart (`BoardData.tryToSetBestMoves2`: `winrate2`, `scoreMean2`, `playouts2`), and a save in
+//! that mode writes them right after the node's `LZ`/`LZOP`, where the second engine has
+//! playouts (`formatNodeData2`, same file). The head line is `LZ`'s, fields and sides alike (the
+//! second engine's name, `100 - winrate2`, its playouts, `scoreMean2`, `scoreStdev2`, then the
+//! *first* engine's PDA where it has one); the candidates differ (`bestMovesToString2`: the
+//! score mean unrounded, no `pvVisits`, every candidate followed by ` info `). lizzieyzy reads
+//! them back (`parse`, tag `LZ2`) as `LZ`, into the second engine's fields. Not one public file
+//! with `LZ2` was found: the fixture is written by hand after these functions.
+//!
+//! `LZ` and `LZ2` are two engines' opinions, and the loss of a move measured from one to the
+//! other would be their disagreement, not the move's: a record gives one of them for all its
+//! positions, never a mixture. Each is a candidate like another program's (the rule in
+//! [`super`]: the most positions, then leads, then visits), `LZ` first on a tie; an `LZ2` takes
+//! nothing from Sabaki's properties, which no second engine wrote.
 //!
 //! Whose side: `data.winrate` is the engine's win rate for the player to move in the node's
 //! position (both readers set it back as `100 - field`), so the written `WINRATE` is the
@@ -22,21 +38,37 @@
 //! `getScoreMeanFromBestMoves` shows it. Each evaluates the position *after* the node's move.
 //!
 //! Lizzie writes `LZ` on every move node, analysed or not; one with 0 playouts carries a made-up
-//! win rate (`100 - last`) and is skipped.
+//! win rate (`100 - last`) and is skipped. The playouts are read as written: `12k` is 12 000
+//! (lizzieyzy's own reader, which turns `k` into `00`, shows 1 200).
 
-use super::{black_lead, black_win, number, shown, Line, LineNode, Problems, LZ, LZOP};
+use super::{black_lead, black_win, number, shown, Line, LineNode, Problems, LZ, LZ2, LZOP, LZOP2};
 use crate::{Eval, Evals, PropId};
 
-pub(crate) fn read(line: &Line<'_, '_>, problems: &mut Problems) -> Option<Evals> {
+/// Which of lizzieyzy's engines: the first (`LZ`, `LZOP`; Lizzie's too) or the second of its
+/// double-engine mode (`LZ2`, `LZOP2`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Engine {
+    First,
+    Second,
+}
+
+/// The program [`Evals::program`] names for the second engine's evaluations.
+pub const SECOND: &str = "lizzieyzy LZ2";
+
+pub(crate) fn read(line: &Line<'_, '_>, problems: &mut Problems, engine: Engine) -> Option<Evals> {
     let root = line.tree.root();
+    let (lz, lzop, names) = match engine {
+        Engine::First => (LZ, LZOP, ("LZ", "LZOP")),
+        Engine::Second => (LZ2, LZOP2, ("LZ2", "LZOP2")),
+    };
     // lizzieyzy writes `DZ` (its engine-game marker) and `LZOP`; Lizzie neither, and a version
     // where lizzieyzy writes the engine.
     let mut yzy = root.get(LZOP).is_some() || root.get(PropId::new("DZ")).is_some();
     let mut found: Vec<(usize, Eval, &[u8])> = Vec::new();
     for n in &line.nodes {
-        let prop = match n.node.get(LZ) {
-            Some(p) => Some((p, "LZ")),
-            None if n.before == 0 && n.moved.is_none() => n.node.get(LZOP).map(|p| (p, "LZOP")),
+        let prop = match n.node.get(lz) {
+            Some(p) => Some((p, names.0)),
+            None if n.before == 0 && n.moved.is_none() => n.node.get(lzop).map(|p| (p, names.1)),
             None => None,
         };
         let Some((prop, name)) = prop else { continue };
@@ -55,8 +87,12 @@ pub(crate) fn read(line: &Line<'_, '_>, problems: &mut Problems) -> Option<Evals
     if found.is_empty() {
         return None;
     }
-    let mut out = line.blank(if yzy { "lizzieyzy" } else { "Lizzie" });
-    if yzy {
+    let mut out = line.blank(match engine {
+        Engine::Second => SECOND,
+        Engine::First if yzy => "lizzieyzy",
+        Engine::First => "Lizzie",
+    });
+    if yzy || engine == Engine::Second {
         out.engine = found
             .iter()
             .map(|f| f.2)
