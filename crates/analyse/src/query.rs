@@ -273,4 +273,23 @@ mod tests {
         let one = asked(b"(;GM[1]SZ[9];B[ee];W[aa];B[bb])").unwrap();
         assert_eq!(one.turns, 4);
     }
+
+    /// lizzieyzy's second engine's `LZ2`/`LZOP2` go with the rest: left behind, a reader would
+    /// take the old second engine's analysis where it has more positions than the new one.
+    #[test]
+    fn lizzieyzys_second_engine_is_removed_too() {
+        let text =
+            b"(;GM[1]SZ[9]LZOP[a 1 2]LZOP2[b 1 2]C[keep];B[ee]LZ2[c 1 2]C[me];W[aa]LZ2[d 1 2])";
+        let q = asked(text).unwrap();
+        let removed: Vec<&str> = q
+            .plan
+            .remove
+            .iter()
+            .map(|&(a, b)| std::str::from_utf8(&text[a..b]).unwrap())
+            .collect();
+        assert_eq!(
+            removed,
+            ["LZOP[a 1 2]", "LZOP2[b 1 2]", "LZ2[c 1 2]", "LZ2[d 1 2]"]
+        );
+    }
 }
