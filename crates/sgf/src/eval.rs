@@ -17,12 +17,14 @@
 //! - [`analyze_sgf`]: analyze-sgf's reviews, `SBKV` with the lead and visits in each move's
 //!   comment;
 //! - [`katago`]: KataGo's self-play and rating games, whose move comments carry White's
-//!   win/loss/no-result and score for the position *before* the move.
+//!   win/loss/no-result and score for the position *before* the move;
+//! - [`grp`]: GoReviewPartner's reviews, `BWWR` (else `VNWR`, else `MCWR`): Black's and
+//!   White's win rates, on each move for the position *before* it.
 //!
 //! A record carrying several (Sabaki's beside Lizzie's, say) gives the richest: the one with
 //! the most positions evaluated, then the most with a lead, then the most with visits; on a tie,
-//! KaTrain, lizzieyzy's (or Lizzie's) `LZ`, lizzieyzy's `LZ2`, analyze-sgf, Sabaki, KataGo in that
-//! order. A record's `LZ` and `LZ2` are two engines: it gives all its positions from one of them,
+//! KaTrain, lizzieyzy's (or Lizzie's) `LZ`, lizzieyzy's `LZ2`, analyze-sgf, Sabaki, KataGo,
+//! GoReviewPartner in that order. A record's `LZ` and `LZ2` are two engines: it gives all its positions from one of them,
 //! chosen by that rule, never some of each. One mixture: where an
 //! `LZ` is chosen and Sabaki's `SBKV`/`SBKS` evaluate the same position (as `qipu analyse`
 //! writes them), the win rate and lead are Sabaki's, written to a hundredth where `LZ` has a
@@ -39,6 +41,7 @@ use crate::tree::{GameTree, Node};
 use crate::Color;
 
 pub mod analyze_sgf;
+pub mod grp;
 pub mod katago;
 pub mod katrain;
 pub mod lizzie;
@@ -134,6 +137,9 @@ pub fn read_checked(tree: &GameTree<'_>) -> (Option<Evals>, Vec<Diagnostic>) {
     if present.katago {
         candidates.extend(katago::read(&line, &mut problems));
     }
+    if present.grp {
+        candidates.extend(grp::read(&line, &mut problems));
+    }
     // `max_by_key` keeps the last of equals: walk the candidates in reverse preference order.
     let best = candidates
         .iter()
@@ -194,6 +200,7 @@ struct Present {
     kt: bool,
     katago: bool,
     analyze_sgf: bool,
+    grp: bool,
 }
 
 impl Present {
@@ -203,6 +210,7 @@ impl Present {
             SBKV => p.sbkv = true,
             LZ | LZOP => p.lz = true,
             LZ2 | LZOP2 => p.lz2 = true,
+            grp::BWWR | grp::VNWR | grp::MCWR => p.grp = true,
             KT => p.kt = true,
             _ => {}
         };
@@ -227,7 +235,7 @@ impl Present {
     }
 
     fn any(&self) -> bool {
-        self.sbkv || self.lz || self.lz2 || self.kt || self.katago
+        self.sbkv || self.lz || self.lz2 || self.kt || self.katago || self.grp
     }
 }
 

@@ -271,6 +271,48 @@ fn katago_selfplay_comments_evaluate_the_position_before_their_move() {
     );
 }
 
+/// GoReviewPartner's review with Leela: each move's `BWWR` is Black's and White's win rate of
+/// the position *before* the move (the bot was asked there); `MCWR` and `VNWR` beside it and
+/// the bot's variations off the main line are not read.
+#[test]
+fn goreviewpartner_bwwr_is_blacks_win_rate_before_the_move() {
+    let e = fixture("grp-leela.rsgf");
+    assert_eq!(
+        (e.program, e.engine.as_deref()),
+        ("GoReviewPartner", Some("Leela 0.11.0"))
+    );
+    check(
+        &e,
+        &[
+            (0, Some((0.4627, None, None))),
+            (1, Some((0.521, None, None))),
+            // Before Black's third move White leads: Black's 24.5%.
+            (2, Some((0.245, None, None))),
+            // The last move was not analysed, and nothing evaluates the position after it.
+            (3, None),
+            (4, None),
+        ],
+        5,
+    );
+    // Leela Zero (and PhoenixGo) write only the value network's `VNWR`; White's move 2 was
+    // asked with White to move, written Black's first all the same.
+    let e = evals_of(
+        b"(;GM[1]SZ[19]BOT[Leela Zero]BOTV[0.17]RSGF[Analysis by GoReviewPartner\n]\
+          ;B[pd]VNWR[45.0%/55.0%];W[dd]VNWR[38.25%/61.75%]CBM[Q4];B[pp])",
+    )
+    .unwrap();
+    assert_eq!(e.engine.as_deref(), Some("Leela Zero 0.17"));
+    check(
+        &e,
+        &[
+            (0, Some((0.45, None, None))),
+            (1, Some((0.3825, None, None))),
+            (2, None),
+        ],
+        4,
+    );
+}
+
 #[test]
 fn a_comment_that_only_looks_like_katagos_is_not_read() {
     // Four numbers without `v=` and without KataGo's root comment: somebody's note.
@@ -488,6 +530,16 @@ fn bad_values_are_skipped_and_said_where() {
         "{said:#?}"
     );
     assert_eq!(problems[1].offset, record.find("KataGo x").unwrap());
+
+    let record =
+        "(;GM[1]SZ[19];B[aa]BWWR[x%/y%];W[bb]BWWR[101%/-1%];B[cc]BWWR[40.5];W[dd]BWWR[40%/60%])";
+    let records = Records::read(record.as_bytes());
+    let (e, problems) = read_checked(&records.game(0).unwrap());
+    check(&e.unwrap(), &[(3, Some((0.40, None, None)))], 5);
+    let said: Vec<String> = problems.iter().map(|d| d.problem.to_string()).collect();
+    assert_eq!(problems.len(), 3, "{said:#?}");
+    assert!(said.iter().all(|s| s.starts_with("BWWR: ")), "{said:#?}");
+    assert_eq!(problems[0].offset, record.find("x%").unwrap());
 
     // KaTrain's later formats are not guessed at.
     let record = format!("(;GM[1]SZ[19]KTV[2.0];B[aa]KT[][][{good}])");
