@@ -18,7 +18,9 @@
 //! holds on its main line. No lead (the `ES` some bots write is a GTP `final_score` string,
 //! not an evaluation of this position) and no visits (the `PLYO` of a variation is its first
 //! move's playouts, not the position's). No public `.rsgf` file was found: the fixture is
-//! written by hand after these functions.
+//! written by hand after these functions. GoReviewPartner saves the review beside the game
+//! (`toolbox.py`: the file's name with `.rsgf` for its ending), so a folder walk does not take
+//! `.rsgf` files, which would count each game twice; one named as an input is read.
 
 use super::{black_win, number, shown, Line, Problems};
 use crate::{Color, Eval, Evals, PropId};
