@@ -18,13 +18,15 @@
 //!   comment;
 //! - [`katago`]: KataGo's self-play and rating games, whose move comments carry White's
 //!   win/loss/no-result and score for the position *before* the move;
+//! - [`q5go`]: q5Go's `QKGV`/`QLZV`: visits, Black's win probability and lead, on the node
+//!   whose position was analysed;
 //! - [`grp`]: GoReviewPartner's reviews, `BWWR` (else `VNWR`, else `MCWR`): Black's and
 //!   White's win rates, on each move for the position *before* it.
 //!
 //! A record carrying several (Sabaki's beside Lizzie's, say) gives the richest: the one with
 //! the most positions evaluated, then the most with a lead, then the most with visits; on a tie,
 //! KaTrain, lizzieyzy's (or Lizzie's) `LZ`, lizzieyzy's `LZ2`, analyze-sgf, Sabaki, KataGo,
-//! GoReviewPartner in that order. A record's `LZ` and `LZ2` are two engines: it gives all its positions from one of them,
+//! q5Go, GoReviewPartner in that order. A record's `LZ` and `LZ2` are two engines: it gives all its positions from one of them,
 //! chosen by that rule, never some of each. One mixture: where an
 //! `LZ` is chosen and Sabaki's `SBKV`/`SBKS` evaluate the same position (as `qipu analyse`
 //! writes them), the win rate and lead are Sabaki's, written to a hundredth where `LZ` has a
@@ -45,6 +47,7 @@ pub mod grp;
 pub mod katago;
 pub mod katrain;
 pub mod lizzie;
+pub mod q5go;
 pub mod sabaki;
 
 /// An engine's evaluation of one position, from Black's side.
@@ -137,6 +140,9 @@ pub fn read_checked(tree: &GameTree<'_>) -> (Option<Evals>, Vec<Diagnostic>) {
     if present.katago {
         candidates.extend(katago::read(&line, &mut problems));
     }
+    if present.q5go {
+        candidates.extend(q5go::read(&line, &mut problems));
+    }
     if present.grp {
         candidates.extend(grp::read(&line, &mut problems));
     }
@@ -201,6 +207,7 @@ struct Present {
     katago: bool,
     analyze_sgf: bool,
     grp: bool,
+    q5go: bool,
 }
 
 impl Present {
@@ -211,6 +218,7 @@ impl Present {
             LZ | LZOP => p.lz = true,
             LZ2 | LZOP2 => p.lz2 = true,
             grp::BWWR | grp::VNWR | grp::MCWR => p.grp = true,
+            q5go::QKGV | q5go::QLZV => p.q5go = true,
             KT => p.kt = true,
             _ => {}
         };
@@ -235,7 +243,7 @@ impl Present {
     }
 
     fn any(&self) -> bool {
-        self.sbkv || self.lz || self.lz2 || self.kt || self.katago || self.grp
+        self.sbkv || self.lz || self.lz2 || self.kt || self.katago || self.grp || self.q5go
     }
 }
 

@@ -627,6 +627,113 @@ fn analyze_sgf_reviews_read_as_their_comments_show() {
     assert!(white_led > 100, "positions where White leads: {white_led}");
 }
 
+/// q5Go's own tutorials (q5Go 2.1.3, the shared `diverse/` set): every `QKGV` on a move is read
+/// as q5Go wrote it, Black's win probability and score, on the position after the move; those
+/// on nodes that edit the board after the first move are not, and do not overwrite the move's.
+#[test]
+fn q5go_qkgv_reads_as_q5go_wrote_it_in_its_tutorials() {
+    let Some(dir) = testdata::dataset("diverse") else {
+        return;
+    };
+    let dir = dir.join("torture/q5go/src/sgfs");
+    // bentfour.sgf's one `QKGV` is on a board edited after the moves: nothing is read.
+    let bytes = std::fs::read(dir.join("bentfour.sgf")).unwrap();
+    let records = Records::read(&bytes);
+    assert_eq!(read(&records.game(0).unwrap()), None);
+
+    let bytes = std::fs::read(dir.join("lnd2.sgf")).unwrap();
+    let records = Records::read(&bytes);
+    let tree = records.game(0).unwrap();
+    let e = read(&tree).expect("lnd2.sgf: nothing read");
+    assert_eq!(
+        (e.program, e.engine.as_deref()),
+        ("q5Go", Some("KataGo 1.9 s1056"))
+    );
+    // What q5Go wrote, counted by this test: `VISITS:WINRATE:SCOREMEAN:…` per position after
+    // the node's moves, the first node saying it; those on an edited board left out.
+    let qkgv = sgf::PropId::new("QKGV");
+    let mut moves = 0;
+    let mut skipped = 0;
+    let mut want: Vec<Option<(f32, f32, u32)>> = vec![None; e.positions.len()];
+    for node in tree.main_line() {
+        let moved = node.get(sgf::ids::B).is_some() || node.get(sgf::ids::W).is_some();
+        let edits = [sgf::ids::AB, sgf::ids::AW, sgf::ids::AE]
+            .iter()
+            .any(|&id| node.get(id).is_some());
+        let before = moves;
+        moves += moved as usize;
+        let Some(v) = node.get(qkgv) else { continue };
+        if before > 0 && edits {
+            skipped += 1;
+            continue;
+        }
+        let text = v.text();
+        let f: Vec<&str> = text.split(':').collect();
+        let (visits, win, lead) = (
+            f[0].parse().unwrap(),
+            f[1].parse().unwrap(),
+            f[2].parse().unwrap(),
+        );
+        want[moves].get_or_insert((win, lead, visits));
+    }
+    let mut checked = 0;
+    for (k, w) in want.iter().enumerate() {
+        let got = e.positions[k];
+        match (w, got) {
+            (None, None) => {}
+            (Some((win, lead, visits)), Some(g)) => {
+                assert!((g.win - win).abs() < 1e-6, "position {k}: {g:?}");
+                assert!((g.lead.unwrap() - lead).abs() < 1e-4, "position {k}");
+                assert_eq!(g.visits, Some(*visits));
+                // Black's side both: a low win rate goes with a negative score.
+                assert_eq!(g.win < 0.5, g.lead.unwrap() < 0.0, "position {k}");
+                checked += 1;
+            }
+            _ => panic!("position {k}: {got:?}, want {w:?}"),
+        }
+    }
+    assert_eq!((checked, skipped), (5, 6));
+}
+
+/// q5Go's other forms, written as `append_to_sgf` writes them: `QLZV` (no score), a node with
+/// two analyses (the record's first is read throughout), `::ENGINE` without a komi.
+#[test]
+fn q5go_values_take_the_records_first_analysis_and_qlzv_has_no_lead() {
+    let e = evals_of(
+        b"(;GM[1]SZ[19];B[pd]QLZV[1500:0.453000:7.5:LeelaZero 0.17][900:0.470000:6.5:LeelaZero 0.17]\
+          ;W[dd]QLZV[800:0.470000:6.5:LeelaZero 0.17][1600:0.235000:7.5:LeelaZero 0.17];B[pp])",
+    )
+    .unwrap();
+    assert_eq!(
+        (e.program, e.engine.as_deref()),
+        ("q5Go", Some("LeelaZero 0.17"))
+    );
+    check(
+        &e,
+        &[
+            (0, None),
+            (1, Some((0.453, None, Some(1500)))),
+            (2, Some((0.235, None, Some(1600)))),
+            (3, None),
+        ],
+        4,
+    );
+    // A bad value is said where it is.
+    let record = "(;GM[1]SZ[19]QKGV[400:0.512000:0.6:12.1::KataGo];B[pd]QKGV[x:0.5:1:1::KataGo])";
+    let records = Records::read(record.as_bytes());
+    let (e, problems) = read_checked(&records.game(0).unwrap());
+    let e = e.unwrap();
+    assert_eq!(e.engine.as_deref(), Some("KataGo"));
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0].offset, record.find("x:0.5").unwrap());
+    assert!(problems[0].problem.to_string().starts_with("QKGV: "));
+    check(
+        &e,
+        &[(0, Some((0.512, Some(0.6), Some(400)))), (1, None)],
+        2,
+    );
+}
+
 /// Every fixture cut short and with bytes overwritten, thousands of ways: reading never panics,
 /// every position it gives is a probability, and there is one slot per move plus the start.
 #[test]
