@@ -157,7 +157,8 @@ fn parse<'r>(
     )))
 }
 
-/// Playouts as `Utils.getPlayoutsString` shortens them: `850`, `1.5k`, `12k`, `1.2m`.
+/// Playouts as `Utils.getPlayoutsString` shortens them: `850`, `1.5k`, `12k`, `1.2m` (Lizzie
+/// from a million; lizzieyzy writes `1200k` up to ten million, `12.3m` from there).
 fn playouts(raw: &[u8]) -> Option<u32> {
     let (digits, scale) = match raw.last()? {
         b'k' | b'K' => (&raw[..raw.len() - 1], 1e3),
