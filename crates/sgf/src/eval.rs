@@ -26,11 +26,11 @@
 //! A record carrying several (Sabaki's beside Lizzie's, say) gives the richest: the one with
 //! the most positions evaluated, then the most with a lead, then the most with visits; on a tie,
 //! KaTrain, lizzieyzy's (or Lizzie's) `LZ`, lizzieyzy's `LZ2`, analyze-sgf, Sabaki, KataGo,
-//! q5Go, GoReviewPartner in that order. A record's `LZ` and `LZ2` are two engines: it gives all its positions from one of them,
-//! chosen by that rule, never some of each. One mixture: where an
-//! `LZ` is chosen and Sabaki's `SBKV`/`SBKS` evaluate the same position (as `qipu analyse`
-//! writes them), the win rate and lead are Sabaki's, written to a hundredth where `LZ` has a
-//! tenth, and the visits `LZ`'s.
+//! q5Go, GoReviewPartner in that order. A record's `LZ` and `LZ2` are two engines: it gives all
+//! its positions from the one that rule chooses, never some of each. One mixture: where an `LZ`
+//! is chosen and Sabaki's `SBKV`/`SBKS` evaluate the same position (as `qipu analyse` writes
+//! them), the win rate and lead are Sabaki's, written to a hundredth where `LZ` has a tenth, and
+//! the visits `LZ`'s.
 //!
 //! Reading is cheap when there is nothing to read (the index asks it of every game): every id
 //! looked for has more than one letter and the parser notes where the last such property is,

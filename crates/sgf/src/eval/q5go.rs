@@ -1,15 +1,15 @@
 //! q5Go's `QKGV` (KataGo) and `QLZV` (Leela Zero).
 //!
 //! Written by q5Go (github.com/bernds/q5Go, commit e5a003daabae58e18a1705757be25a7a086a591b,
-//! `src/sgf2board.cc`, `game_state::append_to_sgf`): on a node its engine analysed, one value per analysis (an
-//! engine and komi), `VISITS:WINRATE[:SCOREMEAN:SCORESTDEV][:KOMI[:ENGINE]]` (or `::ENGINE`
-//! without a komi), `QKGV` when one of them has a score, else `QLZV`. `WINRATE` is
-//! `std::to_string` of a probability (`0.004138`), the score `QString::number` of points: both
-//! Black's (`src/goeval.h`: "The score is stored from Black's perspective, as is the winrate";
-//! `src/qgtp.cpp` turns the engine's side-to-move numbers to Black's before `set_eval_data`).
-//! They evaluate the node's own position: the state the engine was asked about, after the
-//! node's move. q5Go's own reader is `add_eval_1` in the same file. q5Go's tutorials
-//! (`src/sgfs/lnd2.sgf`, `bentfour.sgf`, q5Go 2.1.3) are real files with `QKGV`.
+//! `src/sgf2board.cc`, `game_state::append_to_sgf`): on a node its engine analysed, one value
+//! per analysis (an engine and komi), `VISITS:WINRATE[:SCOREMEAN:SCORESTDEV][:KOMI[:ENGINE]]`
+//! (or `::ENGINE` without a komi), `QKGV` when one of them has a score, else `QLZV`. `WINRATE`
+//! is `std::to_string` of a probability (`0.004138`), the score `QString::number` of points:
+//! both Black's (`src/goeval.h`: "The score is stored from Black's perspective, as is the
+//! winrate"; `src/qgtp.cpp` turns the engine's side-to-move numbers to Black's before
+//! `set_eval_data`). They evaluate the node's own position: the state the engine was asked
+//! about, after the node's move. q5Go's own reader is `add_eval_1` in the same file. q5Go's
+//! tutorials (`src/sgfs/lnd2.sgf`, `bentfour.sgf`, q5Go 2.1.3) are real files with `QKGV`.
 //!
 //! Several values on a node are several analyses: a record gives the one named by its first
 //! value (the fields after the scores, komi and engine), on every node, never a mixture. A
