@@ -685,17 +685,28 @@ impl Wanted<'_> {
         }
     }
 
-    /// Adds `hit` to `hits`, keeping them bounded (see [`Wanted`]).
+    /// Adds `hit` to `hits`, keeping them bounded (see [`Wanted`]). Once `first` are held,
+    /// `hits[first - 1]` is the last of the first `first` (each selection puts it there, and
+    /// later hits only go after it): a hit that comes after it in the order can never be among
+    /// the first, and is dropped at the cost of one comparison.
     pub fn push(&self, hits: &mut Vec<MistakeHit>, hit: MistakeHit) {
+        let first = self.first;
+        if first == 0 {
+            return;
+        }
+        if hits.len() >= first && self.cmp(&hit, &hits[first - 1]) != std::cmp::Ordering::Less {
+            return;
+        }
         hits.push(hit);
-        if hits.len() >= self.first.saturating_mul(2).max(HELD_AT_LEAST) {
+        if hits.len() == first || hits.len() >= first.saturating_mul(2).max(HELD_AT_LEAST) {
             self.select(hits);
         }
     }
 
-    /// Keeps the first `first` of `hits`, in no order.
+    /// Keeps the first `first` of `hits`, the last of them at `first - 1`, the others in no
+    /// order.
     fn select(&self, hits: &mut Vec<MistakeHit>) {
-        if hits.len() > self.first {
+        if hits.len() >= self.first {
             if self.first == 0 {
                 hits.clear();
                 return;

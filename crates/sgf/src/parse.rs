@@ -240,8 +240,16 @@ impl Parser<'_> {
     fn property(&mut self, node: u32) -> bool {
         let src = self.src;
         let start = self.pos;
-        // A letter (the caller saw one), then letters and digits: lizzieyzy's `LZ2` is one id.
-        while self.pos < src.len() && src[self.pos].is_ascii_alphanumeric() {
+        // A letter (the caller saw one), then letters, and digits once an upper-case letter
+        // came: lizzieyzy's `LZ2` is one id, while junk such as `a1B[cc]` stays a lower-case
+        // `a`, a stray `1` and the move it always was.
+        let mut upper = false;
+        while let Some(&c) = src.get(self.pos) {
+            if c.is_ascii_alphabetic() {
+                upper |= c.is_ascii_uppercase();
+            } else if !(upper && c.is_ascii_digit()) {
+                break;
+            }
             self.pos += 1;
         }
         let name_end = self.pos;
@@ -366,6 +374,10 @@ mod tests {
         let w = b.first_child().unwrap();
         assert!(w.get(lz).is_none());
         assert_eq!(w.get(lz2).unwrap().text(), "z");
+        // Digits after lower-case letters alone are no id: the move after them is still read.
+        let t = parse("(;GM[1];a1B[cc])");
+        let n = t.root().first_child().unwrap();
+        assert_eq!(n.get(ids::B).unwrap().text(), "cc");
     }
 
     #[test]

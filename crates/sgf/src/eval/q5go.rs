@@ -33,6 +33,9 @@ pub(crate) fn read(line: &Line<'_, '_>, problems: &mut Problems) -> Option<Evals
                 .any(|&id| n.node.get(id).is_some())
         };
         if n.before > 0 && edits() {
+            // The position before the edit is evaluated, not the one the next move is played
+            // from: kept, it would make the edit's effect the next move's loss.
+            out.positions[n.before] = None;
             continue;
         }
         let (prop, name, kata) = match (n.node.get(QKGV), n.node.get(QLZV)) {
