@@ -12,8 +12,8 @@
 //! - with a position, a pattern or a move sequence, the moves weighed are those its
 //!   continuation rows count: of a position, the move played from each place it was reached;
 //!   of a pattern or sequence, the first move played later inside its region, after tenuki
-//!   too (`docs/queries.md`), each move once however many regions it continued. So a row's
-//!   mean loss and the mistakes found from the same query speak of the same moves;
+//!   too (`docs/queries.md`): a row's mean loss weighs those moves. A move is one hit however
+//!   many regions it continued, and each exact copy of a game is a game of its own;
 //! - hits are sorted by the loss asked (win probability when both are; ties by game, then
 //!   move), or by date ([`Sort::Oldest`], [`Sort::Newest`]: year and month, then the loss);
 //!   offset and limit page them as any answer.
