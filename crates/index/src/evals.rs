@@ -145,14 +145,7 @@ impl GameEvals {
             self.positions.get(k.checked_sub(1)?)?.as_ref()?,
             self.positions.get(k)?.as_ref()?,
         );
-        let black = *self.black_moved.get(k)?;
-        let loss = before.loss(after, black);
-        Some(Lost {
-            k: k as u32,
-            black,
-            win: (loss.win * WIN_UNITS).round() as i32,
-            lead: loss.lead.map(|l| (l * LEAD_UNITS).round() as i32),
-        })
+        Some(lost_between(before, after, *self.black_moved.get(k)?, k))
     }
 
     /// The loss of each move both of whose positions are evaluated: (move k, Black moved,
@@ -201,15 +194,92 @@ impl GameEvals {
 
     /// What [`GameEvals::encode`] wrote; `None` for bytes it cannot have written.
     fn decode(bytes: &[u8]) -> Option<GameEvals> {
+        let mut walk = Walk::new(bytes)?;
+        let text = |s: &[u8]| String::from_utf8(s.to_vec()).ok();
+        let program = text(walk.program)?;
+        let engine = match walk.engine {
+            None => None,
+            Some(e) => Some(text(e)?),
+        };
+        let mut positions = Vec::with_capacity(walk.n);
+        let mut black_moved = Vec::with_capacity(walk.n.max(1));
+        for _ in 0..walk.n {
+            let (black, r) = walk.next()??;
+            black_moved.push(black);
+            positions.push(r.map(|r| r.eval()));
+        }
+        if black_moved.is_empty() {
+            black_moved.push(false);
+        }
+        (walk.at == bytes.len()).then_some(GameEvals {
+            positions,
+            black_moved,
+            program,
+            engine,
+        })
+    }
+
+    /// [`GameEvals::move_from`] read from the bytes [`GameEvals::encode`] wrote, through
+    /// position `k + 1` only, with nothing allocated: a search's rows ask it of one move of
+    /// each of thousands of games, most early in them (a corner's joseki), where a whole
+    /// game's decoding cost many times more.
+    pub(crate) fn move_from_bytes(bytes: &[u8], k: usize) -> Option<(Rounded, Lost)> {
+        let mut walk = Walk::new(bytes)?;
+        if k + 1 >= walk.n {
+            return None;
+        }
+        let mut before = None;
+        for _ in 0..k {
+            walk.next()??;
+        }
+        if let (_, Some(r)) = walk.next()?? {
+            before = Some(r);
+        }
+        let (black, after) = walk.next()??;
+        let (before, after) = (before?, after?);
+        Some((
+            after,
+            lost_between(&before.eval(), &after.eval(), black, k + 1),
+        ))
+    }
+}
+
+/// What move `k` lost its mover (Black if `black`), from the evaluations of the positions
+/// before and after it, in the index's units.
+fn lost_between(before: &Eval, after: &Eval, black: bool, k: usize) -> Lost {
+    let loss = before.loss(after, black);
+    Lost {
+        k: k as u32,
+        black,
+        win: (loss.win * WIN_UNITS).round() as i32,
+        lead: loss.lead.map(|l| (l * LEAD_UNITS).round() as i32),
+    }
+}
+
+/// The bytes of one game's evaluations read position by position: the header, then for each
+/// position whether Black moved to it and its evaluation, as [`GameEvals::encode`] wrote them.
+struct Walk<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    /// Positions in all.
+    n: usize,
+    program: &'a [u8],
+    engine: Option<&'a [u8]>,
+    win: i64,
+    lead: i64,
+}
+
+impl<'a> Walk<'a> {
+    fn new(bytes: &'a [u8]) -> Option<Walk<'a>> {
         let mut at = 0;
         let n = read_leb(bytes, &mut at)? as usize;
         if n > MAX_POSITIONS || n > bytes.len() {
             return None;
         }
-        let text = |at: &mut usize, len: usize| -> Option<String> {
+        let text = |at: &mut usize, len: usize| -> Option<&'a [u8]> {
             let s = bytes.get(*at..at.checked_add(len)?)?;
             *at += len;
-            String::from_utf8(s.to_vec()).ok()
+            Some(s)
         };
         let len = read_leb(bytes, &mut at)? as usize;
         let program = text(&mut at, len)?;
@@ -217,52 +287,63 @@ impl GameEvals {
             0 => None,
             len => Some(text(&mut at, len - 1)?),
         };
-        let mut positions = Vec::with_capacity(n);
-        let mut black_moved = Vec::with_capacity(n.max(1));
-        let (mut win, mut lead) = (0i64, 0i64);
-        for _ in 0..n {
-            let flags = *bytes.get(at)?;
-            at += 1;
-            black_moved.push(flags & BLACK_MOVED != 0);
-            if flags & HAS_EVAL == 0 {
-                positions.push(None);
-                continue;
-            }
-            win += unzigzag(read_leb64(bytes, &mut at)?);
-            let l = match flags & HAS_LEAD {
-                0 => None,
-                _ => {
-                    lead += unzigzag(read_leb64(bytes, &mut at)?);
-                    Some(lead)
-                }
-            };
-            let visits = match flags & HAS_VISITS {
-                0 => None,
-                _ => Some(read_leb(bytes, &mut at)?),
-            };
-            if !(0..=WIN_UNITS as i64).contains(&win)
-                || l.is_some_and(|l| l.abs() > i64::from(MAX_LEAD))
-            {
-                return None;
-            }
-            positions.push(Some(
-                Rounded {
-                    win: win as i32,
-                    lead: l.map(|l| l as i32),
-                    visits,
-                }
-                .eval(),
-            ));
-        }
-        if black_moved.is_empty() {
-            black_moved.push(false);
-        }
-        (at == bytes.len()).then_some(GameEvals {
-            positions,
-            black_moved,
+        Some(Walk {
+            bytes,
+            at,
+            n,
             program,
             engine,
+            win: 0,
+            lead: 0,
         })
+    }
+
+    /// The next position: whether Black moved to it, its evaluation; `Some(None)` for bytes
+    /// [`GameEvals::encode`] cannot have written, `None` past the end of the bytes.
+    #[allow(clippy::option_option)]
+    fn next(&mut self) -> Option<Option<(bool, Option<Rounded>)>> {
+        let bytes = self.bytes;
+        let flags = *bytes.get(self.at)?;
+        self.at += 1;
+        let black = flags & BLACK_MOVED != 0;
+        if flags & HAS_EVAL == 0 {
+            return Some(Some((black, None)));
+        }
+        let step = |walk: &mut Walk<'_>| read_leb64(bytes, &mut walk.at);
+        let Some(w) = step(self) else {
+            return Some(None);
+        };
+        self.win += unzigzag(w);
+        let l = match flags & HAS_LEAD {
+            0 => None,
+            _ => {
+                let Some(d) = step(self) else {
+                    return Some(None);
+                };
+                self.lead += unzigzag(d);
+                Some(self.lead)
+            }
+        };
+        let visits = match flags & HAS_VISITS {
+            0 => None,
+            _ => match read_leb(bytes, &mut self.at) {
+                Some(v) => Some(v),
+                None => return Some(None),
+            },
+        };
+        if !(0..=WIN_UNITS as i64).contains(&self.win)
+            || l.is_some_and(|l| l.abs() > i64::from(MAX_LEAD))
+        {
+            return Some(None);
+        }
+        Some(Some((
+            black,
+            Some(Rounded {
+                win: self.win as i32,
+                lead: l.map(|l| l as i32),
+                visits,
+            }),
+        )))
     }
 }
 
@@ -527,6 +608,16 @@ impl Stored {
 
     /// The evaluations of the segment's `game`-th game, if it has any (or its bytes read).
     pub(crate) fn game(&self, game: u32) -> Option<GameEvals> {
+        GameEvals::decode(self.bytes_of(game)?)
+    }
+
+    /// [`GameEvals::move_from`] of the segment's `game`-th game, read only as far as it needs.
+    pub(crate) fn move_from(&self, game: u32, k: usize) -> Option<(Rounded, Lost)> {
+        GameEvals::move_from_bytes(self.bytes_of(game)?, k)
+    }
+
+    /// The bytes of the segment's `game`-th game's evaluations, if it has any.
+    fn bytes_of(&self, game: u32) -> Option<&[u8]> {
         let (mut lo, mut hi) = (0, self.games);
         while lo < hi {
             let mid = (lo + hi) / 2;
@@ -534,7 +625,7 @@ impl Stored {
             match g.cmp(&game) {
                 std::cmp::Ordering::Less => lo = mid + 1,
                 std::cmp::Ordering::Greater => hi = mid,
-                std::cmp::Ordering::Equal => return GameEvals::decode(self.data(start, end)?),
+                std::cmp::Ordering::Equal => return self.data(start, end),
             }
         }
         None
@@ -750,12 +841,25 @@ impl crate::Index {
 
     /// The evaluations game `id` keeps; `None` for a game without (or past the index).
     pub fn evals(&self, id: u32) -> Option<GameEvals> {
+        let (stored, game) = self.evals_of(id)?;
+        stored.game(game)
+    }
+
+    /// [`GameEvals::move_from`] of game `id`: the move from position `k` (move `k + 1`), read
+    /// without decoding the rest of the game's evaluations.
+    pub fn move_from(&self, id: u32, k: usize) -> Option<(Rounded, Lost)> {
+        let (stored, game) = self.evals_of(id)?;
+        stored.move_from(game, k)
+    }
+
+    /// The evaluations of game `id`'s segment, and its number there.
+    fn evals_of(&self, id: u32) -> Option<(&Stored, u32)> {
         let i = self
             .segments
             .partition_point(|s| s.first_game <= id)
             .checked_sub(1)?;
         let s = &self.segments[i];
-        s.evals()?.game(id - s.first_game)
+        Some((s.evals()?, id - s.first_game))
     }
 
     /// [`crate::Index::mistakes`] among the games `games` (ascending) only, read game by game
@@ -829,6 +933,59 @@ mod tests {
 
     fn eval(win: f32, lead: Option<f32>, visits: Option<u32>) -> Option<Eval> {
         Some(Eval { win, lead, visits })
+    }
+
+    #[test]
+    fn a_move_read_alone_is_the_move_of_the_whole_game() {
+        let mut state = 99u64;
+        let mut next = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as u32
+        };
+        for game in 0..200 {
+            let n = 1 + next() as usize % 60;
+            let positions = (0..n)
+                .map(|_| {
+                    (next() % 5 != 0).then(|| Eval {
+                        win: (next() % 10_001) as f32 / 10_000.0,
+                        lead: (next() % 3 != 0).then(|| (next() % 801) as f32 / 10.0 - 40.0),
+                        visits: (next() % 2 == 0).then(|| next() % 5000),
+                    })
+                })
+                .collect();
+            let evals = Evals {
+                positions,
+                program: "test",
+                engine: (game % 2 == 0).then(|| "KataGo".to_string()),
+            };
+            let movers = (0..n).map(|i| {
+                if (i + game) % 3 == 0 {
+                    Color::White
+                } else {
+                    Color::Black
+                }
+            });
+            let g = GameEvals::new(&evals, movers);
+            let mut bytes = Vec::new();
+            g.encode(&mut bytes);
+            for k in 0..n + 2 {
+                assert_eq!(
+                    GameEvals::move_from_bytes(&bytes, k),
+                    g.move_from(k),
+                    "game {game}, k {k}"
+                );
+            }
+            // Bytes cut short read as nothing or as what they hold, never a panic.
+            for cut in 0..bytes.len() {
+                for k in 0..n {
+                    if let Some(found) = GameEvals::move_from_bytes(&bytes[..cut], k) {
+                        assert_eq!(Some(found), g.move_from(k));
+                    }
+                }
+            }
+        }
     }
 
     #[test]

@@ -266,22 +266,17 @@ impl Index {
             };
             let mut hits = Vec::new();
             let mut total = 0u64;
-            for run in played.chunk_by(|a, b| a.0 == b.0) {
-                if stopped() {
+            for (i, &(g, k)) in played.iter().enumerate() {
+                if i % index::evals::STOP_EVERY == 0 && stopped() {
                     break;
                 }
-                let g = run[0].0;
-                let Some(evals) = inner.evals(g) else {
+                // Only the move's two positions are read, not the game's evaluations.
+                let Some((_, lost)) = inner.move_from(g, k as usize) else {
                     continue;
                 };
-                for &(_, k) in run {
-                    let Some((_, lost)) = evals.move_from(k as usize) else {
-                        continue;
-                    };
-                    if q.takes(&lost) && his(g, lost.black) {
-                        total += 1;
-                        want.push(&mut hits, index::MistakeHit { game: g, lost });
-                    }
+                if q.takes(&lost) && his(g, lost.black) {
+                    total += 1;
+                    want.push(&mut hits, index::MistakeHit { game: g, lost });
                 }
             }
             want.finish(&mut hits);

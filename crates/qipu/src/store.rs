@@ -149,7 +149,7 @@ impl search::Store for Games<'_> {
     }
 
     fn move_eval(&self, g: u32, k: u32) -> Option<search::MoveEval> {
-        let (after, lost) = self.index.evals(g)?.move_from(k as usize)?;
+        let (after, lost) = self.index.move_from(g, k as usize)?;
         Some(search::MoveEval {
             win_after: after.win,
             win_loss: lost.win,
