@@ -2,10 +2,10 @@
 the library's message, as ``qipu player`` prints it), a player's figures equal to ``qipu player
 --json``, and the options a search for mistakes does not take refused.
 
-The sample games carry no engine evaluations, and a build reads evaluations only through a
-reader the library is given (``BuildOptions::evals``); until ``qipu.build`` reads them, the
-rows of analysed games are checked by the library's and the server's tests, and here the
-answer over an index without any (no rows, no analysed games)."""
+The sample games carry no engine evaluations: over them the answer is empty (no rows, no
+analysed games). The evaluation fixtures (records analysed by KataGo, Sabaki, Lizzie, KaTrain…)
+are indexed by ``qipu.build`` with their evaluations, and their mistakes, alone and from a
+pattern or a move sequence, are those ``qipu search --mistakes --json`` prints."""
 
 import json
 from pathlib import Path
@@ -16,6 +16,7 @@ import qipu
 from conftest import run
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples" / "games"
+ANALYSED = Path(__file__).resolve().parents[2] / "crates" / "sgf" / "tests" / "evals"
 
 
 @pytest.fixture(scope="module")
@@ -75,3 +76,31 @@ def test_a_players_figures_are_qipu_players(samples_index, qipu_bin):
     lee = ix.player("Lee Sedol")
     assert lee["games"] == 5 and lee["mistake"] == "10%"
     assert lee["total"]["games"] == 0 and lee["years"] == []
+
+
+def test_mistakes_of_analysed_games_are_the_clis(tmp_path, qipu_bin):
+    out = tmp_path / "index"
+    qipu.build(out, [ANALYSED])
+    ix = qipu.Index(out)
+    diagram = tmp_path / "shape.txt"
+    diagram.write_text("...\n.X.\n...\n")
+    cases = [
+        ({}, []),
+        ({"pattern": "...\n.X.\n...", "anywhere": True, "size": 5},
+         ["--pattern", str(diagram), "--anywhere", "--size", "5"]),
+        ({"moves": "B[cc]", "any_gap": True, "size": 5},
+         ["--moves", "B[cc]", "--any-gap", "--size", "5"]),
+    ]
+    for ask, words in cases:
+        a = ix.search(mistakes="0%", **ask)
+        assert a.analysed_games > 0
+        cli = run(qipu_bin, "search", "--index", str(out), "--mistakes", "0%", "--json", *words)
+        assert cli.returncode == 0, cli.stderr
+        lines = [json.loads(line) for line in cli.stdout.splitlines()]
+        rows = [line for line in lines if line["type"] == "mistake"]
+        key = lambda h: (h["game"], h["move_number"], h["color"], h["point"], h["loss"]["win"])
+        assert [key(h) for h in a.hits] == [key(h) for h in rows], ask
+        summary = next(line for line in lines if line["type"] == "summary")
+        assert a.total == summary["mistakes"], ask
+        # Each case finds something to compare.
+        assert a.total > 0, ask

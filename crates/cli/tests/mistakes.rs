@@ -174,7 +174,7 @@ fn wrong_words_and_options_without_effect_are_refused() {
         (vec!["--player", "Ann Lee"], "--mistakes"),
         (vec!["--mistakes", "5%", "--sort", "strongest"], "by date"),
         (
-            vec!["--mistakes", "5%", "--pattern", "x.txt"],
+            vec!["--mistakes", "5%", "--pattern", "x.txt", "--then", "Q17"],
             "cannot be used with",
         ),
     ] {
@@ -212,6 +212,15 @@ fn qipu_index_keeps_what_the_records_say_and_search_finds_the_mistakes() {
     assert_eq!(
         hits(&dir, &["--mistakes", "0.5%"]),
         [(1, 3), (1, 2), (1, 1), (1, 4), (0, 1)]
+    );
+    // From an empty corner (a 7×7 pattern, seen in every corner of the empty board): the first
+    // move played in each corner, of ours each of its four moves; those that lost 10% are its
+    // moves 3 and 2, as above.
+    let corner = scratch.write("corner.txt", ".......\n".repeat(7).as_bytes());
+    let corner = corner.display().to_string();
+    assert_eq!(
+        hits(&dir, &["--pattern", &corner, "--mistakes", "10%"]),
+        [(1, 3), (1, 2)]
     );
     let out = qipu(&[
         "search",
