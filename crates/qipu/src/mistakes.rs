@@ -216,16 +216,15 @@ impl Index {
                 games.binary_search(&g).is_ok()
             })
         };
+        let months = order.by_date().then(|| inner.months());
         let month = |g: u32| {
-            let f = inner.facts(g);
-            match f.year {
-                0 => 0,
-                y => u32::from(y) * 16 + u32::from(f.month),
-            }
+            months
+                .and_then(|m| m.get(g as usize))
+                .map_or(0, |&m| u32::from(m))
         };
         let q = &order.q;
         // A sort by loss reads the front of lists sorted so; a sort by date weighs every hit
-        // by its game's month (read as hits are compared: only those still among the first).
+        // by its game's month (the index's months, read once).
         let by_date = |a: &index::MistakeHit, b: &index::MistakeHit| {
             order.cmp_dated((month(a.game), a), (month(b.game), b))
         };
