@@ -263,19 +263,34 @@ impl Index {
                     .collect(),
                 _ => found.continued,
             };
-            let mut hits = Vec::new();
-            let mut total = 0u64;
-            for (i, &(g, k)) in played.iter().enumerate() {
-                if i % index::evals::STOP_EVERY == 0 && stopped() {
-                    break;
-                }
-                // Only the move's two positions are read, not the game's evaluations.
-                let Some((_, lost)) = inner.move_from(g, k as usize) else {
-                    continue;
-                };
-                if q.takes(&lost) && his(g, lost.black) {
-                    total += 1;
-                    want.push(&mut hits, index::MistakeHit { game: g, lost });
+            // On all cores, each run of moves into hits of its own (bounded as the page is),
+            // then merged.
+            use rayon::prelude::*;
+            let parts: Vec<(Vec<index::MistakeHit>, u64)> = played
+                .par_chunks(index::evals::STOP_EVERY)
+                .map(|run| {
+                    let (mut hits, mut total) = (Vec::new(), 0u64);
+                    if stopped() {
+                        return (hits, total);
+                    }
+                    for &(g, k) in run {
+                        // Only the move's two positions are read, not the game's evaluations.
+                        let Some((_, lost)) = inner.move_from(g, k as usize) else {
+                            continue;
+                        };
+                        if q.takes(&lost) && his(g, lost.black) {
+                            total += 1;
+                            want.push(&mut hits, index::MistakeHit { game: g, lost });
+                        }
+                    }
+                    (hits, total)
+                })
+                .collect();
+            let (mut hits, mut total) = (Vec::new(), 0u64);
+            for (part, n) in parts {
+                total += n;
+                for h in part {
+                    want.push(&mut hits, h);
                 }
             }
             want.finish(&mut hits);

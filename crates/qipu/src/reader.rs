@@ -290,7 +290,12 @@ impl Index {
             }
         };
         let started = Instant::now();
+        // Asked for the moves its rows count (a search for mistakes), a pattern or sequence
+        // answers no table: no profile either.
+        let moves_only = matches!(plan, Plan::Pattern(p) if p.continued)
+            || matches!(plan, Plan::Sequence(s) if s.continued);
         let profile = match found.profile {
+            _ if moves_only => crate::Profile::default(),
             Some(counts) => crate::explore::shape(counts, query.by_month),
             None => crate::explore::profile(
                 &self.inner,

@@ -31,8 +31,8 @@ pub struct Answer {
     /// query's region: how many hit positions (counted as the rows count them) never saw one.
     /// `None` for positions, whose rows are simply the next move.
     pub no_continuation: Option<usize>,
-    /// For a pattern or sequence that asked for them (`continued`), the moves its continuation
-    /// rows count, each as (game, the position it was played from: the hit's, or a later one
+    /// For a pattern or sequence that asked for them (`continued`) instead of its rows, the moves
+    /// its continuation rows count, each as (game, the position it was played from: the hit's, or a later one
     /// after tenuki), ascending and distinct, a hit game's exact copies with it: the moves a
     /// search for mistakes from a pattern or sequence weighs. Empty otherwise.
     pub continued: Vec<(u32, u32)>,

@@ -259,7 +259,10 @@ fn answer<S: Store>(
     });
     let started = std::time::Instant::now();
     let followed = followed(index, &found, placements, q.board);
-    let (continuations, none) = continuations(index, &followed, placements, filter);
+    let (continuations, none) = match q.continued {
+        true => (Vec::new(), 0),
+        false => continuations(index, &followed, placements, filter),
+    };
     let tally_ms = ms_since(started);
     let continued = match q.continued {
         true => continued_with_copies(

@@ -85,8 +85,10 @@ pub struct PatternQuery {
     pub swap_colors: bool,
     /// The pattern may also be translated anywhere on the board.
     pub anywhere: bool,
-    /// Whether the answer lists the moves its continuation rows count ([`crate::Answer::continued`]):
-    /// a search for the mistakes played from it asks, others need not pay for the list.
+    /// Whether the answer lists the moves its continuation rows count
+    /// ([`crate::Answer::continued`]) instead of adding up the rows: a search for the mistakes
+    /// played from it asks, and needs those moves, not the table (the answer's
+    /// `continuations` are then empty and its `no_continuation` 0).
     pub continued: bool,
 }
 

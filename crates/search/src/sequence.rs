@@ -71,8 +71,10 @@ pub struct SequenceQuery {
     pub swap_colors: bool,
     /// The sequence may also be translated anywhere on the board.
     pub anywhere: bool,
-    /// Whether the answer lists the moves its continuation rows count ([`crate::Answer::continued`]):
-    /// a search for the mistakes played from it asks, others need not pay for the list.
+    /// Whether the answer lists the moves its continuation rows count
+    /// ([`crate::Answer::continued`]) instead of adding up the rows: a search for the mistakes
+    /// played from it asks, and needs those moves, not the table (the answer's
+    /// `continuations` are then empty and its `no_continuation` 0).
     pub continued: bool,
 }
 
@@ -223,7 +225,10 @@ pub fn find_sequence<S: Store>(index: &S, q: &SequenceQuery, filter: Filter<'_>)
         nexts.follows.drain(..cut);
     });
     let started = std::time::Instant::now();
-    let (continuations, no_continuation) = continuations(index, &found, &variants, filter, q);
+    let (continuations, no_continuation) = match q.continued {
+        true => (Vec::new(), 0),
+        false => continuations(index, &found, &variants, filter, q),
+    };
     let tally_ms = ms_since(started);
     let continued = match q.continued {
         true => continued_with_copies(
