@@ -28,6 +28,7 @@ function emptyState() {
     mk: false,                     // Mistakes mode: the search of /api/mistakes instead of the explorer
     mkLoss: "10%", mkPlayer: "", mkSince: "", mkUntil: "", mkSort: "",
     mkOffset: 0,                   // the page of its hits
+    mkFrom: "",                    // the explorer's query it searches from (URL parameters); "": all games
   };
 }
 
@@ -67,6 +68,7 @@ function encodeState(s) {
   put("mk", s.mk ? 1 : 0, 0);
   for (const [k, key, dflt] of MK_KEYS) put(key, s[k], dflt);
   put("mf", s.mkOffset, 0);
+  put("mq", s.mkFrom, "");
   return p.toString();
 }
 
@@ -101,6 +103,7 @@ function decodeState(hash) {
   for (const [k, key, dflt] of MK_KEYS) s[k] = p.get(key) ?? dflt;
   if (!["", "newest", "oldest"].includes(s.mkSort)) s.mkSort = "";
   s.mkOffset = Math.max(0, parseInt(p.get("mf") || "0", 10) || 0);
+  s.mkFrom = p.get("mq") || "";
   return s;
 }
 
@@ -438,6 +441,18 @@ function searchesMoves(s) {
 
 // The API request answering state s; `also`, a metadata query narrowing it further.
 function apiUrl(s, also) {
+  const { path, params: p } = queryOf(s, also);
+  if (s.byMonth) p.set("by_month", "true");
+  if (s.sort !== "indexed") p.set("sort", s.sort);
+  p.set("limit", PAGE);
+  if (s.offset) p.set("offset", s.offset);
+  return path + "?" + p.toString();
+}
+
+// What state s asks, without its page, sort and chart: the API path and its parameters
+// (the position's, pattern's or sequence's, and the filters). /api/mistakes takes the same
+// parameters, so the Mistakes mode searches from it with them.
+function queryOf(s, also) {
   const p = new URLSearchParams();
   let path;
   if (s.pattern) {
@@ -459,11 +474,7 @@ function apiUrl(s, also) {
   if (s.swap) p.set("swap_colors", "true");
   const q = [metadataQuery(s), also].filter(Boolean).join(" AND ");
   if (q) p.set("query", q);
-  if (s.byMonth) p.set("by_month", "true");
-  if (s.sort !== "indexed") p.set("sort", s.sort);
-  p.set("limit", PAGE);
-  if (s.offset) p.set("offset", s.offset);
-  return path + "?" + p.toString();
+  return { path, params: p };
 }
 
 async function getJson(url) {
@@ -657,6 +668,8 @@ function renderContinuations() {
   const body = $("#conts tbody");
   body.replaceChildren();
   const conts = (answer && answer.continuations) || [];
+  // The moves these rows count that the engine judged: their mistakes are a click away.
+  $("#mistakes-from").hidden = !conts.some((c) => c.analysed > 0);
   const total = conts.reduce((n, c) => n + c.count, 0) || 1;
   const cols = contColumns(conts);
   const head = document.createElement("tr");
@@ -1044,8 +1057,12 @@ function lossText(loss) {
 let mkAnswer = null;
 let mkSeq = 0;
 
+// The mode's search: over all games, or from the explorer's query it was opened with (its
+// parameters first, the mode's own set over them).
 function mistakesUrl(s) {
-  const p = new URLSearchParams({ mistakes: s.mkLoss.trim() || "10%", limit: PAGE });
+  const p = new URLSearchParams(s.mkFrom);
+  p.set("mistakes", s.mkLoss.trim() || "10%");
+  p.set("limit", PAGE);
   if (s.mkOffset) p.set("offset", s.mkOffset);
   if (s.mkPlayer.trim()) p.set("player", s.mkPlayer.trim());
   if (s.mkSince.trim()) p.set("since", s.mkSince.trim());
@@ -1077,6 +1094,8 @@ function renderMistakes() {
   const body = $("#mistakes tbody");
   body.replaceChildren();
   const a = mkAnswer;
+  $("#mk-from").hidden = !state.mkFrom;
+  $("#mk-from-what").textContent = state.mkFrom ? fromWords(state.mkFrom) : "";
   $("#mk-summary").textContent = !a ? "" :
     `${a.total.toLocaleString()} ${a.total === 1 ? "move" : "moves"} in ${a.analysed_games.toLocaleString()} analysed games`;
   const total = a ? a.total : 0;
@@ -1108,6 +1127,31 @@ function renderMistakes() {
     tr.addEventListener("click", () => commit((s) => { s.view = [m.info.file, m.info.game_in_file, m.move_number, m.move_number, ""].join("\t"); }));
     body.appendChild(tr);
   }
+}
+
+// The explorer's query the mode searches from, in words: "from this position (2 black, 1
+// white)", "from this pattern", "from this sequence (B Q16 W D4)", and its filter.
+function fromWords(from) {
+  const p = new URLSearchParams(from);
+  const size = parseInt(p.get("size") || "19", 10) || 19;
+  const count = (k) => (p.get(k) || "").split(",").filter(Boolean).length;
+  let what;
+  if (p.has("diagram")) {
+    what = "from this pattern" + (p.get("anywhere") === "true" ? " (anywhere)" : "");
+  } else if (p.has("moves")) {
+    const moves = (p.get("moves") || "").split(" ").filter(Boolean)
+      .map((m) => `${m[0]} ${gtp(m.slice(2, 4), size)}`);
+    what = `from this sequence (${moves.length > 6 ? moves.slice(0, 6).join(" ") + " …" : moves.join(" ")})`;
+  } else {
+    const b = count("black"), w = count("white");
+    what = b + w ? `from this position (${b} black, ${w} white)` : "from the empty board";
+  }
+  return what + (p.get("query") ? ` · games of ${p.get("query")}` : "");
+}
+
+// Opens the Mistakes mode on what the explorer shows (its query and filters).
+function mistakesFromHere() {
+  commit((s) => { s.mk = true; s.mkFrom = queryOf(s).params.toString(); s.mkOffset = 0; s.view = ""; });
 }
 
 function stepViewer(to) {
@@ -1175,7 +1219,10 @@ function wire() {
     });
   });
   for (const th of document.querySelectorAll("#games th[data-sort]")) th.addEventListener("click", () => sortBy(th.dataset.sort));
-  $("#mode-mistakes").addEventListener("click", () => commit((s) => { s.mk = !s.mk; }));
+  // The header's button searches all games; the explorer's "mistakes" link, from its query.
+  $("#mode-mistakes").addEventListener("click", () => commit((s) => { s.mk = !s.mk; s.mkFrom = ""; s.mkOffset = 0; }));
+  $("#mistakes-from").addEventListener("click", mistakesFromHere);
+  $("#mk-from-clear").addEventListener("click", () => commit((s) => { s.mkFrom = ""; s.mkOffset = 0; }));
   $("#mk-prev").addEventListener("click", () => commit((s) => { s.mkOffset = Math.max(0, s.mkOffset - PAGE); }));
   $("#mk-next").addEventListener("click", () => commit((s) => { s.mkOffset += PAGE; }));
   $("#mk-form").addEventListener("submit", (e) => {

@@ -9,7 +9,9 @@
 //! viewer's evaluation graph and mistakes and the Mistakes mode's table against the API
 //! (`target/serve-evals.png`). On hand-made games with and without evaluations, the
 //! continuation table's engine columns and the costly rows' marked labels against the API,
-//! also in a narrow window (`target/serve-rows.png`, `target/serve-rows-narrow.png`).
+//! also in a narrow window (`target/serve-rows.png`, `target/serve-rows-narrow.png`); the
+//! Mistakes mode opened from the explorer's position and sequence against the API
+//! (`target/serve-mistakes-from.png`).
 //!
 //! Skipped, saying so, when chromium or chromedriver is missing, unless
 //! `QIPU_REQUIRE_BROWSER=1` (as `.ci/run` sets after installing them); the walk also without
@@ -1603,6 +1605,172 @@ fn the_explorers_rows_show_the_engines_figures() {
         let eves = position("", "player:\"Eve\"");
         assert_eq!(eves["continuations"].as_array().unwrap().len(), 2, "{eves}");
         assert_eq!(s.check_engine_columns("Eve's games", &eves), 0);
+    });
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// The rows the Mistakes mode's table must show for an `/api/mistakes` answer: per hit its
+/// file, game, move and mover (colour and name), as the table's rows carry them.
+fn mistake_rows(answer: &Value) -> Value {
+    Value::Array(
+        answer["hits"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|m| {
+                let (stone, mover) = if m["color"] == "B" {
+                    ("●", &m["info"]["black"])
+                } else {
+                    ("○", &m["info"]["white"])
+                };
+                json!([
+                    m["info"]["file"],
+                    m["info"]["game_in_file"],
+                    m["move_number"],
+                    format!("{stone} {}", mover.as_str().unwrap())
+                ])
+            })
+            .collect(),
+    )
+}
+
+const MISTAKE_ROWS: &str = "return [...document.querySelectorAll('#mistakes tbody tr')].map((r) => [r.dataset.file, Number(r.dataset.game), Number(r.dataset.move), r.cells[0].textContent])";
+
+impl Session {
+    /// Waits until the Mistakes mode's table shows `rows` ([`mistake_rows`]).
+    fn wait_mistakes(&self, what: &str, rows: &Value) {
+        let until = Instant::now() + Duration::from_secs(20);
+        let mut shown = Value::Null;
+        while Instant::now() < until {
+            shown = self.script(MISTAKE_ROWS);
+            if &shown == rows {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        panic!("{what}: the table shows {shown}, the API answers {rows}");
+    }
+
+    /// What the Mistakes mode says it searches from, or `None` when it searches all games.
+    fn searched_from(&self) -> Option<String> {
+        let from = self.script(
+            "const f = document.querySelector('#mk-from'); return f.hidden ? null : document.querySelector('#mk-from-what').textContent",
+        );
+        from.as_str().map(str::to_string)
+    }
+}
+
+/// The explorer's "mistakes" link opens the Mistakes mode on what the board shows: after B pd
+/// as a position and as a sequence, the table is `/api/mistakes` asked with the explorer's
+/// parameters and the mode's threshold (not the all-games answer), the mode says what it
+/// searches from, and "all games" clears it back to the all-games answer; the header's button
+/// searches all games (`target/serve-mistakes-from.png`).
+#[test]
+fn the_mistakes_mode_searches_from_the_explorers_query() {
+    let Some(browsers) = browsers() else {
+        return;
+    };
+    let tmp = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("serve-mistakes-from-{}", std::process::id()));
+    let server = rows_server(&tmp);
+    let ask = |params: &[(&str, &str)]| {
+        let mut all: Vec<(String, String)> = vec![
+            ("mistakes".into(), "1%".into()),
+            ("limit".into(), "20".into()),
+        ];
+        all.extend(params.iter().map(|(k, v)| (k.to_string(), v.to_string())));
+        api(&server.base, "/api/mistakes", &all)
+    };
+    let start = api(
+        &server.base,
+        "/api/position",
+        &[
+            ("black".into(), String::new()),
+            ("white".into(), String::new()),
+            ("size".into(), "19".into()),
+            ("limit".into(), "20".into()),
+        ],
+    );
+    let pd = start["continuations"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["example"] == "p1.sgf#0")
+        .expect("B pd's row")["point"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let all = mistake_rows(&ask(&[]));
+    let from_position = mistake_rows(&ask(&[("black", &pd), ("white", ""), ("size", "19")]));
+    let moves = format!("B[{pd}]");
+    let from_sequence = mistake_rows(&ask(&[("moves", &moves), ("size", "19")]));
+    for (what, rows) in [
+        ("the position", &from_position),
+        ("the sequence", &from_sequence),
+    ] {
+        assert!(!rows.as_array().unwrap().is_empty(), "{what}: {rows}");
+        assert_ne!(rows, &all, "{what}");
+    }
+    let out = out_dir();
+
+    in_browser(browsers, &tmp, |s| {
+        s.post("/url", json!({"url": format!("{}/", server.base)}));
+        s.wait_rows("the empty board", &expected_rows(&start));
+        // All games, from the header, at the mode's threshold typed in its form.
+        s.click("#mode-mistakes");
+        s.script("document.querySelector('#mk-loss').value = '1%'; return true");
+        s.click("#mk-form button[type=submit]");
+        s.wait_mistakes("all games", &all);
+        assert_eq!(s.searched_from(), None);
+
+        // Back to the explorer: B pd played, its rows' mistakes a click away.
+        s.click("#mode-mistakes");
+        s.click(&format!("#conts tbody tr.cont-row[data-pt={pd}]"));
+        s.wait(
+            "the rows after B pd and the mistakes link",
+            &format!("return document.querySelectorAll('#board [data-stone=B][data-pt={pd}]').length === 1 && !document.querySelector('#mistakes-from').hidden"),
+        );
+        s.click("#mistakes-from");
+        s.wait_mistakes("the mistakes from the position", &from_position);
+        assert_eq!(
+            s.searched_from().as_deref(),
+            Some("from this position (1 black, 0 white)")
+        );
+        let hash = hash_state(s);
+        assert_eq!(hash.get("ml"), Some(&json!("1%")), "{hash:?}");
+        s.screenshot(&out.join("serve-mistakes-from.png"));
+        // A row still opens its game at that move.
+        s.click("#mistakes tbody tr");
+        let first = &from_position[0];
+        s.wait(
+            "the game of the first row",
+            &format!(
+                "return !document.querySelector('#viewer').hidden && document.querySelector('#viewer-move').textContent.startsWith('move {} /')",
+                first[2]
+            ),
+        );
+        s.script("document.querySelector('#viewer-close').click(); return true");
+        // Cleared: all games again.
+        s.click("#mk-from-clear");
+        s.wait_mistakes("all games after clearing", &all);
+        assert_eq!(s.searched_from(), None);
+
+        // The same move as a sequence.
+        s.click("#mode-mistakes");
+        s.click("#sequence");
+        s.wait(
+            "the sequence's rows",
+            "return document.querySelector('#summary').textContent.includes('the sequence of 1 moves') && !document.querySelector('#mistakes-from').hidden",
+        );
+        s.click("#mistakes-from");
+        s.wait_mistakes("the mistakes from the sequence", &from_sequence);
+        let from = s.searched_from().unwrap_or_default();
+        assert!(from.starts_with("from this sequence (B "), "{from}");
+        // The header's button leaves the mode, and opens it again over all games.
+        s.click("#mode-mistakes");
+        s.click("#mode-mistakes");
+        s.wait_mistakes("all games from the header", &all);
+        assert_eq!(s.searched_from(), None);
     });
     let _ = std::fs::remove_dir_all(&tmp);
 }
