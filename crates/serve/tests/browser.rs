@@ -1634,21 +1634,25 @@ fn mistake_rows(answer: &Value) -> Value {
     )
 }
 
-const MISTAKE_ROWS: &str = "return [...document.querySelectorAll('#mistakes tbody tr')].map((r) => [r.dataset.file, Number(r.dataset.game), Number(r.dataset.move), r.cells[0].textContent])";
+const MISTAKE_ROWS: &str = "return [document.querySelector('#mk-summary').textContent, [...document.querySelectorAll('#mistakes tbody tr')].map((r) => [r.dataset.file, Number(r.dataset.game), Number(r.dataset.move), r.cells[0].textContent])]";
 
 impl Session {
-    /// Waits until the Mistakes mode's table shows `rows` ([`mistake_rows`]).
-    fn wait_mistakes(&self, what: &str, rows: &Value) {
+    /// Waits until the Mistakes mode shows `answer` (an `/api/mistakes` answer): its total in
+    /// the summary, its hits in the table ([`mistake_rows`]).
+    fn wait_mistakes(&self, what: &str, answer: &Value) {
+        let total = answer["total"].as_u64().unwrap();
+        let summary = format!("{total} {}", if total == 1 { "move" } else { "moves" });
+        let rows = mistake_rows(answer);
         let until = Instant::now() + Duration::from_secs(20);
         let mut shown = Value::Null;
         while Instant::now() < until {
             shown = self.script(MISTAKE_ROWS);
-            if &shown == rows {
+            if shown[0].as_str().unwrap_or("").starts_with(&summary) && shown[1] == rows {
                 return;
             }
             std::thread::sleep(Duration::from_millis(100));
         }
-        panic!("{what}: the table shows {shown}, the API answers {rows}");
+        panic!("{what}: the mode shows {shown}, the API answers {total} and {rows}");
     }
 
     /// What the Mistakes mode says it searches from, or `None` when it searches all games.
@@ -1700,17 +1704,24 @@ fn the_mistakes_mode_searches_from_the_explorers_query() {
         .as_str()
         .unwrap()
         .to_string();
-    let all = mistake_rows(&ask(&[]));
-    let from_position = mistake_rows(&ask(&[("black", &pd), ("white", ""), ("size", "19")]));
+    let all = ask(&[]);
+    let from_position = ask(&[("black", &pd), ("white", ""), ("size", "19")]);
     let moves = format!("B[{pd}]");
-    let from_sequence = mistake_rows(&ask(&[("moves", &moves), ("size", "19")]));
-    for (what, rows) in [
+    let from_sequence = ask(&[("moves", &moves), ("size", "19")]);
+    for (what, answer) in [
         ("the position", &from_position),
         ("the sequence", &from_sequence),
     ] {
-        assert!(!rows.as_array().unwrap().is_empty(), "{what}: {rows}");
-        assert_ne!(rows, &all, "{what}");
+        assert!(answer["total"].as_u64() > Some(0), "{what}: {answer}");
+        assert_ne!(mistake_rows(answer), mistake_rows(&all), "{what}");
     }
+    // The explorer's filter narrows them too: Ann's games only.
+    let anns = ask(&[
+        ("moves", &moves),
+        ("size", "19"),
+        ("query", "player:\"Ann\""),
+    ]);
+    assert_ne!(mistake_rows(&anns), mistake_rows(&from_sequence));
     let out = out_dir();
 
     in_browser(browsers, &tmp, |s| {
@@ -1741,7 +1752,7 @@ fn the_mistakes_mode_searches_from_the_explorers_query() {
         s.screenshot(&out.join("serve-mistakes-from.png"));
         // A row still opens its game at that move.
         s.click("#mistakes tbody tr");
-        let first = &from_position[0];
+        let first = &mistake_rows(&from_position)[0];
         s.wait(
             "the game of the first row",
             &format!(
@@ -1771,6 +1782,19 @@ fn the_mistakes_mode_searches_from_the_explorers_query() {
         s.click("#mode-mistakes");
         s.wait_mistakes("all games from the header", &all);
         assert_eq!(s.searched_from(), None);
+
+        // The sequence in Ann's games: the filter goes with it.
+        s.click("#mode-mistakes");
+        s.script("document.querySelector('#f-player').value = 'Ann'; return true");
+        s.click("#meta button[type=submit]");
+        s.wait(
+            "Ann's games",
+            "return location.hash.includes('player=Ann') && document.querySelector('#status').textContent === '' && !document.querySelector('#mistakes-from').hidden",
+        );
+        s.click("#mistakes-from");
+        s.wait_mistakes("the mistakes from the sequence in Ann's games", &anns);
+        let from = s.searched_from().unwrap_or_default();
+        assert!(from.ends_with("games of player:\"Ann\""), "{from}");
     });
     let _ = std::fs::remove_dir_all(&tmp);
 }
