@@ -1016,7 +1016,7 @@ function renderEvaluations(g) {
   for (const m of g.mistakes || []) {
     const x = X(m.move_number), y = Y(m.after.black_win);
     const t = el("path", { d: `M${x - 3.5},${y - 6} L${x + 3.5},${y - 6} L${x},${y - 1} Z`, fill: "#cf222e", class: "mistake", "data-move": m.move_number }, svg);
-    el("title", {}, t).textContent = mistakeLabel(m, g.board[0]);
+    el("title", {}, t).textContent = mistakeLabel(m, g.board[1]);
   }
   el("line", { x1: X(g.at), y1: T, x2: X(g.at), y2: T + ph, stroke: "#1f6feb", "stroke-width": 1.5, class: "now", "data-move": g.at }, svg);
   svg.addEventListener("click", (e) => {
@@ -1034,8 +1034,8 @@ function renderEvaluations(g) {
       const b = document.createElement("button");
       b.className = "mistake";
       b.dataset.move = m.move_number;
-      b.textContent = `${m.move_number} ${m.color === "B" ? "●" : "○"} ${gtp(m.point, g.board[0])} −${percent(m.loss.win)}`;
-      b.title = mistakeLabel(m, g.board[0]);
+      b.textContent = `${m.move_number} ${m.color === "B" ? "●" : "○"} ${gtp(m.point, g.board[1])} −${percent(m.loss.win)}`;
+      b.title = mistakeLabel(m, g.board[1]);
       b.addEventListener("click", () => stepViewer(m.move_number));
       list.appendChild(b);
     }
@@ -1111,7 +1111,7 @@ function renderMistakes() {
     const mover = m.color === "B" ? m.info.black : m.info.white;
     const cells = [
       [(m.color === "B" ? "● " : "○ ") + (mover || "?"), "name"],
-      [`${m.move_number} ${gtp(m.point, 19)}`, "num"],
+      [`${m.move_number} ${gtp(m.point, m.board[1])}`, "num"],
       [lossText(m.loss), "num loss"],
       [`${percent(m.before.black_win)} → ${percent(m.after.black_win)}`, "num"],
       [`${m.info.black || "?"} – ${m.info.white || "?"}`, "name"],
