@@ -9,29 +9,6 @@ use serde_json::Value;
 use testdata::analysed;
 use testdata::Rng;
 
-/// The test's evaluation property: each main-line node's comment `WIN LEAD` (1/10,000, tenths).
-fn read(tree: &sgf::GameTree<'_>) -> Option<sgf::Evals> {
-    let positions: Vec<Option<sgf::Eval>> = tree
-        .main_line()
-        .map(|node| {
-            let text = node.get(sgf::ids::C)?.text().to_string();
-            let mut words = text.split(' ');
-            let win: i32 = words.next()?.parse().ok()?;
-            let lead = words.next()?.parse::<i32>().ok();
-            Some(sgf::Eval {
-                win: win as f32 / 10_000.0,
-                lead: lead.map(|l| l as f32 / 10.0),
-                visits: None,
-            })
-        })
-        .collect();
-    positions.iter().any(Option::is_some).then_some(sgf::Evals {
-        positions,
-        program: "test",
-        engine: None,
-    })
-}
-
 fn rows(lines: &[Value]) -> Vec<Value> {
     lines
         .iter()
@@ -57,7 +34,7 @@ fn position_rows_carry_the_engine_means_of_the_library() {
     }
     let dir = scratch.0.join("index");
     let opts = qipu::BuildOptions {
-        evals: Some(read),
+        evals: Some(common::comment_evals),
         ..qipu::BuildOptions::default()
     };
     qipu::build(&dir, &[scratch.0.join("d")], &opts, |_| {}).unwrap();

@@ -14,29 +14,6 @@ use serde_json::Value;
 use testdata::analysed::{self, ALIAS, ALIAS_FILE, PLAYERS};
 use testdata::Rng;
 
-/// The test's evaluation property: each main-line node's comment `WIN LEAD` (1/10,000, tenths).
-fn read(tree: &sgf::GameTree<'_>) -> Option<sgf::Evals> {
-    let positions: Vec<Option<sgf::Eval>> = tree
-        .main_line()
-        .map(|node| {
-            let text = node.get(sgf::ids::C)?.text().to_string();
-            let mut words = text.split(' ');
-            let win: i32 = words.next()?.parse().ok()?;
-            let lead = words.next()?.parse::<i32>().ok();
-            Some(sgf::Eval {
-                win: win as f32 / 10_000.0,
-                lead: lead.map(|l| l as f32 / 10.0),
-                visits: None,
-            })
-        })
-        .collect();
-    positions.iter().any(Option::is_some).then_some(sgf::Evals {
-        positions,
-        program: "test",
-        engine: None,
-    })
-}
-
 /// The analysed index, built once per test binary.
 fn index() -> &'static PathBuf {
     static DIR: OnceLock<(Scratch, PathBuf)> = OnceLock::new();
@@ -48,7 +25,7 @@ fn index() -> &'static PathBuf {
         let aliases = scratch.write("aliases.tsv", ALIAS_FILE.as_bytes());
         let dir = scratch.0.join("index");
         let opts = qipu::BuildOptions {
-            evals: Some(read),
+            evals: Some(common::comment_evals),
             aliases: Some(aliases),
             ..qipu::BuildOptions::default()
         };

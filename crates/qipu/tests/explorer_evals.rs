@@ -14,6 +14,8 @@ use goban::{Color, Point, Position};
 use qipu::{build, BuildOptions, Continuation, Index, Query};
 use testdata::{Rng, Scratch};
 
+mod common;
+
 /// One position's evaluation: Black's win in 1/10,000 and lead in tenths (where given).
 type Numbers = Option<(i32, Option<i32>)>;
 
@@ -67,29 +69,6 @@ fn game(g: usize, rng: &mut Rng) -> Game {
     Game { moves, evals, sgf }
 }
 
-/// The test's evaluation property: each main-line node's comment `WIN LEAD`.
-fn read(tree: &sgf::GameTree<'_>) -> Option<sgf::Evals> {
-    let positions: Vec<Option<sgf::Eval>> = tree
-        .main_line()
-        .map(|node| {
-            let text = node.get(sgf::ids::C)?.text().to_string();
-            let mut words = text.split(' ');
-            let win: i32 = words.next()?.parse().ok()?;
-            let lead = words.next()?.parse::<i32>().ok();
-            Some(sgf::Eval {
-                win: win as f32 / 10_000.0,
-                lead: lead.map(|l| l as f32 / 10.0),
-                visits: None,
-            })
-        })
-        .collect();
-    positions.iter().any(Option::is_some).then_some(sgf::Evals {
-        positions,
-        program: "test",
-        engine: None,
-    })
-}
-
 struct Corpus {
     _scratch: Scratch,
     /// Built reading the evaluations, with cells for every position two entries reach.
@@ -130,7 +109,13 @@ fn corpus() -> &'static Corpus {
             ..BuildOptions::default()
         };
         let dir = |name: &str| scratch.0.join(name);
-        build(dir("analysed"), &[dir("d")], &opts(Some(read)), |_| {}).unwrap();
+        build(
+            dir("analysed"),
+            &[dir("d")],
+            &opts(Some(common::comment_evals)),
+            |_| {},
+        )
+        .unwrap();
         build(dir("plain"), &[dir("d")], &opts(None), |_| {}).unwrap();
         let analysed = Index::open(dir("analysed")).unwrap();
         let plain = Index::open(dir("plain")).unwrap();
@@ -373,7 +358,7 @@ fn a_sequence_row_counts_its_own_moves_evaluation() {
     }
     let dir = |name: &str| scratch.0.join(name);
     let opts = BuildOptions {
-        evals: Some(read),
+        evals: Some(common::comment_evals),
         ..BuildOptions::default()
     };
     build(dir("index"), &[dir("d")], &opts, |_| {}).unwrap();

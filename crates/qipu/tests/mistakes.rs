@@ -9,31 +9,9 @@ use qipu::{
 };
 use testdata::{Rng, Scratch};
 
-const PLAYERS: [&str; 4] = ["Qa Zed", "Ro Vex", "Su Jin", "Tu Fox"];
+mod common;
 
-/// The test's evaluation property (as in the index's test): each main-line node's comment
-/// `WIN LEAD`, in 1/10,000 and tenths, `-` for no lead.
-fn read(tree: &sgf::GameTree<'_>) -> Option<sgf::Evals> {
-    let positions: Vec<Option<sgf::Eval>> = tree
-        .main_line()
-        .map(|node| {
-            let text = node.get(sgf::ids::C)?.text().to_string();
-            let mut words = text.split(' ');
-            let win: i32 = words.next()?.parse().ok()?;
-            let lead = words.next()?.parse::<i32>().ok();
-            Some(sgf::Eval {
-                win: win as f32 / 10_000.0,
-                lead: lead.map(|l| l as f32 / 10.0),
-                visits: None,
-            })
-        })
-        .collect();
-    positions.iter().any(Option::is_some).then_some(sgf::Evals {
-        positions,
-        program: "test",
-        engine: None,
-    })
-}
+const PLAYERS: [&str; 4] = ["Qa Zed", "Ro Vex", "Su Jin", "Tu Fox"];
 
 type Numbers = Option<(i32, Option<i32>)>;
 
@@ -170,7 +148,7 @@ fn corpus() -> &'static Corpus {
         let dir = scratch.0.join("index");
         let opts = BuildOptions {
             segment_games: 25,
-            evals: Some(read),
+            evals: Some(common::comment_evals),
             ..BuildOptions::default()
         };
         build(&dir, &[scratch.0.join("d")], &opts, |_| {}).unwrap();

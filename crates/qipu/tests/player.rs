@@ -13,28 +13,7 @@ use qipu::{
 use testdata::analysed::{self, Game, ALIAS, ALIAS_FILE, PLAYERS};
 use testdata::{Rng, Scratch};
 
-/// The test's evaluation property: each main-line node's comment `WIN LEAD` (1/10,000, tenths).
-fn read(tree: &sgf::GameTree<'_>) -> Option<sgf::Evals> {
-    let positions: Vec<Option<sgf::Eval>> = tree
-        .main_line()
-        .map(|node| {
-            let text = node.get(sgf::ids::C)?.text().to_string();
-            let mut words = text.split(' ');
-            let win: i32 = words.next()?.parse().ok()?;
-            let lead = words.next()?.parse::<i32>().ok();
-            Some(sgf::Eval {
-                win: win as f32 / 10_000.0,
-                lead: lead.map(|l| l as f32 / 10.0),
-                visits: None,
-            })
-        })
-        .collect();
-    positions.iter().any(Option::is_some).then_some(sgf::Evals {
-        positions,
-        program: "test",
-        engine: None,
-    })
-}
+mod common;
 
 struct Corpus {
     _scratch: Scratch,
@@ -59,7 +38,7 @@ fn corpus() -> &'static Corpus {
         let aliases = scratch.write("aliases.tsv", ALIAS_FILE.as_bytes());
         let opts = BuildOptions {
             segment_games: 40,
-            evals: Some(read),
+            evals: Some(common::comment_evals),
             aliases: Some(aliases),
             ..BuildOptions::default()
         };

@@ -17,29 +17,6 @@ use testdata::{Rng, Scratch};
 
 const JSON: &str = "application/json";
 
-/// The test's evaluation property: each main-line node's comment `WIN LEAD` (1/10,000, tenths).
-fn read(tree: &sgf::GameTree<'_>) -> Option<sgf::Evals> {
-    let positions: Vec<Option<sgf::Eval>> = tree
-        .main_line()
-        .map(|node| {
-            let text = node.get(sgf::ids::C)?.text().to_string();
-            let mut words = text.split(' ');
-            let win: i32 = words.next()?.parse().ok()?;
-            let lead = words.next()?.parse::<i32>().ok();
-            Some(sgf::Eval {
-                win: win as f32 / 10_000.0,
-                lead: lead.map(|l| l as f32 / 10.0),
-                visits: None,
-            })
-        })
-        .collect();
-    positions.iter().any(Option::is_some).then_some(sgf::Evals {
-        positions,
-        program: "test",
-        engine: None,
-    })
-}
-
 struct Analysed {
     _scratch: Scratch,
     dir: PathBuf,
@@ -60,7 +37,7 @@ fn analysed() -> &'static Analysed {
         let dir = scratch.0.join("index");
         let opts = qipu::BuildOptions {
             segment_games: 50,
-            evals: Some(read),
+            evals: Some(common::comment_evals),
             aliases: Some(aliases),
             ..qipu::BuildOptions::default()
         };

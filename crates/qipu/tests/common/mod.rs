@@ -1,5 +1,7 @@
 //! What several of the library's tests share.
 
+#![allow(dead_code)]
+
 use qipu::{Color, LossThreshold, Point};
 use sgf::ids;
 use testdata::analysed::{made_up, made_up_loss};
@@ -60,4 +62,29 @@ pub fn made_up_mistakes<'a, K>(
         out.push((key, j + 1, by));
     }
     out
+}
+
+/// The tests' evaluation property: each main-line node's comment `WIN LEAD`, Black's win in
+/// 1/10,000 and his lead in tenths (`-` for none), as `testdata::analysed` writes it; a test
+/// gives it to the build as its evaluation reader (`BuildOptions::evals`).
+pub fn comment_evals(tree: &sgf::GameTree<'_>) -> Option<sgf::Evals> {
+    let positions: Vec<Option<sgf::Eval>> = tree
+        .main_line()
+        .map(|node| {
+            let text = node.get(sgf::ids::C)?.text().to_string();
+            let mut words = text.split(' ');
+            let win: i32 = words.next()?.parse().ok()?;
+            let lead = words.next()?.parse::<i32>().ok();
+            Some(sgf::Eval {
+                win: win as f32 / 10_000.0,
+                lead: lead.map(|l| l as f32 / 10.0),
+                visits: None,
+            })
+        })
+        .collect();
+    positions.iter().any(Option::is_some).then_some(sgf::Evals {
+        positions,
+        program: "test",
+        engine: None,
+    })
 }
