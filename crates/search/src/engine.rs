@@ -725,19 +725,21 @@ pub(crate) fn with_copies<S: Store>(
             }));
         }
     }
-    let kept = |h: &Hit| {
-        !(index.has_removed() && index.is_removed(h.game))
-            && filter.is_none_or(|f| f.binary_search(&h.game).is_ok())
-    };
     if index.has_removed() || filter.is_some() {
-        found.retain(kept);
-        copies.retain(kept);
+        found.retain(|h| answered(index, filter, h.game));
+        copies.retain(|h| answered(index, filter, h.game));
     }
     if !found.is_sorted_by_key(|h| h.game) {
         found.sort_by_key(|h| h.game);
     }
     copies.sort_by_key(|h| h.game);
     merge_by_key(found, copies, |h| h.game)
+}
+
+/// Whether game `g` may be in an answer: not hidden, and among the games `filter` allows.
+fn answered<S: Store>(index: &S, filter: Filter<'_>, g: u32) -> bool {
+    !(index.has_removed() && index.is_removed(g))
+        && filter.is_none_or(|f| f.binary_search(&g).is_ok())
 }
 
 /// [`crate::Answer::continued`] from the hit games' continuations, each (game, the position
@@ -755,10 +757,7 @@ pub(crate) fn continued_with_copies<S: Store>(
             .collect();
         played.extend(copies);
     }
-    played.retain(|&(g, _)| {
-        !(index.has_removed() && index.is_removed(g))
-            && filter.is_none_or(|f| f.binary_search(&g).is_ok())
-    });
+    played.retain(|&(g, _)| answered(index, filter, g));
     played.sort_unstable();
     played.dedup();
     played
